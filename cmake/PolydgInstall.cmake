@@ -1,0 +1,28 @@
+# Installation: headers, libpolydg, the exported CMake package (find_package(polydg) gives
+# polydg::polydg with its PETSc / MPI / METIS / CUDA usage requirements) and polydg.pc.
+include(CMakePackageConfigHelpers)
+set(POLYDG_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/polydg)
+
+install(TARGETS polydg EXPORT polydgTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY include/polydg DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT polydgTargets NAMESPACE polydg:: DESTINATION ${POLYDG_CMAKE_DIR})
+
+configure_package_config_file(cmake/polydgConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/polydgConfig.cmake
+                              INSTALL_DESTINATION ${POLYDG_CMAKE_DIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/polydgConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/polydgConfig.cmake ${PROJECT_BINARY_DIR}/polydgConfigVersion.cmake
+              cmake/FindMETIS.cmake
+        DESTINATION ${POLYDG_CMAKE_DIR})
+
+if(POLYDG_CUDA)
+  set(POLYDG_PC_CUDA_LIBS "-L${CUDAToolkit_LIBRARY_DIR} -lcudart")
+  set(POLYDG_PC_CFLAGS "-DPOLYDG_CUDA=1")
+endif()
+get_filename_component(POLYDG_PC_METIS_DIR "${METIS_LIBRARY}" DIRECTORY)
+configure_file(cmake/polydg.pc.in ${PROJECT_BINARY_DIR}/polydg.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/polydg.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

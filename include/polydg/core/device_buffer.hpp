@@ -1,0 +1,70 @@
+#pragma once
+/// Device memory owned by RAII buffers: the only place the library allocates GPU memory.
+///
+/// The functions in polydg::device are implemented in kernels/core/device.cu when the library is
+/// built with CUDA and in src/core/device_unavailable.cpp otherwise, where they throw
+/// polydg::Error("... built without CUDA") — so front-end code never needs #ifdef POLYDG_CUDA
+/// and no CUDA header leaks into public headers. Every CUDA failure becomes a polydg::Error
+/// naming the call, the reason and (for allocations) the size asked for and the memory free.
+#include <cstddef>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace polydg::device {
+
+/// True when the library was compiled with CUDA support.
+bool compiled_with_cuda();
+/// Number of usable CUDA devices; 0 without CUDA support or without a device (never throws).
+int device_count();
+/// Allocates `bytes` of device memory; throws polydg::Error (with the free memory) on failure.
+void* allocate(std::size_t bytes);
+/// Frees memory from allocate(); null is ignored. Never throws.
+void deallocate(void* pointer) noexcept;
+void copy_host_to_device(void* device_destination, const void* host_source, std::size_t bytes);
+void copy_device_to_host(void* host_destination, const void* device_source, std::size_t bytes);
+void copy_device_to_device(void* destination, const void* source, std::size_t bytes);
+/// Waits for all work on the device and reports any asynchronous kernel error.
+void synchronize();
+
+/// An owning, move-only array of `T` in device memory. T must be trivially copyable.
+template <class T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t size)
+      : data_(size ? static_cast<T*>(allocate(size * sizeof(T))) : nullptr), size_(size) {}
+  explicit DeviceBuffer(std::span<const T> host) : DeviceBuffer(host.size()) {
+    copy_host_to_device(data_, host.data(), host.size_bytes());
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    if (this != &other) {
+      deallocate(data_);
+      data_ = std::exchange(other.data_, nullptr);
+      size_ = std::exchange(other.size_, 0);
+    }
+    return *this;
+  }
+  ~DeviceBuffer() { deallocate(data_); }
+
+  std::size_t size() const { return size_; }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+
+  /// Copies the whole buffer back to a host vector.
+  std::vector<T> to_host() const {
+    std::vector<T> host(size_);
+    if (size_) copy_device_to_host(host.data(), data_, size_ * sizeof(T));
+    return host;
+  }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace polydg::device

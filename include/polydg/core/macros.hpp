@@ -1,0 +1,14 @@
+#pragma once
+/// Portability macros shared by host and device code.
+///
+/// POLYDG_HD marks a function that the CPU backend and the CUDA kernels both call: the one copy
+/// of the mathematics (basis evaluation, quadrature, integrands). It expands to nothing when the
+/// translation unit is not compiled by nvcc, so public headers never need CUDA headers.
+
+#if defined(__CUDACC__)
+#define POLYDG_HD __host__ __device__
+#define POLYDG_INLINE __forceinline__
+#else
+#define POLYDG_HD
+#define POLYDG_INLINE inline
+#endif

@@ -1,0 +1,2 @@
+# CUDA sources of libpolydg, compiled only when POLYDG_CUDA is ON.
+target_sources(polydg PRIVATE ${PROJECT_SOURCE_DIR}/kernels/core/device.cu)
