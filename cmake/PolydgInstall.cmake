@@ -24,5 +24,8 @@ if(POLYDG_CUDA)
   set(POLYDG_PC_CFLAGS "-DPOLYDG_CUDA=1")
 endif()
 get_filename_component(POLYDG_PC_METIS_DIR "${METIS_LIBRARY}" DIRECTORY)
+# The .pc file finds its prefix relative to itself, so `cmake --install --prefix` anywhere works.
+file(RELATIVE_PATH POLYDG_PC_RELATIVE_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+string(REGEX REPLACE "/$" "" POLYDG_PC_RELATIVE_PREFIX "${POLYDG_PC_RELATIVE_PREFIX}")
 configure_file(cmake/polydg.pc.in ${PROJECT_BINARY_DIR}/polydg.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/polydg.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -13,7 +13,9 @@ inline void check_cuda(cudaError_t status, const char* call, const char* file, i
 }
 }  // namespace polydg::device::detail
 
-#define POLYDG_CUDA_CHECK(call) ::polydg::device::detail::check_cuda((call), #call, __FILE__, __LINE__)
+#define POLYDG_CUDA_CHECK(call) \
+  ::polydg::device::detail::check_cuda((call), #call, __FILE__, __LINE__)
 /// After a kernel launch: reports a bad launch configuration at once (not at the next sync).
-#define POLYDG_CUDA_CHECK_LAUNCH(kernel_name) \
-  ::polydg::device::detail::check_cuda(cudaGetLastError(), "launch of " kernel_name, __FILE__, __LINE__)
+#define POLYDG_CUDA_CHECK_LAUNCH(kernel_name)                                                  \
+  ::polydg::device::detail::check_cuda(cudaGetLastError(), "launch of " kernel_name, __FILE__, \
+                                       __LINE__)

@@ -27,8 +27,7 @@ void* allocate(std::size_t bytes) {
     cudaGetLastError();
     raise("CUDA error in cudaMalloc of ", bytes, " bytes (", bytes / 1048576.0, " MiB; ",
           free_bytes / 1048576.0, " MiB free of ", total_bytes / 1048576.0,
-          " MiB on the device): ", cudaGetErrorName(status), " (", cudaGetErrorString(status),
-          ")");
+          " MiB on the device): ", cudaGetErrorName(status), " (", cudaGetErrorString(status), ")");
   }
   return pointer;
 }

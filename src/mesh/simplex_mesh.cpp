@@ -23,7 +23,8 @@ template <int Dim>
 double longest_edge(const std::array<Point<Dim>, Dim + 1>& p) {
   double longest = 0;
   for (int i = 0; i <= Dim; ++i)
-    for (int j = i + 1; j <= Dim; ++j) longest = std::max(longest, std::sqrt(dot(p[i] - p[j], p[i] - p[j])));
+    for (int j = i + 1; j <= Dim; ++j)
+      longest = std::max(longest, std::sqrt(dot(p[i] - p[j], p[i] - p[j])));
   return longest;
 }
 
@@ -38,8 +39,8 @@ std::string format_indices(const std::array<Index, N>& indices) {
 
 template <int Dim>
 SimplexMesh<Dim>::SimplexMesh(std::vector<Point<Dim>> vertices, std::vector<Cell> cells,
-                              std::vector<int> cell_regions,
-                              std::vector<TaggedFacet> boundary_tags, MeshSource source)
+                              std::vector<int> cell_regions, std::vector<TaggedFacet> boundary_tags,
+                              MeshSource source)
     : vertices_(std::move(vertices)),
       cells_(std::move(cells)),
       cell_regions_(std::move(cell_regions)),
@@ -69,9 +70,9 @@ SimplexMesh<Dim>::SimplexMesh(std::vector<Point<Dim>> vertices, std::vector<Cell
     const auto points = cell_points(c);
     const double measure = simplex_signed_measure<Dim>(points.data());
     const double scale = std::pow(longest_edge<Dim>(points), Dim);
-    require(std::abs(measure) > 1e-12 * scale, source_.describe_cell(c),
-            ": degenerate cell (", Dim == 2 ? "area " : "volume ", measure, ", longest edge ",
-            longest_edge<Dim>(points), ")");
+    require(std::abs(measure) > 1e-12 * scale, source_.describe_cell(c), ": degenerate cell (",
+            Dim == 2 ? "area " : "volume ", measure, ", longest edge ", longest_edge<Dim>(points),
+            ")");
     if (measure < 0) std::swap(cell[Dim - 1], cell[Dim]);
     cell_measures_[c] = std::abs(measure);
   }
@@ -102,10 +103,9 @@ SimplexMesh<Dim>::SimplexMesh(std::vector<Point<Dim>> vertices, std::vector<Cell
     while (end < records.size() && records[end].vertices == records[begin].vertices) ++end;
     if (end - begin > 2)
       raise(source_.describe_cell(records[begin + 2].cell), ": facet ",
-            format_indices(records[begin].vertices), " is shared by ", end - begin,
-            " cells (", records[begin].cell, ", ", records[begin + 1].cell, ", ",
-            records[begin + 2].cell, (end - begin > 3 ? ", ..." : ""),
-            "); a conforming mesh has at most two");
+            format_indices(records[begin].vertices), " is shared by ", end - begin, " cells (",
+            records[begin].cell, ", ", records[begin + 1].cell, ", ", records[begin + 2].cell,
+            (end - begin > 3 ? ", ..." : ""), "); a conforming mesh has at most two");
     const Index f = facet_count();
     facet_vertices_.push_back(records[begin].vertices);
     facet_cells_.push_back({records[begin].cell, end - begin == 2 ? records[begin + 1].cell : -1});
@@ -130,15 +130,16 @@ SimplexMesh<Dim>::SimplexMesh(std::vector<Point<Dim>> vertices, std::vector<Cell
             ": cell overlaps cell ", facet_cells_[f][0], " across their common facet ",
             format_indices(facet_vertices_[f]), " (inverted or folded cell)");
   }
-  boundary_facet_count_ = Index(std::count_if(
-      facet_cells_.begin(), facet_cells_.end(), [](const auto& pair) { return pair[1] < 0; }));
+  boundary_facet_count_ = Index(std::count_if(facet_cells_.begin(), facet_cells_.end(),
+                                              [](const auto& pair) { return pair[1] < 0; }));
 
   // Boundary tags, matched by sorted vertex tuple.
   std::size_t interior_tagged = 0, unknown_tagged = 0;
   std::vector<bool> tagged(facet_count(), false);
   for (TaggedFacet& entry : boundary_tags) {
     std::sort(entry.vertices.begin(), entry.vertices.end());
-    const auto it = std::lower_bound(facet_vertices_.begin(), facet_vertices_.end(), entry.vertices);
+    const auto it =
+        std::lower_bound(facet_vertices_.begin(), facet_vertices_.end(), entry.vertices);
     if (it == facet_vertices_.end() || *it != entry.vertices) {
       ++unknown_tagged;
       continue;
@@ -155,8 +156,7 @@ SimplexMesh<Dim>::SimplexMesh(std::vector<Point<Dim>> vertices, std::vector<Cell
                         (facet_count() - boundary_facet_count_);
   if (untagged > 0)
     warn(detail::concatenate(source_.name, ": ", untagged, " of ", boundary_facet_count_,
-                             " boundary facets have no tag; they get tag ",
-                             untagged_boundary_tag));
+                             " boundary facets have no tag; they get tag ", untagged_boundary_tag));
   if (interior_tagged > 0)
     warn(detail::concatenate(source_.name, ": ", interior_tagged,
                              " tagged facets are interior facets; their tags are ignored"));

@@ -13,12 +13,12 @@
 using namespace polydg;
 
 static int failures = 0;
-#define SMOKE_CHECK(condition)                                                  \
-  do {                                                                          \
-    if (!(condition)) {                                                         \
+#define SMOKE_CHECK(condition)                                                           \
+  do {                                                                                   \
+    if (!(condition)) {                                                                  \
       std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #condition); \
-      ++failures;                                                               \
-    }                                                                           \
+      ++failures;                                                                        \
+    }                                                                                    \
   } while (0)
 
 int main() {
@@ -42,7 +42,8 @@ int main() {
 
     // Moves leave the source empty; the memory is freed once.
     device::DeviceBuffer<double> moved = std::move(y_device);
-    SMOKE_CHECK(y_device.size() == 0 && y_device.data() == nullptr && moved.size() == std::size_t(n));
+    SMOKE_CHECK(y_device.size() == 0 && y_device.data() == nullptr &&
+                moved.size() == std::size_t(n));
 
     // An impossible allocation is a polydg::Error naming cudaMalloc and the size, not an abort.
     bool threw = false;

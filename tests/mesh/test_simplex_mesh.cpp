@@ -90,15 +90,16 @@ BOOST_AUTO_TEST_CASE(clockwise_cells_are_reoriented) {
   for (Index c = 0; c < 2; ++c) {
     BOOST_TEST(flipped.cell_measure(c) == 0.5);
     const auto p = flipped.cell_points(c);
-    const double signed_area =
-        0.5 * ((p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) - (p[2][0] - p[0][0]) * (p[1][1] - p[0][1]));
+    const double signed_area = 0.5 * ((p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) -
+                                      (p[2][0] - p[0][0]) * (p[1][1] - p[0][1]));
     BOOST_TEST(signed_area > 0);
   }
   BOOST_TEST(flipped.facet_count() == mesh.facet_count());
 }
 
 BOOST_AUTO_TEST_CASE(tetrahedra_share_a_face) {
-  std::vector<Point<3>> vertices = {{{0, 0, 0}}, {{1, 0, 0}}, {{0, 1, 0}}, {{0, 0, 1}}, {{1, 1, 1}}};
+  std::vector<Point<3>> vertices = {
+      {{0, 0, 0}}, {{1, 0, 0}}, {{0, 1, 0}}, {{0, 0, 1}}, {{1, 1, 1}}};
   const SimplexMesh<3> mesh(vertices, {{0, 1, 2, 3}, {1, 2, 3, 4}}, {5, 6},
                             {{{0, 1, 2}, 11}, {{2, 1, 4}, 12}});
   BOOST_TEST(mesh.facet_count() == 7);

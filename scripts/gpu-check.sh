@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Run on the GPU machine (device tool) from the project root, after
+#   source .devdeps/activate.sh
+# Builds build-gpu/ for sm_90, runs the gpu-labelled tests (they must pass there, not skip),
+# runs compute-sanitizer memcheck and racecheck on them (API errors not reported: the smoke
+# test provokes a failed cudaMalloc on purpose), and copies logs to $OUT (if set).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${OUT:-$root/build-gpu/out}"
+mkdir -p "$out"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
+cmake -S "$root" -B "$root/build-gpu" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DPOLYDG_WARNINGS_AS_ERRORS=ON > "$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
+cmake --build "$root/build-gpu" -j "$(nproc)" > "$out/build.log" 2>&1 || { grep -E "error" -A5 "$out/build.log" | head -60; exit 1; }
+cd "$root/build-gpu"
+# gpu tests must run here: a skip is a failure on this machine.
+ctest -L gpu --output-on-failure 2>&1 | tee "$out/ctest-gpu.log"
+if grep -q "Skipped\|Not Run" "$out/ctest-gpu.log"; then echo "gpu tests skipped on the GPU machine"; exit 1; fi
+for test_binary in bin/tests/test_cuda_*; do
+  for tool in memcheck racecheck; do
+    compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 3 "$test_binary" > "$out/sanitizer-$tool-$(basename "$test_binary").log" 2>&1 \
+      && echo "compute-sanitizer $tool $(basename "$test_binary"): clean" \
+      || { echo "compute-sanitizer $tool $(basename "$test_binary"): FAILED"; tail -30 "$out/sanitizer-$tool-$(basename "$test_binary").log"; exit 1; }
+  done
+done
+ctest -L cpu -j 8 2>&1 | tail -5
