@@ -1,1 +1,8 @@
-target_sources(polydg PRIVATE)
+# fem: bounding-box Legendre basis (header-only, host + device) and quadrature rules.
+target_sources(polydg PRIVATE
+  ${PROJECT_SOURCE_DIR}/src/fem/gauss_jacobi.cpp
+  ${PROJECT_SOURCE_DIR}/src/fem/simplex_quadrature.cpp
+  ${PROJECT_SOURCE_DIR}/src/fem/tensor_quadrature.cpp
+  ${PROJECT_SOURCE_DIR}/src/fem/mapped_quadrature.cpp
+  ${PROJECT_SOURCE_DIR}/src/fem/quadrature_cache.cpp
+)

@@ -1,0 +1,84 @@
+#pragma once
+/// The bounding-box Legendre basis of P_p(κ) (SPEC §3), for host and device: the one copy of
+/// the basis that the CPU backend and the CUDA kernels both call.
+///
+/// For the element's axis-aligned bounding box B = Π_i [a_i, b_i] and ξ_i = (2x_i − a_i − b_i) /
+/// (b_i − a_i), the basis is φ_α(x) = Π_i L̂_{α_i}(ξ_i), |α| ≤ p, numbered as in
+/// basis_indexing.hpp (hierarchical: the first basis_size(Dim, q) functions span P_q). The φ_α
+/// are orthogonal on B with ∫_B φ_α φ_β = δ_αβ Π_i (b_i − a_i)/2.
+///
+/// Contract (not checked: device code cannot throw; host code calls require_basis_degree):
+/// 0 ≤ p ≤ max_basis_degree, the box has positive extent on every axis, `values` holds
+/// basis_size(Dim, p) entries and `gradients` as many rows. x may lie outside the box (the
+/// polynomials are simply extended). Real is float or double.
+#include "polydg/core/macros.hpp"
+#include "polydg/core/types.hpp"
+#include "polydg/fem/basis_indexing.hpp"
+#include "polydg/fem/legendre_1d.hpp"
+
+namespace polydg {
+
+/// ξ = the point x in the box's reference coordinates [−1, 1]^Dim.
+template <int Dim, class Real>
+POLYDG_HD inline Point<Dim, Real> box_coordinates(const Box<Dim, Real>& box,
+                                                  const Point<Dim, Real>& x) {
+  Point<Dim, Real> xi;
+  // (2x − a − b) written as (x − a) − (b − x): the same number, but the corners map to ±1
+  // exactly and points near a corner lose no digits to cancellation.
+  for (int i = 0; i < Dim; ++i)
+    xi[i] = ((x[i] - box.lower[i]) - (box.upper[i] - x[i])) / (box.upper[i] - box.lower[i]);
+  return xi;
+}
+
+/// values[k] = φ_k(x) for k = 0..basis_size(Dim, p) − 1.
+template <int Dim, class Real>
+POLYDG_HD inline void evaluate_basis(int p, const Box<Dim, Real>& box, const Point<Dim, Real>& x,
+                                     Real* values) {
+  const Point<Dim, Real> xi = box_coordinates(box, x);
+  Real table[Dim][max_basis_degree + 1];
+  for (int i = 0; i < Dim; ++i) orthonormal_legendre(p, xi[i], table[i]);
+
+  const int size = basis_size(Dim, p);
+  MultiIndex<Dim> alpha{};
+  for (int k = 0; k < size; ++k) {
+    Real value = table[0][alpha[0]];
+    for (int i = 1; i < Dim; ++i) value *= table[i][alpha[i]];
+    values[k] = value;
+    advance_multi_index(alpha);
+  }
+}
+
+/// values[k] = φ_k(x) and gradients[k][i] = ∂φ_k/∂x_i (x), physical coordinates: the chain
+/// factor dξ_i/dx_i = 2 / (b_i − a_i) is included.
+template <int Dim, class Real>
+POLYDG_HD inline void evaluate_basis_gradients(int p, const Box<Dim, Real>& box,
+                                               const Point<Dim, Real>& x, Real* values,
+                                               Real (*gradients)[Dim]) {
+  const Point<Dim, Real> xi = box_coordinates(box, x);
+  Real table[Dim][max_basis_degree + 1];
+  Real derivative_table[Dim][max_basis_degree + 1];
+  Real chain[Dim];
+  for (int i = 0; i < Dim; ++i) {
+    orthonormal_legendre_with_derivatives(p, xi[i], table[i], derivative_table[i]);
+    chain[i] = Real(2) / (box.upper[i] - box.lower[i]);
+  }
+
+  const int size = basis_size(Dim, p);
+  MultiIndex<Dim> alpha{};
+  for (int k = 0; k < size; ++k) {
+    Real value = table[0][alpha[0]];
+    for (int i = 1; i < Dim; ++i) value *= table[i][alpha[i]];
+    values[k] = value;
+    // ∂φ/∂x_i replaces factor i by its derivative; a product (not value / L̂) because L̂ may
+    // vanish at x.
+    for (int i = 0; i < Dim; ++i) {
+      Real derivative = chain[i] * derivative_table[i][alpha[i]];
+      for (int j = 0; j < Dim; ++j)
+        if (j != i) derivative *= table[j][alpha[j]];
+      gradients[k][i] = derivative;
+    }
+    advance_multi_index(alpha);
+  }
+}
+
+}  // namespace polydg

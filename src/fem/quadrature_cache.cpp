@@ -1,0 +1,74 @@
+#include "polydg/fem/quadrature_cache.hpp"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <utility>
+
+#include "polydg/fem/gauss_jacobi.hpp"
+#include "polydg/fem/simplex_quadrature.hpp"
+#include "polydg/fem/tensor_quadrature.hpp"
+
+namespace polydg {
+namespace {
+
+/// A map from a key to rules built on demand. Rules are heap-allocated so references survive
+/// later insertions; a rule is built under the lock, so it is built once even when several
+/// threads ask at the same time (building takes well under a millisecond).
+template <class Key, int Dim>
+class RuleCache {
+ public:
+  template <class Make>
+  const QuadratureRule<Dim>& get(const Key& key, Make make) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    auto found = rules_.find(key);
+    if (found == rules_.end())
+      found = rules_.emplace(key, std::make_unique<const QuadratureRule<Dim>>(make())).first;
+    return *found->second;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<Key, std::unique_ptr<const QuadratureRule<Dim>>> rules_;
+};
+
+}  // namespace
+
+const QuadratureRule<1>& gauss_legendre_rule(int n) {
+  static RuleCache<int, 1> cache;
+  return cache.get(n, [n] { return make_gauss_legendre(n); });
+}
+
+template <int Dim>
+const QuadratureRule<Dim>& simplex_rule(int degree) {
+  static RuleCache<int, Dim> cache;
+  return cache.get(degree, [degree] { return make_simplex_rule<Dim>(degree); });
+}
+
+template <int Dim>
+const QuadratureRule<Dim>& cube_rule(int degree) {
+  static RuleCache<int, Dim> cache;
+  return cache.get(degree, [degree] { return make_cube_rule<Dim>(degree); });
+}
+
+template <int Dim>
+const QuadratureRule<Dim>& prism_rule(int space_degree, int time_degree) {
+  static RuleCache<std::pair<int, int>, Dim> cache;
+  return cache.get({space_degree, time_degree}, [space_degree, time_degree] {
+    return make_prism_rule<Dim>(space_degree, time_degree);
+  });
+}
+
+template const QuadratureRule<1>& simplex_rule<1>(int);
+template const QuadratureRule<2>& simplex_rule<2>(int);
+template const QuadratureRule<3>& simplex_rule<3>(int);
+template const QuadratureRule<4>& simplex_rule<4>(int);
+template const QuadratureRule<1>& cube_rule<1>(int);
+template const QuadratureRule<2>& cube_rule<2>(int);
+template const QuadratureRule<3>& cube_rule<3>(int);
+template const QuadratureRule<4>& cube_rule<4>(int);
+template const QuadratureRule<2>& prism_rule<2>(int, int);
+template const QuadratureRule<3>& prism_rule<3>(int, int);
+template const QuadratureRule<4>& prism_rule<4>(int, int);
+
+}  // namespace polydg

@@ -1,0 +1,146 @@
+#define BOOST_TEST_MODULE fem_simplex_quadrature
+#include <algorithm>
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <thread>
+#include <vector>
+
+#include "exact_integrals.hpp"
+#include "polydg/core/error.hpp"
+#include "polydg/fem/quadrature_cache.hpp"
+#include "polydg/fem/simplex_quadrature.hpp"
+
+using namespace polydg;
+using polydg::test::for_each_monomial;
+using polydg::test::PowerTable;
+using polydg::test::simplex_monomial_integral;
+
+namespace {
+
+/// Worst relative error of `rule` over the monomials x^a with |a| ≤ max_degree for which
+/// `selected(k)` holds (all monomials are positive on the simplex: no cancellation).
+template <int Dim, class Selected>
+double worst_monomial_error(const QuadratureRule<Dim>& rule, int max_degree, Selected selected) {
+  std::vector<MultiIndex<Dim>> monomials;
+  for_each_monomial<Dim>(max_degree, [&](int k, const MultiIndex<Dim>& a) {
+    if (selected(k)) monomials.push_back(a);
+  });
+  std::vector<long double> sums(monomials.size(),
+                                0.0L);  // extended: the test adds no rounding of its own
+  for (std::size_t q = 0; q < rule.size(); ++q) {
+    const PowerTable<Dim> powers(rule.points[q], max_degree);
+    for (std::size_t m = 0; m < monomials.size(); ++m)
+      sums[m] += rule.weights[q] * powers.monomial(monomials[m]);
+  }
+  double worst = 0;
+  for (std::size_t m = 0; m < monomials.size(); ++m) {
+    const double exact = simplex_monomial_integral(monomials[m]);
+    worst = std::max(worst, std::fabs(static_cast<double>(sums[m]) - exact) / exact);
+  }
+  return worst;
+}
+
+template <int Dim>
+void check_structure(const QuadratureRule<Dim>& rule, int degree) {
+  int expected_size = 1;
+  for (int i = 0; i < Dim; ++i) expected_size *= degree / 2 + 1;
+  BOOST_TEST(static_cast<int>(rule.size()) == expected_size);
+  BOOST_TEST(rule.degree == degree);
+  BOOST_TEST((rule.domain == ReferenceDomain::simplex));
+  long double volume = 0;  // extended: 65536 terms in double would add ~1e-14 of rounding
+  bool positive_weights = true, interior_points = true;
+  for (std::size_t q = 0; q < rule.size(); ++q) {
+    positive_weights = positive_weights && rule.weights[q] > 0;
+    double sum = 0;
+    for (int i = 0; i < Dim; ++i) {
+      interior_points = interior_points && rule.points[q][i] > 0;
+      sum += rule.points[q][i];
+    }
+    interior_points = interior_points && sum < 1;
+    volume += rule.weights[q];
+  }
+  BOOST_TEST(positive_weights);
+  BOOST_TEST(interior_points);
+  BOOST_TEST(static_cast<double>(volume) == 1 / test::factorial_value(Dim),
+             boost::test_tools::tolerance(1e-14));
+}
+
+/// The rule of this degree against every monomial it claims to integrate.
+template <int Dim>
+void check_all_monomials(int degree) {
+  const QuadratureRule<Dim>& rule = simplex_rule<Dim>(degree);
+  check_structure(rule, degree);
+  const double worst = worst_monomial_error(rule, degree, [](int) { return true; });
+  BOOST_TEST(worst < 1e-13, "Dim " << Dim << " degree " << degree << ": " << worst);
+}
+
+template <int Dim>
+void check_all_monomials_up_to(int max_rule_degree) {
+  for (int degree = 0; degree <= max_rule_degree; ++degree) check_all_monomials<Dim>(degree);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(segment_rules_are_exact_to_degree_30) { check_all_monomials_up_to<1>(30); }
+BOOST_AUTO_TEST_CASE(triangle_rules_are_exact_to_degree_30) { check_all_monomials_up_to<2>(30); }
+BOOST_AUTO_TEST_CASE(tetrahedron_rules_are_exact_to_degree_30) {
+  // Every degree to 16, then a few up to 30: the construction is the same for every degree, and
+  // the sanitizer build of CI must stay fast.
+  check_all_monomials_up_to<3>(16);
+  for (int degree : {19, 22, 25, 29, 30}) check_all_monomials<3>(degree);
+}
+
+BOOST_AUTO_TEST_CASE(four_simplex_rules_are_exact) {
+  check_all_monomials_up_to<4>(10);
+  // Degree 30 (65536 points): every 151st monomial of degree ≤ 30, which covers all degrees.
+  const QuadratureRule<4>& rule = simplex_rule<4>(30);
+  check_structure(rule, 30);
+  const double worst = worst_monomial_error(rule, 30, [](int k) { return k % 151 == 0; });
+  BOOST_TEST(worst < 1e-13, "Dim 4 degree 30: " << worst);
+}
+
+BOOST_AUTO_TEST_CASE(named_rules_are_the_simplex_rules) {
+  BOOST_TEST(&segment_rule(4) == &simplex_rule<1>(4));
+  BOOST_TEST(&triangle_rule(7) == &simplex_rule<2>(7));
+  BOOST_TEST(&tetrahedron_rule(9) == &simplex_rule<3>(9));
+  const QuadratureRule<2> fresh = make_simplex_rule<2>(7);
+  BOOST_TEST(fresh.size() == triangle_rule(7).size());
+  for (std::size_t q = 0; q < fresh.size(); ++q) {
+    BOOST_TEST(fresh.weights[q] == triangle_rule(7).weights[q]);
+    BOOST_TEST((fresh.points[q] == triangle_rule(7).points[q]));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(unsupported_degrees_throw) {
+  BOOST_CHECK_THROW(make_simplex_rule<2>(-1), Error);
+  BOOST_CHECK_THROW(make_simplex_rule<3>(max_quadrature_degree + 1), Error);
+  BOOST_CHECK_THROW(triangle_rule(31), Error);
+  BOOST_CHECK_THROW(simplex_rule<4>(-2), Error);
+  try {
+    tetrahedron_rule(31);
+    BOOST_FAIL("degree 31 did not throw");
+  } catch (const Error& error) {
+    BOOST_TEST(std::string(error.what()).find("degree 31") != std::string::npos);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(cache_is_thread_safe_and_stable) {
+  // Several threads ask for the same, not yet built rules at once (prism rules: nothing else in
+  // this program uses them); everyone must get the same objects.
+  constexpr int threads = 8, degrees = 31;
+  std::vector<const QuadratureRule<3>*> seen(threads * degrees);
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t)
+    workers.emplace_back([t, &seen] {
+      for (int i = 0; i < degrees; ++i) {
+        const int degree = (i * 7 + t) % degrees;
+        seen[t * degrees + degree] = &prism_rule<3>(degree, degree % 5);
+      }
+    });
+  for (std::thread& worker : workers) worker.join();
+  for (int degree = 0; degree < degrees; ++degree) {
+    const QuadratureRule<3>* expected = &prism_rule<3>(degree, degree % 5);
+    for (int t = 0; t < threads; ++t) BOOST_TEST(seen[t * degrees + degree] == expected);
+    BOOST_TEST(expected->degree == std::min(degree, degree % 5));
+  }
+}
