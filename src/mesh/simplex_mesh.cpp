@@ -53,26 +53,29 @@ SimplexMesh<Dim>::SimplexMesh(std::vector<Point<Dim>> vertices, std::vector<Cell
           " cell regions given for ", n_cells, " cells");
   for (Index v = 0; v < n_vertices; ++v)
     for (int i = 0; i < Dim; ++i)
-      require(std::isfinite(vertices_[v][i]), source_.name, ": vertex ", v,
-              " has a non-finite coordinate");
+      if (!std::isfinite(vertices_[v][i]))
+        raise(source_.name, ": vertex ", v, " has a non-finite coordinate");
 
+  // The per-cell checks build their message only on failure (`if (!ok) raise(...)`, not
+  // require): describe_cell formats a string, which would dominate on large meshes.
   // Cells: indices in range, distinct, non-degenerate, positively oriented.
   cell_measures_.resize(n_cells);
   for (Index c = 0; c < n_cells; ++c) {
     Cell& cell = cells_[c];
     for (int i = 0; i <= Dim; ++i) {
-      require(cell[i] >= 0 && cell[i] < n_vertices, source_.describe_cell(c), ": vertex index ",
-              cell[i], " out of range [0, ", n_vertices, ")");
+      if (!(cell[i] >= 0 && cell[i] < n_vertices))
+        raise(source_.describe_cell(c), ": vertex index ", cell[i], " out of range [0, ",
+              n_vertices, ")");
       for (int j = 0; j < i; ++j)
-        require(cell[i] != cell[j], source_.describe_cell(c), ": vertex ", cell[i],
-                " appears twice");
+        if (cell[i] == cell[j])
+          raise(source_.describe_cell(c), ": vertex ", cell[i], " appears twice");
     }
     const auto points = cell_points(c);
     const double measure = simplex_signed_measure<Dim>(points.data());
     const double scale = std::pow(longest_edge<Dim>(points), Dim);
-    require(std::abs(measure) > 1e-12 * scale, source_.describe_cell(c), ": degenerate cell (",
-            Dim == 2 ? "area " : "volume ", measure, ", longest edge ", longest_edge<Dim>(points),
-            ")");
+    if (!(std::abs(measure) > 1e-12 * scale))
+      raise(source_.describe_cell(c), ": degenerate cell (", Dim == 2 ? "area " : "volume ",
+            measure, ", longest edge ", longest_edge<Dim>(points), ")");
     if (measure < 0) std::swap(cell[Dim - 1], cell[Dim]);
     cell_measures_[c] = std::abs(measure);
   }
@@ -126,9 +129,10 @@ SimplexMesh<Dim>::SimplexMesh(std::vector<Point<Dim>> vertices, std::vector<Cell
         if (cell_facets_[c][i] == f) opposite[s] = vertices_[cells_[c][i]];
     }
     const Point<Dim> normal = facet_scaled_normal<Dim>(points.data(), opposite[0]);
-    require(dot(normal, opposite[1] - points[0]) > 0, source_.describe_cell(facet_cells_[f][1]),
-            ": cell overlaps cell ", facet_cells_[f][0], " across their common facet ",
-            format_indices(facet_vertices_[f]), " (inverted or folded cell)");
+    if (!(dot(normal, opposite[1] - points[0]) > 0))
+      raise(source_.describe_cell(facet_cells_[f][1]), ": cell overlaps cell ", facet_cells_[f][0],
+            " across their common facet ", format_indices(facet_vertices_[f]),
+            " (inverted or folded cell)");
   }
   boundary_facet_count_ = Index(std::count_if(facet_cells_.begin(), facet_cells_.end(),
                                               [](const auto& pair) { return pair[1] < 0; }));

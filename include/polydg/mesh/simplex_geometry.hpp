@@ -3,36 +3,11 @@
 /// device. A k-simplex is given by its k+1 vertices; no reference map is stored anywhere.
 #include <cmath>
 
+#include "polydg/core/small_determinant.hpp"
 #include "polydg/core/types.hpp"
+#include "polydg/fem/affine_simplex_map.hpp"
 
 namespace polydg {
-
-/// Determinant of a small dense N×N matrix (row-major, copied) by Gaussian elimination with
-/// partial pivoting. N ≤ 4 in practice.
-template <int N, class Real>
-POLYDG_HD Real small_determinant(Real (&m)[N][N]) {
-  Real det = 1;
-  for (int col = 0; col < N; ++col) {
-    int pivot = col;
-    for (int row = col + 1; row < N; ++row)
-      if (std::fabs(m[row][col]) > std::fabs(m[pivot][col])) pivot = row;
-    if (m[pivot][col] == Real(0)) return Real(0);
-    if (pivot != col) {
-      for (int k = 0; k < N; ++k) {
-        Real t = m[col][k];
-        m[col][k] = m[pivot][k];
-        m[pivot][k] = t;
-      }
-      det = -det;
-    }
-    det *= m[col][col];
-    for (int row = col + 1; row < N; ++row) {
-      const Real factor = m[row][col] / m[col][col];
-      for (int k = col; k < N; ++k) m[row][k] -= factor * m[col][k];
-    }
-  }
-  return det;
-}
 
 POLYDG_HD constexpr double factorial(int n) { return n <= 1 ? 1.0 : n * factorial(n - 1); }
 
@@ -52,12 +27,7 @@ POLYDG_HD Real facet_measure(const Point<Dim, Real>* v) {
   if constexpr (Dim == 1) {
     return Real(1);
   } else {
-    constexpr int K = Dim - 1;
-    Real gram[K][K];
-    for (int i = 0; i < K; ++i)
-      for (int j = 0; j < K; ++j) gram[i][j] = dot(v[i + 1] - v[0], v[j + 1] - v[0]);
-    const Real g = small_determinant<K>(gram);
-    return std::sqrt(g > 0 ? g : Real(0)) / Real(factorial(K));
+    return affine_measure_ratio<Dim - 1, Dim>(v) / Real(factorial(Dim - 1));
   }
 }
 
