@@ -8,7 +8,7 @@ POLYDG_JOBS="${POLYDG_JOBS:-$(nproc)}"
 
 polydg_install_packages() {
   local wanted=(build-essential cmake pkg-config libpetsc-real-dev libmetis-dev
-                libboost-test-dev ccache clang-format python3 "$@")
+                libboost-test-dev ccache clang-format python3 python3-meshio "$@")
   local missing=()
   for package in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||

@@ -1,1 +1,2 @@
-target_sources(polydg PRIVATE)
+# io: VTK output.
+target_sources(polydg PRIVATE ${PROJECT_SOURCE_DIR}/src/io/vtk_writer.cpp)

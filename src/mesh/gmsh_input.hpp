@@ -25,6 +25,8 @@ class MshInput {
   const std::string& name() const { return name_; }
   /// Line number of the last line read (1-based; 0 before the first).
   long line_number() const { return line_number_; }
+  /// The line that errors name: line_number(), or in binary mode the section header's line.
+  long reported_line() const { return in_binary() ? binary_header_line_ : line_number_; }
 
   /// Reads the next line without its line break (and without a trailing '\r').
   /// Returns false at the end of the input.
@@ -32,6 +34,12 @@ class MshInput {
   /// Reads the next non-blank line of `section` (begun at `section_line`); fails with
   /// "unexpected end of file" at the end of the input.
   const std::string& expect_line(std::string_view section, long section_line);
+  /// Reads entry `read` (0-based) of the `declared` entries (counted at `declared_line`) of
+  /// `section`: the next non-blank line, failing at the end of the input or if the section
+  /// ends first ("$Nodes ends after 97 of the 98 nodes declared at line 5").
+  const std::string& expect_entry(std::string_view section, long section_line, long declared_line,
+                                  std::uint64_t declared, std::uint64_t read,
+                                  std::string_view entries);
   /// Reads lines until `$End<section>`; fails at the end of the input.
   void skip_section(std::string_view section, long section_line);
   /// Reads the next non-blank line and fails unless it is `$End<section>`; `what_was_read`
@@ -71,12 +79,15 @@ class MshInput {
   long line_number_ = 0;
   // Binary mode: the section being read, where its data started and the format's sizes.
   std::string binary_section_;
+  long binary_header_line_ = 0;
   std::uint64_t binary_bytes_read_ = 0;
   bool swap_bytes_ = false;
   int size_bytes_ = 8;
   std::vector<unsigned char> scratch_;
 };
 
+/// `text` without leading and trailing spaces and tabs.
+std::string_view trimmed(std::string_view text);
 /// The fields of a text line separated by spaces or tabs.
 void split_fields(std::string_view line, std::vector<std::string_view>& fields);
 

@@ -7,8 +7,8 @@ namespace polydg {
 
 SimplexMesh<2> unit_square_mesh(int n, double perturbation, std::uint64_t seed) {
   require(n >= 1, "unit_square_mesh: n = ", n, " cells per side; need n >= 1");
-  require(perturbation >= 0 && perturbation <= 0.45, "unit_square_mesh: perturbation ",
-          perturbation, " outside [0, 0.45] (larger offsets can invert triangles)");
+  require(perturbation >= 0 && perturbation <= 0.25, "unit_square_mesh: perturbation ",
+          perturbation, " outside [0, 0.25] (larger offsets can fold triangles)");
   const double h = 1.0 / n;
   std::mt19937_64 generator(seed);
   std::uniform_real_distribution<double> offset(-perturbation * h, perturbation * h);

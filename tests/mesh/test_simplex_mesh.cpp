@@ -41,7 +41,7 @@ struct CapturedWarnings {
 
 BOOST_AUTO_TEST_CASE(unit_square_counts_measures_and_tags) {
   for (int n : {1, 3, 8}) {
-    const SimplexMesh<2> mesh = unit_square_mesh(n, 0.3, 7);
+    const SimplexMesh<2> mesh = unit_square_mesh(n, 0.25, 7);
     BOOST_TEST(mesh.vertex_count() == (n + 1) * (n + 1));
     BOOST_TEST(mesh.cell_count() == 2 * n * n);
     BOOST_TEST(mesh.facet_count() == 3 * n * n + 2 * n);  // Euler: V − E + F = 1
@@ -65,8 +65,16 @@ BOOST_AUTO_TEST_CASE(unit_square_counts_measures_and_tags) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(largest_allowed_perturbation_never_folds_a_triangle) {
+  // The constructor throws on a folded or degenerate triangle; try many seeds at the bound.
+  for (std::uint64_t seed = 1; seed <= 40; ++seed)
+    BOOST_CHECK_NO_THROW(unit_square_mesh(1 + int(seed % 13), 0.25, seed));
+  BOOST_CHECK_THROW(unit_square_mesh(4, 0.26), Error);
+  BOOST_CHECK_THROW(unit_square_mesh(0), Error);
+}
+
 BOOST_AUTO_TEST_CASE(normals_of_interior_facets_point_from_first_to_second_cell) {
-  const SimplexMesh<2> mesh = unit_square_mesh(4, 0.4, 3);
+  const SimplexMesh<2> mesh = unit_square_mesh(4, 0.25, 3);
   for (Index f = 0; f < mesh.facet_count(); ++f) {
     if (mesh.is_boundary_facet(f)) continue;
     const auto [first, second] = mesh.facet_cells(f);

@@ -8,9 +8,11 @@ namespace polydg {
 
 /// The unit square [0,1]² split into n×n squares, each cut into two triangles along alternating
 /// diagonals. Interior vertices are moved by a seeded uniform random offset of at most
-/// `perturbation` × (1/n) in each coordinate (perturbation < 0.5 keeps every triangle valid;
-/// 0 gives the structured mesh). Boundary tags: 1 bottom (y = 0), 2 right (x = 1), 3 top (y = 1),
-/// 4 left (x = 0). Throws polydg::Error for n < 1 or perturbation outside [0, 0.45].
+/// `perturbation` × (1/n) in each coordinate, 0 giving the structured mesh. Every triangle stays
+/// valid for perturbation ≤ 0.25: each vertex moves less than √2·h/4, half the smallest
+/// altitude (h/√2) of the right isosceles triangles, so no vertex can reach the opposite side.
+/// Boundary tags: 1 bottom (y = 0), 2 right (x = 1), 3 top (y = 1), 4 left (x = 0).
+/// Throws polydg::Error for n < 1 or perturbation outside [0, 0.25].
 SimplexMesh<2> unit_square_mesh(int n, double perturbation = 0.0, std::uint64_t seed = 1);
 
 }  // namespace polydg

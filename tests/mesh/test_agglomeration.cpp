@@ -1,0 +1,215 @@
+#define BOOST_TEST_MODULE agglomeration
+#include <algorithm>
+#include <boost/test/unit_test.hpp>
+#include <numeric>
+#include <vector>
+
+#include "polydg/core/error.hpp"
+#include "polydg/mesh/agglomeration.hpp"
+#include "polydg/mesh/generators.hpp"
+
+using namespace polydg;
+
+namespace {
+
+// The centroid of a fine triangle.
+Point<2> centroid(const SimplexMesh<2>& mesh, Index c) {
+  const auto p = mesh.cell_points(c);
+  return (1.0 / 3.0) * (p[0] + p[1] + p[2]);
+}
+
+// Checks the partition is dense and every element non-empty and connected through interior
+// facets (breadth-first search on the dual graph).
+void check_valid_partition(const SimplexMesh<2>& mesh, const Agglomeration& result) {
+  BOOST_REQUIRE_EQUAL(Index(result.element_of_cell.size()), mesh.cell_count());
+  std::vector<Index> size(result.element_count, 0);
+  for (Index e : result.element_of_cell) {
+    BOOST_REQUIRE(e >= 0 && e < result.element_count);
+    ++size[e];
+  }
+  for (Index e = 0; e < result.element_count; ++e) BOOST_REQUIRE_GT(size[e], 0);
+
+  const CellAdjacency graph = cell_adjacency(mesh);
+  std::vector<char> reached(mesh.cell_count(), 0);
+  std::vector<Index> reached_count(result.element_count, 0);
+  std::vector<char> started(result.element_count, 0);
+  for (Index seed = 0; seed < mesh.cell_count(); ++seed) {
+    const Index e = result.element_of_cell[seed];
+    if (started[e]) continue;
+    started[e] = 1;
+    std::vector<Index> queue{seed};
+    reached[seed] = 1;
+    for (std::size_t head = 0; head < queue.size(); ++head)
+      for (Index next : graph.neighbours_of(queue[head]))
+        if (!reached[next] && result.element_of_cell[next] == e) {
+          reached[next] = 1;
+          queue.push_back(next);
+        }
+    BOOST_TEST_CONTEXT("element " << e) { BOOST_CHECK_EQUAL(Index(queue.size()), size[e]); }
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(dual_graph_is_symmetric_and_counts_interior_facets) {
+  const SimplexMesh<2> mesh = unit_square_mesh(6, 0.2);
+  const CellAdjacency graph = cell_adjacency(mesh);
+  const Index interior = mesh.facet_count() - mesh.boundary_facet_count();
+  BOOST_CHECK_EQUAL(Index(graph.neighbours.size()), 2 * interior);
+  for (Index c = 0; c < mesh.cell_count(); ++c)
+    for (Index d : graph.neighbours_of(c)) {
+      const auto back = graph.neighbours_of(d);
+      BOOST_CHECK(std::find(back.begin(), back.end(), c) != back.end());
+    }
+}
+
+BOOST_AUTO_TEST_CASE(metis_partition_covers_all_cells_with_connected_elements) {
+  const SimplexMesh<2> mesh = unit_square_mesh(24, 0.2, 3);  // 1152 cells
+  for (Index requested : {2, 7, 40, 150}) {
+    BOOST_TEST_CONTEXT(requested << " elements requested") {
+      const Agglomeration result = agglomerate(mesh, requested);
+      check_valid_partition(mesh, result);
+      BOOST_CHECK_EQUAL(result.requested_count, requested);
+      BOOST_CHECK_LE(std::abs(result.element_count - requested), std::max(1, requested / 10));
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(tiny_parts_stay_connected) {
+  // About 3 cells per element (as in the seed paper's background meshes): METIS's contiguity
+  // is least reliable here.
+  const SimplexMesh<2> mesh = unit_square_mesh(30, 0.2, 11);  // 1800 cells
+  const Agglomeration result = agglomerate(mesh, 600);
+  check_valid_partition(mesh, result);
+  BOOST_CHECK_LE(std::abs(result.element_count - 600), 60);
+}
+
+BOOST_AUTO_TEST_CASE(recursive_bisection_gives_connected_elements) {
+  const SimplexMesh<2> mesh = unit_square_mesh(30, 0.2, 11);
+  AgglomerationOptions options;
+  options.method = PartitionMethod::recursive_bisection;
+  for (Index requested : {9, 450}) {
+    BOOST_TEST_CONTEXT(requested << " elements requested") {
+      const Agglomeration result = agglomerate(mesh, requested, options);
+      check_valid_partition(mesh, result);
+      BOOST_CHECK_LE(std::abs(result.element_count - requested), std::max(1, requested / 10));
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(target_cells_per_element) {
+  const SimplexMesh<2> mesh = unit_square_mesh(24, 0.2);
+  const Agglomeration result = agglomerate_by_cell_count(mesh, 16.0);
+  check_valid_partition(mesh, result);
+  BOOST_CHECK_EQUAL(result.requested_count, 72);  // 1152 / 16
+  BOOST_CHECK_LE(std::abs(result.element_count - 72), 7);
+  BOOST_CHECK_EQUAL(agglomerate_by_cell_count(mesh, 1.0).element_count, mesh.cell_count());
+  BOOST_CHECK_EQUAL(agglomerate_by_cell_count(mesh, 1e9).element_count, 1);
+}
+
+BOOST_AUTO_TEST_CASE(no_agglomeration_is_the_identity) {
+  const SimplexMesh<2> mesh = unit_square_mesh(10, 0.2);
+  const Agglomeration result = agglomerate(mesh, mesh.cell_count());
+  BOOST_CHECK_EQUAL(result.element_count, mesh.cell_count());
+  for (Index c = 0; c < mesh.cell_count(); ++c) BOOST_CHECK_EQUAL(result.element_of_cell[c], c);
+  BOOST_CHECK_EQUAL(result.disconnected_parts, 0);
+  BOOST_CHECK_EQUAL(result.empty_parts, 0);
+}
+
+BOOST_AUTO_TEST_CASE(one_element) {
+  const SimplexMesh<2> mesh = unit_square_mesh(5);
+  const Agglomeration result = agglomerate(mesh, 1);
+  BOOST_CHECK_EQUAL(result.element_count, 1);
+  for (Index e : result.element_of_cell) BOOST_CHECK_EQUAL(e, 0);
+}
+
+BOOST_AUTO_TEST_CASE(same_seed_same_partition) {
+  const SimplexMesh<2> mesh = unit_square_mesh(20, 0.2, 5);
+  AgglomerationOptions options;
+  options.seed = 42;
+  const Agglomeration first = agglomerate(mesh, 33, options);
+  const Agglomeration second = agglomerate(mesh, 33, options);
+  BOOST_CHECK(first.element_of_cell == second.element_of_cell);
+}
+
+BOOST_AUTO_TEST_CASE(bad_requests_throw) {
+  const SimplexMesh<2> mesh = unit_square_mesh(4);
+  BOOST_CHECK_THROW(agglomerate(mesh, 0), Error);
+  BOOST_CHECK_THROW(agglomerate(mesh, -3), Error);
+  BOOST_CHECK_THROW(agglomerate(mesh, mesh.cell_count() + 1), Error);
+  BOOST_CHECK_THROW(agglomerate_by_cell_count(mesh, 0.5), Error);
+  const std::vector<Index> too_short(mesh.cell_count() - 1, 0);
+  BOOST_CHECK_THROW(repair_partition(mesh, too_short), Error);
+  std::vector<Index> negative(mesh.cell_count(), 0);
+  negative[3] = -1;
+  BOOST_CHECK_THROW(repair_partition(mesh, negative), Error);
+  AgglomerationOptions bad;
+  bad.merge_fraction = -1;
+  BOOST_CHECK_THROW(agglomerate(mesh, 4, bad), Error);
+}
+
+BOOST_AUTO_TEST_CASE(repair_merges_a_small_detached_piece) {
+  // Part 0: the left half plus a detached 8-cell block in the top-right corner; part 1: the
+  // rest of the right half.
+  const SimplexMesh<2> mesh = unit_square_mesh(8);
+  std::vector<Index> part(mesh.cell_count());
+  for (Index c = 0; c < mesh.cell_count(); ++c) {
+    const Point<2> x = centroid(mesh, c);
+    part[c] = (x[0] < 0.5 || (x[0] > 0.75 && x[1] > 0.75)) ? 0 : 1;
+  }
+  const Agglomeration result = repair_partition(mesh, part);
+  check_valid_partition(mesh, result);
+  BOOST_CHECK_EQUAL(result.element_count, 2);
+  BOOST_CHECK_EQUAL(result.disconnected_parts, 1);
+  BOOST_CHECK_EQUAL(result.merged_pieces, 1);
+  BOOST_CHECK_EQUAL(result.kept_pieces, 0);
+  for (Index c = 0; c < mesh.cell_count(); ++c) {
+    const Point<2> x = centroid(mesh, c);
+    BOOST_CHECK_EQUAL(result.element_of_cell[c], x[0] < 0.5 ? 0 : 1);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(repair_keeps_large_pieces_as_elements) {
+  const SimplexMesh<2> mesh = unit_square_mesh(8);
+  std::vector<Index> part(mesh.cell_count());
+  for (Index c = 0; c < mesh.cell_count(); ++c) {
+    const Point<2> x = centroid(mesh, c);
+    part[c] = (x[0] < 0.5 || (x[0] > 0.75 && x[1] > 0.75)) ? 0 : 1;
+  }
+  AgglomerationOptions keep_all;
+  keep_all.merge_fraction = 0;
+  const Agglomeration result = repair_partition(mesh, part, keep_all);
+  check_valid_partition(mesh, result);
+  BOOST_CHECK_EQUAL(result.element_count, 3);
+  BOOST_CHECK_EQUAL(result.kept_pieces, 1);
+  BOOST_CHECK_EQUAL(result.merged_pieces, 0);
+}
+
+BOOST_AUTO_TEST_CASE(repair_splits_scattered_labels_and_renumbers) {
+  // Checkerboard of labels 5 and 9 on the squares: every square is a detached piece of its
+  // label; labels 0..4 and 6..8 are empty.
+  const SimplexMesh<2> mesh = unit_square_mesh(6, 0.1);
+  std::vector<Index> part(mesh.cell_count());
+  for (Index c = 0; c < mesh.cell_count(); ++c) {
+    const Index square = c / 2, i = square % 6, j = square / 6;
+    part[c] = (i + j) % 2 == 0 ? 5 : 9;
+  }
+  const Agglomeration result = repair_partition(mesh, part);
+  check_valid_partition(mesh, result);
+  BOOST_CHECK_EQUAL(result.requested_count, 10);
+  BOOST_CHECK_EQUAL(result.empty_parts, 8);
+  BOOST_CHECK_EQUAL(result.disconnected_parts, 2);
+  BOOST_CHECK_EQUAL(result.element_of_cell[0], 0);
+  // Every square is a 2-cell piece, below half the mean label size (36 cells): all but the
+  // largest piece of each label merge, so the two kept pieces absorb everything.
+  BOOST_CHECK_EQUAL(result.merged_pieces, 34);
+  BOOST_CHECK_EQUAL(result.element_count, 2);
+}
+
+BOOST_AUTO_TEST_CASE(a_connected_partition_is_left_alone) {
+  const SimplexMesh<2> mesh = unit_square_mesh(12, 0.2);
+  const Agglomeration metis = agglomerate(mesh, 10);
+  const Agglomeration again = repair_partition(mesh, metis.element_of_cell);
+  BOOST_CHECK(again.element_of_cell == metis.element_of_cell);
+  BOOST_CHECK_EQUAL(again.disconnected_parts, 0);
+}
