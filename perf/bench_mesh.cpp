@@ -1,0 +1,113 @@
+// Benchmark of the mesh stage on the CPU: building seed 004 §4.1's oscillating-boundary mesh
+// (~504k triangles), agglomerating it as in seed 004 Table 5 (~8k and ~126k elements, and
+// unagglomerated), and building the PolytopicMesh (with and without re-triangulation).
+// Prints a table of median seconds over --repeats runs; --json FILE writes the same numbers.
+//
+//   build/bin/bench_mesh [--repeats 3] [--cells-per-side 502] [--json perf/results/mesh.json]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "polydg/core/error.hpp"
+#include "polydg/mesh/agglomeration.hpp"
+#include "polydg/mesh/oscillating_domain.hpp"
+#include "polydg/mesh/polytopic_mesh.hpp"
+
+namespace {
+
+// Median wall time of `repeats` calls of `work`.
+double median_seconds(int repeats, const std::function<void()>& work) {
+  std::vector<double> times;
+  for (int r = 0; r < repeats; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    work();
+    times.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+struct Row {
+  std::string step;
+  long long elements;
+  double seconds;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int repeats = 3;
+  polydg::OscillatingDomain domain;
+  std::string json_path;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (i + 1 >= argc) {
+      std::cerr << "bench_mesh: option " << flag << " needs a value\n";
+      return 1;
+    }
+    if (flag == "--repeats")
+      repeats = std::max(1, std::stoi(argv[++i]));
+    else if (flag == "--cells-per-side")
+      domain.cells_per_side = std::stoi(argv[++i]);
+    else if (flag == "--json")
+      json_path = argv[++i];
+    else {
+      std::cerr << "bench_mesh: unknown option " << flag << '\n';
+      return 1;
+    }
+  }
+  try {
+    std::vector<Row> rows;
+    std::shared_ptr<const polydg::SimplexMesh<2>> fine;
+    rows.push_back({"oscillating_domain_mesh", 2LL * domain.cells_per_side * domain.cells_per_side,
+                    median_seconds(repeats, [&] {
+                      fine = std::make_shared<const polydg::SimplexMesh<2>>(
+                          polydg::oscillating_domain_mesh(domain));
+                    })});
+    const polydg::Index cells = fine->cell_count();
+    for (polydg::Index target : {cells / 63, cells / 4, cells}) {  // ~8k, ~126k, none
+      polydg::Agglomeration agglomeration;
+      const double seconds =
+          median_seconds(repeats, [&] { agglomeration = polydg::agglomerate(*fine, target); });
+      rows.push_back({"agglomerate (" + std::to_string(target) + " asked)",
+                      agglomeration.element_count, seconds});
+      for (bool retriangulate : {false, true}) {
+        polydg::PolytopicMeshOptions options;
+        options.retriangulate = retriangulate;
+        rows.push_back({retriangulate ? "PolytopicMesh (retriangulated)" : "PolytopicMesh",
+                        agglomeration.element_count, median_seconds(repeats, [&] {
+                          polydg::PolytopicMesh<2> mesh(fine, agglomeration.element_of_cell, 2,
+                                                        options);
+                        })});
+      }
+    }
+
+    std::printf("mesh stage, %d fine triangles, %u hardware threads, median of %d runs\n",
+                int(cells), std::thread::hardware_concurrency(), repeats);
+    std::printf("%-32s %12s %12s\n", "step", "elements", "seconds");
+    for (const Row& row : rows)
+      std::printf("%-32s %12lld %12.3f\n", row.step.c_str(), row.elements, row.seconds);
+    if (!json_path.empty()) {
+      std::ofstream json(json_path);
+      polydg::require(bool(json), "bench_mesh: cannot write ", json_path);
+      json << "{\"fine_cells\": " << cells << ", \"repeats\": " << repeats << ", \"rows\": [";
+      for (std::size_t i = 0; i < rows.size(); ++i)
+        json << (i ? ", " : "") << "{\"step\": \"" << rows[i].step
+             << "\", \"elements\": " << rows[i].elements << ", \"seconds\": " << rows[i].seconds
+             << "}";
+      json << "]}\n";
+    }
+  } catch (const polydg::Error& error) {
+    std::cerr << "bench_mesh: " << error.what() << '\n';
+    return 1;
+  }
+  return 0;
+}
