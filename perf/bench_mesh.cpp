@@ -24,12 +24,11 @@ namespace {
 
 // Median wall time of `repeats` calls of `work`.
 double median_seconds(int repeats, const std::function<void()>& work) {
-  std::vector<double> times;
-  for (int r = 0; r < repeats; ++r) {
+  std::vector<double> times(std::size_t(std::max(repeats, 1)));
+  for (double& time : times) {
     const auto start = std::chrono::steady_clock::now();
     work();
-    times.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];
