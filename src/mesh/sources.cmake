@@ -1,6 +1,7 @@
 # mesh: fine simplex meshes, their readers and generators, agglomeration into polytopes.
 target_sources(polydg PRIVATE
   ${PROJECT_SOURCE_DIR}/src/mesh/simplex_mesh.cpp
+  ${PROJECT_SOURCE_DIR}/src/mesh/square_grid.cpp
   ${PROJECT_SOURCE_DIR}/src/mesh/unit_square_mesh.cpp
 )
 # Gmsh reader (MSH 2.2 / 4.1) and the oscillating-boundary generator.
