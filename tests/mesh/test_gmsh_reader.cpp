@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "captured_warnings.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/core/log.hpp"
 #include "polydg/mesh/gmsh_reader.hpp"
@@ -193,20 +194,6 @@ void check_error(const std::vector<std::string>& lines, long line, const std::st
   BOOST_TEST(message.find(reason) != std::string::npos);
 }
 
-struct CapturedWarnings {
-  std::vector<std::string> messages;
-  WarningHandler previous;
-  CapturedWarnings() {
-    previous = set_warning_handler([this](const std::string& m) { messages.push_back(m); });
-  }
-  ~CapturedWarnings() { set_warning_handler(previous); }
-  bool contain(const std::string& part) const {
-    for (const std::string& m : messages)
-      if (m.find(part) != std::string::npos) return true;
-    return false;
-  }
-};
-
 std::string file_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream out;
@@ -321,7 +308,7 @@ BOOST_AUTO_TEST_CASE(real_square_with_hole_reads_the_same_in_three_formats) {
 BOOST_AUTO_TEST_CASE(real_l_shape_takes_the_first_of_several_physical_groups) {
   for (const char* file : {"l_shape_v41.msh", "l_shape_v22.msh"}) {
     BOOST_TEST_CONTEXT(file) {
-      CapturedWarnings warnings;
+      testing::CapturedWarnings warnings;
       const auto mesh = read_gmsh<2>(data_dir + file);
       BOOST_TEST(close(mesh.total_measure(), 0.75));
       // Surfaces are in groups (1, 3) and (2, 3); re-entrant curves in (12, 13).
@@ -345,7 +332,7 @@ BOOST_AUTO_TEST_CASE(real_l_shape_takes_the_first_of_several_physical_groups) {
 BOOST_AUTO_TEST_CASE(real_mesh_without_physical_groups_gets_region_and_tag_zero) {
   for (const char* file : {"no_physical_v41.msh", "no_physical_v22.msh"}) {
     BOOST_TEST_CONTEXT(file) {
-      CapturedWarnings warnings;
+      testing::CapturedWarnings warnings;
       const auto mesh = read_gmsh<2>(data_dir + file);
       BOOST_TEST(close(mesh.total_measure(), 1.5));  // the trapezoid (0,0) (2,0) (1.5,1) (0.5,1)
       BOOST_TEST((measure_by_region(mesh).count(0) == 1 && measure_by_region(mesh).size() == 1));

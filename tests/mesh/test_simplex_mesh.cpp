@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "captured_warnings.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/core/log.hpp"
 #include "polydg/mesh/generators.hpp"
@@ -27,16 +28,6 @@ std::string error_message(Body body) {
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
-
-// Collects warnings for the lifetime of the object.
-struct CapturedWarnings {
-  std::vector<std::string> messages;
-  WarningHandler previous;
-  CapturedWarnings() {
-    previous = set_warning_handler([this](const std::string& m) { messages.push_back(m); });
-  }
-  ~CapturedWarnings() { set_warning_handler(previous); }
-};
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(unit_square_counts_measures_and_tags) {
@@ -164,7 +155,7 @@ BOOST_AUTO_TEST_CASE(non_manifold_and_folded_meshes_are_rejected) {
 }
 
 BOOST_AUTO_TEST_CASE(untagged_boundary_gets_tag_zero_with_one_warning) {
-  CapturedWarnings warnings;
+  testing::CapturedWarnings warnings;
   std::vector<Point<2>> v = {{{0, 0}}, {{1, 0}}, {{1, 1}}, {{0, 1}}};
   const SimplexMesh<2> mesh(v, {{0, 1, 2}, {0, 2, 3}}, {}, {{{1, 0}, 4}, {{0, 2}, 9}, {{1, 3}, 9}});
   BOOST_TEST(warnings.messages.size() == 3u);  // untagged, interior tagged, unknown facet

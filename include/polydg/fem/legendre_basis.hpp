@@ -30,6 +30,15 @@ POLYDG_HD inline Point<Dim, Real> box_coordinates(const Box<Dim, Real>& box,
   return xi;
 }
 
+/// φ_α from the per-axis tables: Π_i table[i][α_i].
+template <int Dim, class Real>
+POLYDG_HD inline Real tensor_product(const Real (&table)[Dim][max_basis_degree + 1],
+                                     const MultiIndex<Dim>& alpha) {
+  Real value = table[0][alpha[0]];
+  for (int i = 1; i < Dim; ++i) value *= table[i][alpha[i]];
+  return value;
+}
+
 /// values[k] = φ_k(x) for k = 0..basis_size(Dim, p) − 1.
 template <int Dim, class Real>
 POLYDG_HD inline void evaluate_basis(int p, const Box<Dim, Real>& box, const Point<Dim, Real>& x,
@@ -41,9 +50,7 @@ POLYDG_HD inline void evaluate_basis(int p, const Box<Dim, Real>& box, const Poi
   const int size = basis_size(Dim, p);
   MultiIndex<Dim> alpha{};
   for (int k = 0; k < size; ++k) {
-    Real value = table[0][alpha[0]];
-    for (int i = 1; i < Dim; ++i) value *= table[i][alpha[i]];
-    values[k] = value;
+    values[k] = tensor_product(table, alpha);
     advance_multi_index(alpha);
   }
 }
@@ -66,9 +73,7 @@ POLYDG_HD inline void evaluate_basis_gradients(int p, const Box<Dim, Real>& box,
   const int size = basis_size(Dim, p);
   MultiIndex<Dim> alpha{};
   for (int k = 0; k < size; ++k) {
-    Real value = table[0][alpha[0]];
-    for (int i = 1; i < Dim; ++i) value *= table[i][alpha[i]];
-    values[k] = value;
+    values[k] = tensor_product(table, alpha);
     // ∂φ/∂x_i replaces factor i by its derivative; a product (not value / L̂) because L̂ may
     // vanish at x.
     for (int i = 0; i < Dim; ++i) {
