@@ -52,6 +52,31 @@ POLYDG_HD constexpr Real dot(const Point<Dim, Real>& a, const Point<Dim, Real>& 
   return s;
 }
 
+/// A Dim×Dim matrix (the diffusion tensor A(x) is a symmetric one), usable on host and device.
+template <int Dim, class Real = double>
+struct Tensor {
+  Real m[Dim][Dim];
+
+  POLYDG_HD constexpr Real* operator[](int i) { return m[i]; }
+  POLYDG_HD constexpr const Real* operator[](int i) const { return m[i]; }
+  /// s·I.
+  POLYDG_HD static constexpr Tensor identity(Real s = Real(1)) {
+    Tensor t{};
+    for (int i = 0; i < Dim; ++i) t.m[i][i] = s;
+    return t;
+  }
+};
+
+/// A v.
+template <int Dim, class Real>
+POLYDG_HD constexpr Point<Dim, Real> operator*(const Tensor<Dim, Real>& a,
+                                               const Point<Dim, Real>& v) {
+  Point<Dim, Real> r{};
+  for (int i = 0; i < Dim; ++i)
+    for (int j = 0; j < Dim; ++j) r[i] += a.m[i][j] * v[j];
+  return r;
+}
+
 /// Axis-aligned box Π_i [lower_i, upper_i]: the bounding box B_κ of an element (SPEC §3).
 template <int Dim, class Real = double>
 struct Box {

@@ -1,0 +1,16 @@
+#pragma once
+/// Writing points and tensors to streams, for error messages: "(0.5, 0.25)".
+#include <ostream>
+
+#include "polydg/core/types.hpp"
+
+namespace polydg {
+
+template <int Dim, class Real>
+std::ostream& operator<<(std::ostream& out, const Point<Dim, Real>& p) {
+  out << '(';
+  for (int i = 0; i < Dim; ++i) out << (i ? ", " : "") << p[i];
+  return out << ')';
+}
+
+}  // namespace polydg

@@ -1,0 +1,112 @@
+#pragma once
+/// Assembler: the CPU reference backend of the IP-DG assembly (SPEC §2, §6 Approach 2).
+///
+/// Built once per mesh and boundary conditions: the QuadratureMesh, the BlockPattern
+/// (elements × (self + neighbours)), and the scratch the kernels need. Every assemble call then
+/// only recomputes values — a second assembly allocates nothing — and gives the same bits on
+/// every run and any number of OpenMP threads (see assembly_kernels.hpp).
+///
+///   polydg::Assembler<2> assembler(mesh, polydg::BoundaryConditions::all_dirichlet());
+///   auto matrix = assembler.make_matrix();
+///   auto rhs = assembler.make_vector();
+///   assembler.assemble(coefficients, matrix, rhs);   // coefficients: see coefficients.hpp
+///
+/// Throws polydg::Error for a boundary tag without a condition (at construction), a matrix of
+/// another pattern or a vector of the wrong size, a non-positive penalty constant, and a
+/// coefficient that is not finite at a quadrature point (naming it, the point and the element).
+#include <array>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "polydg/dg/assembly_kernels.hpp"
+#include "polydg/dg/boundary_conditions.hpp"
+#include "polydg/dg/diffusion_ranges.hpp"
+#include "polydg/dg/quadrature_degree.hpp"
+#include "polydg/dg/quadrature_mesh.hpp"
+#include "polydg/mesh/polytopic_mesh.hpp"
+#include "polydg/sparse/block_matrix.hpp"
+
+namespace polydg {
+
+struct AssemblyOptions {
+  /// C_σ of the penalty (SPEC §2).
+  double penalty_constant = 10;
+  QuadratureDegrees quadrature;
+};
+
+template <int Dim>
+class Assembler {
+ public:
+  Assembler(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
+            const AssemblyOptions& options = {});
+
+  const QuadratureMesh<Dim>& quadrature_mesh() const { return mesh_; }
+  const std::shared_ptr<const BlockPattern>& pattern() const { return pattern_; }
+  const AssemblyOptions& options() const { return options_; }
+  /// A zero matrix on this assembler's pattern.
+  BlockMatrix<double> make_matrix() const { return BlockMatrix<double>(pattern_); }
+  /// A zero vector of dof_count() entries.
+  std::vector<double> make_vector() const {
+    return std::vector<double>(std::size_t(pattern_->dof_count()), 0.0);
+  }
+
+  /// Overwrites the matrix values and the rhs.
+  template <class Coefficients>
+  void assemble(const Coefficients& coefficients, BlockMatrix<double>& matrix,
+                std::span<double> rhs) {
+    run(coefficients, {true, true}, matrix.values(), rhs, &matrix);
+  }
+  /// Overwrites the matrix values only.
+  template <class Coefficients>
+  void assemble_matrix(const Coefficients& coefficients, BlockMatrix<double>& matrix) {
+    run(coefficients, {true, false}, matrix.values(), {}, &matrix);
+  }
+  /// Overwrites the rhs only.
+  template <class Coefficients>
+  void assemble_rhs(const Coefficients& coefficients, std::span<double> rhs) {
+    run(coefficients, {false, true}, {}, rhs, nullptr);
+  }
+
+ private:
+  template <class Coefficients>
+  void run(const Coefficients& coefficients, AssemblyTargets targets, std::span<double> values,
+           std::span<double> rhs, const BlockMatrix<double>* matrix) {
+    check_targets(targets, matrix, rhs);
+    if (targets.matrix) std::fill(values.begin(), values.end(), 0.0);
+    if (targets.rhs) std::fill(rhs.begin(), rhs.end(), 0.0);
+    compute_diffusion_ranges(mesh_, coefficients, options_.quadrature,
+                             std::span<DiffusionRange<Dim>>(diffusion_ranges_));
+    const AssemblyData<Dim> data{mesh_,
+                                 *pattern_,
+                                 diffusion_ranges_,
+                                 options_.quadrature,
+                                 options_.penalty_constant,
+                                 targets,
+                                 values,
+                                 rhs};
+    assemble_elements(data, coefficients);
+    assemble_interior_faces(data, coefficients, interface_blocks_, scratch_offsets_,
+                            diagonal_scratch_, element_interface_offsets_, element_interfaces_);
+    assemble_dirichlet_faces(data, coefficients);
+    assemble_inflow_faces(data, coefficients);
+    assemble_neumann_faces(data, coefficients);
+  }
+  void check_targets(AssemblyTargets targets, const BlockMatrix<double>* matrix,
+                     std::span<double> rhs) const;
+
+  QuadratureMesh<Dim> mesh_;
+  std::shared_ptr<const BlockPattern> pattern_;
+  AssemblyOptions options_;
+  std::vector<DiffusionRange<Dim>> diffusion_ranges_;
+  /// Per interface: blocks (a,a), (a,b), (b,a), (b,b).
+  std::vector<std::array<Index, 4>> interface_blocks_;
+  std::vector<GlobalIndex> scratch_offsets_;
+  std::vector<double> diagonal_scratch_;
+  std::vector<Index> element_interface_offsets_, element_interfaces_;
+};
+
+extern template class Assembler<2>;
+extern template class Assembler<3>;
+
+}  // namespace polydg

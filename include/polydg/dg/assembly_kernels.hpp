@@ -1,0 +1,396 @@
+#pragma once
+/// The CPU reference kernels of the interior-penalty DG assembly (SPEC §2, §6 Approach 2): one
+/// function per integral kind, each looping over sub-simplices / sub-facets and adding straight
+/// into the blocks of a BlockMatrix's values and into the right-hand side.
+///
+///   assemble_elements        ∫_κ A∇w·∇v + (b·∇w) v + c w v,  ∫_κ f v
+///   assemble_interior_faces  SIP terms and upwind advection on interfaces (four blocks)
+///   assemble_dirichlet_faces SIP terms on diffusive Dirichlet points (nᵀAn > 0)
+///   assemble_inflow_faces    −(b·n) w v and −(b·n) g_D v where b·n < 0 on ∂Ω_D ∪ ∂Ω−
+///   assemble_neumann_faces   ∫ g_N v on diffusive Neumann points (outflow adds nothing)
+///
+/// Block (r, c) rows are test functions of element r, columns trial functions of element c.
+/// Determinism: every kernel is parallel over elements or interfaces with each output written
+/// by one iteration; the interior-face contributions to diagonal blocks go to per-interface
+/// scratch and are added per element in a fixed order. The same input gives the same bits on
+/// every run and thread count. The values must be zeroed before the first kernel.
+/// A coefficient that is not finite at a quadrature point throws polydg::Error naming the
+/// coefficient, the point and the element.
+#include <array>
+#include <cmath>
+#include <span>
+#include <vector>
+
+#include "polydg/core/error.hpp"
+#include "polydg/core/parallel_errors.hpp"
+#include "polydg/core/point_io.hpp"
+#include "polydg/dg/penalty.hpp"
+#include "polydg/dg/quadrature_degree.hpp"
+#include "polydg/dg/quadrature_mesh.hpp"
+#include "polydg/fem/affine_simplex_map.hpp"
+#include "polydg/fem/basis_indexing.hpp"
+#include "polydg/fem/legendre_basis.hpp"
+#include "polydg/fem/quadrature_cache.hpp"
+#include "polydg/sparse/block_pattern.hpp"
+
+namespace polydg {
+
+/// What an assembly writes: the matrix values, the right-hand side, or both.
+struct AssemblyTargets {
+  bool matrix = true;
+  bool rhs = true;
+};
+
+/// Everything a kernel reads and writes besides the coefficients.
+template <int Dim>
+struct AssemblyData {
+  const QuadratureMesh<Dim>& mesh;
+  const BlockPattern& pattern;
+  std::span<const DiffusionRange<Dim>> diffusion_ranges;
+  QuadratureDegrees degrees;
+  double penalty_constant;
+  AssemblyTargets targets;
+  std::span<double> matrix;  ///< BlockMatrix values (empty when !targets.matrix)
+  std::span<double> rhs;     ///< dof_count() entries (empty when !targets.rhs)
+};
+
+namespace detail {
+
+/// All N_p basis functions of one element (values and gradients) at one point.
+template <int Dim>
+struct BasisAtPoint {
+  static constexpr int capacity = basis_size(Dim, max_basis_degree);
+  int size;
+  double value[capacity];
+  double gradient[capacity][Dim];
+
+  BasisAtPoint(int degree, const Box<Dim>& box, const Point<Dim>& x)
+      : size(basis_size(Dim, degree)) {
+    evaluate_basis_gradients<Dim, double>(degree, box, x, value, gradient);
+  }
+};
+
+inline double checked(double value, const char* name, Index element) {
+  if (!std::isfinite(value)) raise(name, " is not finite (", value, ") in element ", element);
+  return value;
+}
+
+template <int Dim>
+const Point<Dim>& checked(const Point<Dim>& value, const char* name, Index element) {
+  for (int i = 0; i < Dim; ++i) checked(value[i], name, element);
+  return value;
+}
+
+template <int Dim>
+const Tensor<Dim>& checked(const Tensor<Dim>& value, const char* name, Index element) {
+  for (int i = 0; i < Dim; ++i)
+    for (int j = 0; j < Dim; ++j) checked(value[i][j], name, element);
+  return value;
+}
+
+/// Adds `scale` · (at, x) context to an error raised while evaluating coefficients.
+template <int Dim, class Body>
+auto at_point(const Point<Dim>& x, Body&& body) {
+  try {
+    return body();
+  } catch (const Error& error) {
+    raise(error.what(), " at x = ", x);
+  }
+}
+
+/// The quadrature points and weights of facet simplex `vertices` (degree q rule).
+template <int Dim, class Visit>
+void for_each_facet_point(const std::array<Point<Dim>, Dim>& vertices, int degree, Visit&& visit) {
+  const auto& rule = simplex_rule<Dim - 1>(degree);
+  const double ratio = affine_measure_ratio<Dim - 1, Dim>(vertices.data());
+  for (std::size_t q = 0; q < rule.size(); ++q)
+    visit(map_reference_point<Dim - 1, Dim>(vertices.data(), rule.points[q]),
+          rule.weights[q] * ratio);
+}
+
+/// σ on a boundary sub-facet of element e (one element's term of SPEC §2).
+template <int Dim>
+double boundary_penalty(const AssemblyData<Dim>& data, Index e, Index facet) {
+  const auto& mesh = data.mesh;
+  return data.penalty_constant *
+         penalty_term<Dim>(
+             mesh.element_measures[e], mesh.boundary_facet_cell_measures[facet],
+             mesh.boundary_facet_measures[facet], mesh.element_degrees[e],
+             diffusion_bound(data.diffusion_ranges[e], mesh.boundary_facet_normals[facet]));
+}
+
+/// Looks every rule up once before a parallel loop (the cache builds on first use).
+template <int Dim>
+void prepare_rules(const QuadratureMesh<Dim>& mesh, const QuadratureDegrees& degrees) {
+  for (int p = 0; p <= mesh.max_degree(); ++p) {
+    simplex_rule<Dim>(degrees.element(p));
+    simplex_rule<Dim - 1>(degrees.face(p, p));
+  }
+}
+
+}  // namespace detail
+
+/// Element integrals into the diagonal blocks and the rhs. Parallel over elements.
+template <int Dim, class Coefficients>
+void assemble_elements(const AssemblyData<Dim>& data, const Coefficients& coefficients) {
+  const auto& mesh = data.mesh;
+  detail::prepare_rules(mesh, data.degrees);
+  parallel_for(0, mesh.element_count(), [&](Index e) {
+    const int p = mesh.element_degrees[e];
+    const int n = basis_size(Dim, p);
+    const auto& rule = simplex_rule<Dim>(data.degrees.element(p));
+    double* block =
+        data.targets.matrix
+            ? data.matrix.data() + data.pattern.block_value_offset(data.pattern.diagonal_block(e))
+            : nullptr;
+    double* rhs = data.targets.rhs ? data.rhs.data() + data.pattern.dof_offset(e) : nullptr;
+    for (Index s = mesh.element_simplex_offsets[e]; s < mesh.element_simplex_offsets[e + 1]; ++s) {
+      const auto& vertices = mesh.simplex_vertices[s];
+      const double jacobian = affine_measure_ratio<Dim, Dim>(vertices.data());
+      for (std::size_t q = 0; q < rule.size(); ++q) {
+        const Point<Dim> x = map_reference_point<Dim, Dim>(vertices.data(), rule.points[q]);
+        const double w = rule.weights[q] * jacobian;
+        const detail::BasisAtPoint<Dim> phi(p, mesh.element_boxes[e], x);
+        detail::at_point(x, [&] {
+          if (block) {
+            const Tensor<Dim> a = detail::checked(coefficients.diffusion(x), "A(x)", e);
+            const Point<Dim> b = detail::checked(coefficients.advection(x), "b(x)", e);
+            const double c = detail::checked(coefficients.reaction(x), "c(x)", e);
+            for (int j = 0; j < n; ++j) {
+              Point<Dim> grad_j;
+              for (int d = 0; d < Dim; ++d) grad_j[d] = phi.gradient[j][d];
+              const Point<Dim> a_grad_j = a * grad_j;
+              const double b_grad_j = dot(b, grad_j);
+              for (int i = 0; i < n; ++i) {
+                double diffusion = 0;
+                for (int d = 0; d < Dim; ++d) diffusion += a_grad_j[d] * phi.gradient[i][d];
+                block[i * n + j] += w * (diffusion + (b_grad_j + c * phi.value[j]) * phi.value[i]);
+              }
+            }
+          }
+          if (rhs) {
+            const double f = detail::checked(coefficients.source(x), "f(x)", e);
+            for (int i = 0; i < n; ++i) rhs[i] += w * f * phi.value[i];
+          }
+          return 0;
+        });
+      }
+    }
+  });
+}
+
+/// Interior faces: the symmetric interior penalty terms and the upwind advection term of every
+/// interface, into its four blocks (a,a), (a,b), (b,a), (b,b). The off-diagonal blocks belong to
+/// the interface alone and are written directly; the diagonal contributions go to
+/// `diagonal_scratch` at `scratch_offsets[i]` (N_a² then N_b² values) and are then added per
+/// element in the order of `element_interfaces` (CSR: the interfaces of each element).
+/// The rhs gets nothing from interior faces.
+template <int Dim, class Coefficients>
+void assemble_interior_faces(const AssemblyData<Dim>& data, const Coefficients& coefficients,
+                             std::span<const std::array<Index, 4>> interface_blocks,
+                             std::span<const GlobalIndex> scratch_offsets,
+                             std::span<double> diagonal_scratch,
+                             std::span<const Index> element_interface_offsets,
+                             std::span<const Index> element_interfaces) {
+  if (!data.targets.matrix) return;
+  const auto& mesh = data.mesh;
+  detail::prepare_rules(mesh, data.degrees);
+  parallel_for(0, mesh.interface_count(), [&](Index i) {
+    const std::array<Index, 2> element = mesh.interface_elements[i];
+    const int p[2] = {mesh.element_degrees[element[0]], mesh.element_degrees[element[1]]};
+    const int n[2] = {basis_size(Dim, p[0]), basis_size(Dim, p[1])};
+    // block[r][c]: where contributions (test r, trial c) go.
+    double* diagonal = diagonal_scratch.data() + scratch_offsets[i];
+    double* block[2][2] = {
+        {diagonal, data.matrix.data() + data.pattern.block_value_offset(interface_blocks[i][1])},
+        {data.matrix.data() + data.pattern.block_value_offset(interface_blocks[i][2]),
+         diagonal + n[0] * n[0]}};
+    std::fill(diagonal, diagonal + n[0] * n[0] + n[1] * n[1], 0.0);
+    const double sign[2] = {1.0, -1.0};
+    const int degree = data.degrees.face(p[0], p[1]);
+    for (Index f = mesh.interface_facet_offsets[i]; f < mesh.interface_facet_offsets[i + 1]; ++f) {
+      const Point<Dim>& normal = mesh.interface_facet_normals[f];
+      double sigma = 0;
+      for (int s = 0; s < 2; ++s)
+        sigma = std::fmax(
+            sigma, penalty_term<Dim>(mesh.element_measures[element[s]],
+                                     mesh.interface_facet_cell_measures[f][s],
+                                     mesh.interface_facet_measures[f], p[s],
+                                     diffusion_bound(data.diffusion_ranges[element[s]], normal)));
+      sigma *= data.penalty_constant;
+      detail::for_each_facet_point<Dim>(
+          mesh.interface_facet_vertices[f], degree, [&](const Point<Dim>& x, double w) {
+            const detail::BasisAtPoint<Dim> phi0(p[0], mesh.element_boxes[element[0]], x);
+            const detail::BasisAtPoint<Dim> phi1(p[1], mesh.element_boxes[element[1]], x);
+            const detail::BasisAtPoint<Dim>* phi[2] = {&phi0, &phi1};
+            const auto [a_normal, beta] = detail::at_point(x, [&] {
+              const Tensor<Dim> a = detail::checked(coefficients.diffusion(x), "A(x)", element[0]);
+              const Point<Dim> b = detail::checked(coefficients.advection(x), "b(x)", element[0]);
+              return std::pair{a * normal, dot(b, normal)};
+            });
+            // (A∇φ)·n of every basis function on both sides (A symmetric: ∇φ·(A n)).
+            double flux[2][detail::BasisAtPoint<Dim>::capacity];
+            for (int s = 0; s < 2; ++s)
+              for (int k = 0; k < n[s]; ++k) {
+                double value = 0;
+                for (int d = 0; d < Dim; ++d) value += phi[s]->gradient[k][d] * a_normal[d];
+                flux[s][k] = value;
+              }
+            for (int r = 0; r < 2; ++r)
+              for (int c = 0; c < 2; ++c) {
+                // −{{A∇w}}·[[v]] − {{A∇v}}·[[w]] + σ [[w]]·[[v]] with w = φ_j on c, v = φ_i on r;
+                // upwind: −(b·n_κ)⌊w⌋v on the inflow side κ of the face.
+                double upwind = 0;
+                if (beta < 0 && r == 0) upwind = (c == 0 ? -beta : beta);
+                if (beta > 0 && r == 1) upwind = (c == 1 ? beta : -beta);
+                const double src = sign[r] * sign[c];
+                double* out = block[r][c];
+                for (int ii = 0; ii < n[r]; ++ii) {
+                  const double v = phi[r]->value[ii];
+                  for (int jj = 0; jj < n[c]; ++jj) {
+                    const double u = phi[c]->value[jj];
+                    out[ii * n[c] + jj] +=
+                        w * (-0.5 * (sign[r] * flux[c][jj] * v + sign[c] * flux[r][ii] * u) +
+                             (sigma * src + upwind) * u * v);
+                  }
+                }
+              }
+          });
+    }
+  });
+  // Gather the diagonal contributions per element, interfaces in a fixed order.
+  parallel_for(0, mesh.element_count(), [&](Index e) {
+    const int n = basis_size(Dim, mesh.element_degrees[e]);
+    double* block =
+        data.matrix.data() + data.pattern.block_value_offset(data.pattern.diagonal_block(e));
+    for (Index k = element_interface_offsets[e]; k < element_interface_offsets[e + 1]; ++k) {
+      const Index i = element_interfaces[k];
+      const int side = mesh.interface_elements[i][0] == e ? 0 : 1;
+      const int n0 = basis_size(Dim, mesh.element_degrees[mesh.interface_elements[i][0]]);
+      const double* scratch = diagonal_scratch.data() + scratch_offsets[i] + side * n0 * n0;
+      for (int v = 0; v < n * n; ++v) block[v] += scratch[v];
+    }
+  });
+}
+
+/// Diffusive Dirichlet points (tag Dirichlet, nᵀAn > 0): −(A∇w·n) v − (A∇v·n) w + σ w v and
+/// the rhs −g_D (A∇v·n) + σ g_D v. Parallel over elements.
+template <int Dim, class Coefficients>
+void assemble_dirichlet_faces(const AssemblyData<Dim>& data, const Coefficients& coefficients) {
+  const auto& mesh = data.mesh;
+  detail::prepare_rules(mesh, data.degrees);
+  parallel_for(0, mesh.element_count(), [&](Index e) {
+    const int p = mesh.element_degrees[e];
+    const int n = basis_size(Dim, p);
+    double* block =
+        data.targets.matrix
+            ? data.matrix.data() + data.pattern.block_value_offset(data.pattern.diagonal_block(e))
+            : nullptr;
+    double* rhs = data.targets.rhs ? data.rhs.data() + data.pattern.dof_offset(e) : nullptr;
+    for (Index f = mesh.element_boundary_offsets[e]; f < mesh.element_boundary_offsets[e + 1];
+         ++f) {
+      if (mesh.boundary_facet_kinds[f] != BoundaryKind::dirichlet) continue;
+      const Point<Dim>& normal = mesh.boundary_facet_normals[f];
+      const double sigma = detail::boundary_penalty(data, e, f);
+      detail::for_each_facet_point<Dim>(
+          mesh.boundary_facet_vertices[f], data.degrees.face(p, p),
+          [&](const Point<Dim>& x, double w) {
+            const Point<Dim> a_normal = detail::at_point(
+                x, [&] { return detail::checked(coefficients.diffusion(x), "A(x)", e) * normal; });
+            if (!(dot(a_normal, normal) > 0)) return;  // not diffusive here
+            const detail::BasisAtPoint<Dim> phi(p, mesh.element_boxes[e], x);
+            double flux[detail::BasisAtPoint<Dim>::capacity];
+            for (int k = 0; k < n; ++k) {
+              double value = 0;
+              for (int d = 0; d < Dim; ++d) value += phi.gradient[k][d] * a_normal[d];
+              flux[k] = value;
+            }
+            if (block)
+              for (int i = 0; i < n; ++i)
+                for (int j = 0; j < n; ++j)
+                  block[i * n + j] += w * (-flux[j] * phi.value[i] - flux[i] * phi.value[j] +
+                                           sigma * phi.value[j] * phi.value[i]);
+            if (rhs) {
+              const double g = detail::at_point(
+                  x, [&] { return detail::checked(coefficients.dirichlet(x), "g_D(x)", e); });
+              for (int i = 0; i < n; ++i) rhs[i] += w * g * (sigma * phi.value[i] - flux[i]);
+            }
+          });
+    }
+  });
+}
+
+/// Inflow points (b·n < 0) on Dirichlet tags and on non-diffusive points (nᵀAn = 0) of any tag:
+/// −(b·n) w v and the rhs −(b·n) g_D v. Parallel over elements.
+template <int Dim, class Coefficients>
+void assemble_inflow_faces(const AssemblyData<Dim>& data, const Coefficients& coefficients) {
+  const auto& mesh = data.mesh;
+  detail::prepare_rules(mesh, data.degrees);
+  parallel_for(0, mesh.element_count(), [&](Index e) {
+    const int p = mesh.element_degrees[e];
+    const int n = basis_size(Dim, p);
+    double* block =
+        data.targets.matrix
+            ? data.matrix.data() + data.pattern.block_value_offset(data.pattern.diagonal_block(e))
+            : nullptr;
+    double* rhs = data.targets.rhs ? data.rhs.data() + data.pattern.dof_offset(e) : nullptr;
+    for (Index f = mesh.element_boundary_offsets[e]; f < mesh.element_boundary_offsets[e + 1];
+         ++f) {
+      const Point<Dim>& normal = mesh.boundary_facet_normals[f];
+      const bool dirichlet = mesh.boundary_facet_kinds[f] == BoundaryKind::dirichlet;
+      detail::for_each_facet_point<Dim>(
+          mesh.boundary_facet_vertices[f], data.degrees.face(p, p),
+          [&](const Point<Dim>& x, double w) {
+            const auto [diffusive, beta] = detail::at_point(x, [&] {
+              const Tensor<Dim> a = detail::checked(coefficients.diffusion(x), "A(x)", e);
+              const Point<Dim> b = detail::checked(coefficients.advection(x), "b(x)", e);
+              return std::pair{dot(a * normal, normal) > 0, dot(b, normal)};
+            });
+            if (!(beta < 0) || (diffusive && !dirichlet)) return;
+            const detail::BasisAtPoint<Dim> phi(p, mesh.element_boxes[e], x);
+            if (block)
+              for (int i = 0; i < n; ++i)
+                for (int j = 0; j < n; ++j)
+                  block[i * n + j] -= w * beta * phi.value[j] * phi.value[i];
+            if (rhs) {
+              const double g = detail::at_point(
+                  x, [&] { return detail::checked(coefficients.dirichlet(x), "g_D(x)", e); });
+              for (int i = 0; i < n; ++i) rhs[i] -= w * beta * g * phi.value[i];
+            }
+          });
+    }
+  });
+}
+
+/// Diffusive Neumann points (tag Neumann, nᵀAn > 0): the rhs ∫ g_N v. Outflow points add
+/// nothing in this formulation, so the matrix is untouched. Parallel over elements.
+template <int Dim, class Coefficients>
+void assemble_neumann_faces(const AssemblyData<Dim>& data, const Coefficients& coefficients) {
+  if (!data.targets.rhs) return;
+  const auto& mesh = data.mesh;
+  detail::prepare_rules(mesh, data.degrees);
+  parallel_for(0, mesh.element_count(), [&](Index e) {
+    const int p = mesh.element_degrees[e];
+    const int n = basis_size(Dim, p);
+    double* rhs = data.rhs.data() + data.pattern.dof_offset(e);
+    for (Index f = mesh.element_boundary_offsets[e]; f < mesh.element_boundary_offsets[e + 1];
+         ++f) {
+      if (mesh.boundary_facet_kinds[f] != BoundaryKind::neumann) continue;
+      const Point<Dim>& normal = mesh.boundary_facet_normals[f];
+      detail::for_each_facet_point<Dim>(
+          mesh.boundary_facet_vertices[f], data.degrees.face(p, p),
+          [&](const Point<Dim>& x, double w) {
+            const double g = detail::at_point(x, [&] {
+              const Tensor<Dim> a = detail::checked(coefficients.diffusion(x), "A(x)", e);
+              if (!(dot(a * normal, normal) > 0)) return 0.0;
+              return detail::checked(coefficients.neumann(x, normal), "g_N(x)", e);
+            });
+            if (g == 0) return;
+            const detail::BasisAtPoint<Dim> phi(p, mesh.element_boxes[e], x);
+            for (int i = 0; i < n; ++i) rhs[i] += w * g * phi.value[i];
+          });
+    }
+  });
+}
+
+}  // namespace polydg

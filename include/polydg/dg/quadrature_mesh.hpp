@@ -1,0 +1,68 @@
+#pragma once
+/// QuadratureMesh: the flat structure-of-arrays the assembly kernels read (SPEC §4, §6), built
+/// once per mesh and boundary conditions and reused by every assembly.
+///
+/// * elements: bounding box, degree, measure, their sub-simplices (CSR, sorted by element);
+///   `elements_by_degree` lists the elements grouped by degree (ascending), with
+///   `degree_offsets[p] .. degree_offsets[p + 1]` the elements of degree p;
+/// * interfaces (as PolytopicMesh): the element pair (first < second) and the sub-facets
+///   between them (CSR), each with its vertices, its unit normal pointing out of the first
+///   element, its measure and |K_F| on both sides; `interfaces_by_degree` groups interfaces by
+///   the larger degree of their elements (the degree their quadrature uses);
+/// * boundary sub-facets grouped by element (CSR), each with vertices, outward unit normal,
+///   measure, |K_F|, tag and the tag's BoundaryKind.
+/// Vertices are copied (not indexed) so a kernel reads one contiguous record per piece.
+#include <array>
+#include <vector>
+
+#include "polydg/core/types.hpp"
+#include "polydg/dg/boundary_conditions.hpp"
+#include "polydg/mesh/polytopic_mesh.hpp"
+
+namespace polydg {
+
+template <int Dim>
+struct QuadratureMesh {
+  using SimplexVertices = std::array<Point<Dim>, Dim + 1>;
+  using FacetVertices = std::array<Point<Dim>, Dim>;
+
+  /// Throws polydg::Error (from BoundaryConditions) for a boundary tag with no condition.
+  QuadratureMesh(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions);
+
+  Index element_count() const { return Index(element_degrees.size()); }
+  Index interface_count() const { return Index(interface_elements.size()); }
+  int max_degree() const { return Index(degree_offsets.size()) - 2; }
+
+  // elements
+  std::vector<Box<Dim>> element_boxes;
+  std::vector<int> element_degrees;
+  std::vector<double> element_measures;
+  std::vector<Index> element_simplex_offsets;
+  std::vector<SimplexVertices> simplex_vertices;
+  std::vector<Index> elements_by_degree;
+  std::vector<Index> degree_offsets;
+
+  // interfaces and their sub-facets
+  std::vector<std::array<Index, 2>> interface_elements;
+  std::vector<Index> interface_facet_offsets;
+  std::vector<FacetVertices> interface_facet_vertices;
+  std::vector<Point<Dim>> interface_facet_normals;
+  std::vector<double> interface_facet_measures;
+  std::vector<std::array<double, 2>> interface_facet_cell_measures;
+  std::vector<Index> interfaces_by_degree;
+  std::vector<Index> interface_degree_offsets;
+
+  // boundary sub-facets, grouped by element
+  std::vector<Index> element_boundary_offsets;
+  std::vector<FacetVertices> boundary_facet_vertices;
+  std::vector<Point<Dim>> boundary_facet_normals;
+  std::vector<double> boundary_facet_measures;
+  std::vector<double> boundary_facet_cell_measures;
+  std::vector<int> boundary_facet_tags;
+  std::vector<BoundaryKind> boundary_facet_kinds;
+};
+
+extern template struct QuadratureMesh<2>;
+extern template struct QuadratureMesh<3>;
+
+}  // namespace polydg

@@ -1,0 +1,60 @@
+#include "polydg/dg/assembler.hpp"
+
+#include "polydg/core/error.hpp"
+#include "polydg/fem/basis_indexing.hpp"
+
+namespace polydg {
+
+template <int Dim>
+Assembler<Dim>::Assembler(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
+                          const AssemblyOptions& options)
+    : mesh_(mesh, conditions), options_(options) {
+  require(options.penalty_constant > 0,
+          "Assembler: penalty constant C_sigma = ", options.penalty_constant, " must be positive");
+  require(options.quadrature.extra >= 0, "Assembler: extra quadrature degree ",
+          options.quadrature.extra, " must be >= 0");
+  const Index elements = mesh_.element_count();
+  std::vector<Index> block_sizes(elements);
+  for (Index e = 0; e < elements; ++e) block_sizes[e] = basis_size(Dim, mesh_.element_degrees[e]);
+  pattern_ = std::make_shared<const BlockPattern>(block_sizes, mesh_.interface_elements);
+  diffusion_ranges_.resize(elements);
+
+  // Per interface: its four blocks and its slot of diagonal scratch; per element: its
+  // interfaces in ascending order (the fixed order the diagonal contributions are added in).
+  const Index interfaces = mesh_.interface_count();
+  interface_blocks_.resize(interfaces);
+  scratch_offsets_.assign(std::size_t(interfaces) + 1, 0);
+  element_interface_offsets_.assign(std::size_t(elements) + 1, 0);
+  for (Index i = 0; i < interfaces; ++i) {
+    const auto [a, b] = mesh_.interface_elements[i];
+    interface_blocks_[i] = {pattern_->diagonal_block(a), pattern_->find_block(a, b),
+                            pattern_->find_block(b, a), pattern_->diagonal_block(b)};
+    scratch_offsets_[i + 1] = scratch_offsets_[i] + GlobalIndex(block_sizes[a]) * block_sizes[a] +
+                              GlobalIndex(block_sizes[b]) * block_sizes[b];
+    ++element_interface_offsets_[a + 1];
+    ++element_interface_offsets_[b + 1];
+  }
+  diagonal_scratch_.resize(scratch_offsets_.back());
+  for (Index e = 0; e < elements; ++e)
+    element_interface_offsets_[e + 1] += element_interface_offsets_[e];
+  element_interfaces_.resize(element_interface_offsets_.back());
+  std::vector<Index> fill(element_interface_offsets_.begin(), element_interface_offsets_.end() - 1);
+  for (Index i = 0; i < interfaces; ++i)
+    for (Index e : mesh_.interface_elements[i]) element_interfaces_[fill[e]++] = i;
+}
+
+template <int Dim>
+void Assembler<Dim>::check_targets(AssemblyTargets targets, const BlockMatrix<double>* matrix,
+                                   std::span<double> rhs) const {
+  if (targets.matrix)
+    require(matrix && &matrix->pattern() == pattern_.get(),
+            "Assembler: the matrix was not made on this assembler's pattern (use make_matrix)");
+  if (targets.rhs)
+    require(GlobalIndex(rhs.size()) == pattern_->dof_count(), "Assembler: rhs of ", rhs.size(),
+            " entries for ", pattern_->dof_count(), " unknowns");
+}
+
+template class Assembler<2>;
+template class Assembler<3>;
+
+}  // namespace polydg

@@ -1,0 +1,6 @@
+# dg: boundary conditions, quadrature mesh, assembly (CPU reference).
+target_sources(polydg PRIVATE
+  ${PROJECT_SOURCE_DIR}/src/dg/boundary_conditions.cpp
+  ${PROJECT_SOURCE_DIR}/src/dg/quadrature_mesh.cpp
+  ${PROJECT_SOURCE_DIR}/src/dg/assembler.cpp
+)

@@ -1,0 +1,2 @@
+# petsc: AIJ export, KSP helpers, PETSc error handling.
+target_sources(polydg PRIVATE)

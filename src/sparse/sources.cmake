@@ -1,0 +1,5 @@
+# sparse: block sparsity patterns and block matrices (CPU reference).
+target_sources(polydg PRIVATE
+  ${PROJECT_SOURCE_DIR}/src/sparse/block_pattern.cpp
+  ${PROJECT_SOURCE_DIR}/src/sparse/block_matrix.cpp
+)
