@@ -1,0 +1,232 @@
+//                      libpolydg example: convergence
+//
+// Compile:  part of the libpolydg build (build/bin/convergence).
+//
+// Sample runs:
+//   build/bin/convergence
+//   build/bin/convergence --problem poisson --p 1,2,3 --levels 5 --json convergence.json
+//   build/bin/convergence --problem pure_advection --p 2 -ksp_type gmres -pc_type ilu -ksp_rtol
+//   1e-13 build/bin/convergence --mesh tests/data/gmsh/square_hole_v41.msh --cells-per-element 4
+//   --p 2
+//
+// Description: the numbers a user of polytopic DG checks first. For each manufactured problem
+// (examples/manufactured_problems.hpp: (a) Poisson, (b) anisotropic advection-diffusion-
+// reaction, (c) pure advection, (d) mixed Dirichlet/Neumann) and each degree p, refine a fine
+// triangulation of the unit square (n = start · 2^level cells per side), agglomerate it into
+// polygons of a fixed number of fine triangles (so h roughly halves), assemble the symmetric
+// interior-penalty DG system on the CPU, solve it with PETSc, and print the L2 and DG-norm
+// errors with their rates. PETSc options pass through (default: -ksp_type preonly -pc_type lu).
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "convergence_study.hpp"
+#include "manufactured_problems.hpp"
+#include "polydg/core/error.hpp"
+#include "polydg/mesh/generators.hpp"
+#include "polydg/mesh/gmsh_reader.hpp"
+#include "polydg/petsc/session.hpp"
+
+namespace {
+
+struct Options {
+  std::vector<std::string> problems = {"poisson", "advection_diffusion_reaction", "pure_advection",
+                                       "mixed_boundary"};
+  std::vector<int> degrees = {1, 2, 3, 4};
+  int levels = 4;
+  int start = 8;  // cells per side of the coarsest fine mesh
+  double cells_per_element = 8;
+  bool cells_per_element_given = false;
+  std::string mesh_file;
+  std::vector<int> neumann_tags;
+  std::string json_path;
+  std::string vtk_directory;
+};
+
+const char* help_text = R"(Usage: convergence [options] [PETSc options]
+  --problem NAME[,NAME]   poisson, advection_diffusion_reaction, pure_advection, mixed_boundary,
+                          or all (default all)
+  --p P[,P...]            degrees (default 1,2,3,4)
+  --levels L              refinement levels (default 4)
+  --start N               cells per side of the coarsest unit-square mesh (default 8)
+  --cells-per-element K   fine triangles per polygon (default 8; 4 with --mesh)
+  --mesh FILE.msh         one level on this Gmsh mesh; all its tags Dirichlet unless
+  --neumann-tags T[,T]    these tags are Neumann (data g_N = n.A grad u)
+  --json FILE             write {"runs": [{"problem", "p", "level", "elements", "dofs", "h",
+                          "l2_error", "dg_error"}, ...]}
+  --vtk DIR               write each solution as DIR/<problem>_p<P>_level<L>.vtu
+  --help                  this text (PETSc's options: -help)
+)";
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream stream(text);
+  for (std::string item; std::getline(stream, item, ',');)
+    if (!item.empty()) items.push_back(item);
+  return items;
+}
+
+int parse_integer(const std::string& flag, const std::string& text) {
+  std::size_t used = 0;
+  int value = 0;
+  try {
+    value = std::stoi(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  polydg::require(used == text.size() && !text.empty(), "option ", flag, ": not an integer: '",
+                  text, "'");
+  return value;
+}
+
+Options parse_options(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (flag == "--help") {
+      std::cout << help_text;
+      std::exit(0);
+    }
+    if (flag.rfind("--", 0) != 0) {  // a PETSc option and its value: PETSc reads them
+      continue;
+    }
+    polydg::require(i + 1 < argc, "option ", flag, " needs a value (see --help)");
+    const std::string value = argv[++i];
+    if (flag == "--problem") {
+      if (value != "all") options.problems = split(value);
+    } else if (flag == "--p") {
+      options.degrees.clear();
+      for (const auto& item : split(value)) options.degrees.push_back(parse_integer(flag, item));
+    } else if (flag == "--levels") {
+      options.levels = parse_integer(flag, value);
+    } else if (flag == "--start") {
+      options.start = parse_integer(flag, value);
+    } else if (flag == "--cells-per-element") {
+      options.cells_per_element = std::stod(value);
+      options.cells_per_element_given = true;
+    } else if (flag == "--mesh") {
+      options.mesh_file = value;
+    } else if (flag == "--neumann-tags") {
+      for (const auto& item : split(value))
+        options.neumann_tags.push_back(parse_integer(flag, item));
+    } else if (flag == "--json") {
+      options.json_path = value;
+    } else if (flag == "--vtk") {
+      options.vtk_directory = value;
+    } else {
+      polydg::raise("unknown option '", flag, "' (see --help)");
+    }
+  }
+  polydg::require(options.levels >= 1, "--levels must be at least 1");
+  polydg::require(options.start >= 1, "--start must be at least 1");
+  for (int p : options.degrees)
+    polydg::require(p >= polydg::min_element_degree && p <= polydg::max_element_degree, "--p ", p,
+                    " is outside the supported degrees [", polydg::min_element_degree, ", ",
+                    polydg::max_element_degree, "]");
+  if (!options.mesh_file.empty()) {
+    options.levels = 1;
+    if (!options.cells_per_element_given) options.cells_per_element = 4;
+  }
+  return options;
+}
+
+struct JsonRun {
+  std::string problem;
+  int p, level;
+  polydg::examples::LevelResult result;
+};
+
+// Steps 2-3 for one problem: every degree, every level; prints the table.
+template <class Problem>
+void run_problem(const Options& options, std::vector<JsonRun>& runs) {
+  std::optional<polydg::BoundaryConditions> conditions;
+  std::shared_ptr<const polydg::SimplexMesh<2>> file_mesh;
+  if (!options.mesh_file.empty()) {
+    file_mesh =
+        std::make_shared<const polydg::SimplexMesh<2>>(polydg::read_gmsh<2>(options.mesh_file));
+    conditions = polydg::BoundaryConditions::all_dirichlet();
+    for (int tag : options.neumann_tags) conditions->set(tag, polydg::BoundaryKind::neumann);
+  }
+  for (int p : options.degrees) {
+    std::printf("\n%s, p = %d\n%5s %9s %9s %10s %12s %6s %12s %6s %6s\n", Problem::name, p, "level",
+                "elements", "DoFs", "h", "L2 error", "rate", "DG error", "rate", "its");
+    polydg::examples::LevelResult previous;
+    for (int level = 0; level < options.levels; ++level) {
+      const auto fine = file_mesh ? file_mesh
+                                  : std::make_shared<const polydg::SimplexMesh<2>>(
+                                        polydg::unit_square_mesh(options.start << level, 0.2, 7));
+      const std::string vtu = options.vtk_directory.empty()
+                                  ? ""
+                                  : options.vtk_directory + "/" + Problem::name + "_p" +
+                                        std::to_string(p) + "_level" + std::to_string(level) +
+                                        ".vtu";
+      const auto result = polydg::examples::solve_level<Problem>(fine, options.cells_per_element, p,
+                                                                 conditions, vtu);
+      const auto rate = [&](double now, double before) {
+        return level == 0 ? std::nan("") : std::log(before / now) / std::log(previous.h / result.h);
+      };
+      std::printf("%5d %9d %9lld %10.4f %12.4e %6.2f %12.4e %6.2f %6d\n", level,
+                  int(result.elements), (long long)result.dofs, result.h, result.l2_error,
+                  rate(result.l2_error, previous.l2_error), result.dg_error,
+                  rate(result.dg_error, previous.dg_error), int(result.iterations));
+      std::fflush(stdout);
+      runs.push_back({Problem::name, p, level, result});
+      previous = result;
+    }
+  }
+}
+
+void write_json(const std::string& path, const std::vector<JsonRun>& runs) {
+  std::ofstream json(path);
+  polydg::require(bool(json), "cannot write ", path);
+  json.precision(17);
+  json << "{\"runs\": [";
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto& r = runs[i];
+    json << (i ? ",\n  " : "\n  ") << "{\"problem\": \"" << r.problem << "\", \"p\": " << r.p
+         << ", \"level\": " << r.level << ", \"elements\": " << r.result.elements
+         << ", \"dofs\": " << r.result.dofs << ", \"h\": " << r.result.h
+         << ", \"l2_error\": " << r.result.l2_error << ", \"dg_error\": " << r.result.dg_error
+         << "}";
+  }
+  json << "\n]}\n";
+  polydg::require(bool(json), "cannot write ", path);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    // 1. PETSc (its options pass through) and ours.
+    polydg::petsc::Session session(argc, argv);
+    const Options options = parse_options(argc, argv);
+    polydg::examples::set_default_petsc_option("-ksp_type", "preonly");
+    polydg::examples::set_default_petsc_option("-pc_type", "lu");
+
+    // 2-3. Every problem, degree and level.
+    std::vector<JsonRun> runs;
+    for (const std::string& problem : options.problems) {
+      using namespace polydg::examples;
+      if (problem == Poisson::name)
+        run_problem<Poisson>(options, runs);
+      else if (problem == AdvectionDiffusionReaction::name)
+        run_problem<AdvectionDiffusionReaction>(options, runs);
+      else if (problem == PureAdvection::name)
+        run_problem<PureAdvection>(options, runs);
+      else if (problem == MixedBoundary::name)
+        run_problem<MixedBoundary>(options, runs);
+      else
+        polydg::raise("unknown problem '", problem, "' (see --help)");
+    }
+    // 4. The JSON for plots and regression checks.
+    if (!options.json_path.empty()) write_json(options.json_path, runs);
+  } catch (const polydg::Error& error) {
+    std::cerr << "convergence: " << error.what() << '\n';
+    return 1;
+  }
+  return 0;
+}

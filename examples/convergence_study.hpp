@@ -1,0 +1,86 @@
+#pragma once
+// One level of a convergence study: agglomerate a fine mesh, assemble the IP-DG system of a
+// manufactured problem (manufactured_problems.hpp), solve it with PETSc (options database:
+// -ksp_type, -pc_type, ...), and measure the L2 and DG-norm errors. Used by convergence.cpp
+// and by tests/dg/test_convergence.cpp.
+#include <petscksp.h>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "polydg/dg/assembler.hpp"
+#include "polydg/dg/error_norms.hpp"
+#include "polydg/io/solution_vtu.hpp"
+#include "polydg/mesh/agglomeration.hpp"
+#include "polydg/mesh/polytopic_mesh.hpp"
+#include "polydg/petsc/aij_matrix.hpp"
+#include "polydg/petsc/linear_solver.hpp"
+#include "polydg/petsc/petsc_vector.hpp"
+
+namespace polydg::examples {
+
+struct LevelResult {
+  Index elements = 0;
+  GlobalIndex dofs = 0;
+  double h = 0;  ///< largest element diameter
+  double l2_error = 0, dg_error = 0;
+  PetscInt iterations = 0;
+};
+
+/// Solves `Problem` with degree p on `fine` agglomerated into elements of about
+/// `cells_per_element` fine cells. `conditions` overrides the problem's boundary conditions.
+/// Writes the solution to `vtu_path` when it is not empty (2D).
+template <class Problem>
+LevelResult solve_level(const std::shared_ptr<const SimplexMesh<2>>& fine, double cells_per_element,
+                        int p, const std::optional<BoundaryConditions>& conditions = {},
+                        const std::string& vtu_path = "") {
+  const Agglomeration parts = agglomerate_by_cell_count(*fine, cells_per_element);
+  const PolytopicMesh<2> mesh(fine, parts.element_of_cell, p);
+  const BoundaryConditions boundary = conditions ? *conditions : Problem::boundary_conditions();
+  const auto coefficients = Problem::coefficients();
+
+  Assembler<2> assembler(mesh, boundary);
+  BlockMatrix<double> matrix = assembler.make_matrix();
+  std::vector<double> rhs = assembler.make_vector();
+  assembler.assemble(coefficients, matrix, rhs);
+
+  petsc::AijMatrix aij(*assembler.pattern());
+  aij.update(matrix);
+  petsc::Vector b(*assembler.pattern()), x(*assembler.pattern());
+  petsc::copy_to_vec(rhs, b.vec());
+  const petsc::SolveResult solve = petsc::solve(aij.mat(), b.vec(), x.vec());
+  std::vector<double> solution = assembler.make_vector();
+  petsc::copy_from_vec(x.vec(), solution);
+
+  const auto exact = [](const Point<2>& point) { return Problem::u(point); };
+  const auto gradient = [](const Point<2>& point) { return Problem::grad_u(point); };
+  const ErrorNorms errors = compute_error_norms(assembler.quadrature_mesh(), coefficients,
+                                                std::span<const double>(solution), exact, gradient);
+  if (!vtu_path.empty()) {
+    SolutionVtuOptions options;
+    options.exact_solution = exact;
+    write_solution_vtu(vtu_path, mesh, solution, options);
+  }
+  LevelResult result;
+  result.elements = mesh.element_count();
+  result.dofs = assembler.pattern()->dof_count();
+  for (Index e = 0; e < mesh.element_count(); ++e)
+    result.h = std::max(result.h, mesh.element_diameter(e));
+  result.l2_error = errors.l2;
+  result.dg_error = errors.dg;
+  result.iterations = solve.iterations;
+  return result;
+}
+
+/// Sets a PETSc option unless the user gave it (command line or options file).
+inline void set_default_petsc_option(const char* name, const char* value) {
+  PetscBool given = PETSC_FALSE;
+  PetscOptionsHasName(nullptr, nullptr, name, &given);
+  if (!given) PetscOptionsSetValue(nullptr, name, value);
+}
+
+}  // namespace polydg::examples

@@ -1,0 +1,101 @@
+#pragma once
+/// AijMatrix: a PETSc AIJ matrix with the sparsity of a BlockPattern, preallocated once with
+/// MatSetPreallocationCOO() and filled from a BlockMatrix with MatSetValuesCOO() after every
+/// assembly — the values array goes to PETSc as it is, in the pattern's order.
+///
+///   polydg::petsc::AijMatrix aij(pattern);  // preallocates once
+///   for (...) {
+///     assemble(matrix);                      // BlockMatrix<double> on `pattern`
+///     aij.update(matrix);                    // MatSetValuesCOO(values, INSERT_VALUES)
+///     KSPSetOperators(ksp, aij.mat(), aij.mat());
+///   }
+#include <petscmat.h>
+
+#include <string>
+
+#include "polydg/core/types.hpp"
+#include "polydg/sparse/block_matrix.hpp"
+#include "polydg/sparse/block_pattern.hpp"
+
+namespace polydg::petsc {
+
+class AijMatrix {
+ public:
+  /// An empty AijMatrix (no Mat), as left behind by a move.
+  AijMatrix() = default;
+
+  /// AijMatrix - creates an AIJ Mat on PETSC_COMM_WORLD with the sparsity of `pattern`.
+  ///
+  /// Collective on PETSC_COMM_WORLD.
+  ///
+  /// Input parameters:
+  ///   pattern        - the block sparsity; its dof_count() is the number of rows and columns
+  ///   options_prefix - prefix of the Mat's options (MatSetOptionsPrefix()), e.g. "flow_" so
+  ///                    that -flow_mat_view applies to this matrix; empty for none
+  ///
+  /// Level: beginner
+  ///
+  /// Example:
+  ///   polydg::petsc::AijMatrix aij(matrix.pattern());
+  ///   aij.update(matrix);
+  ///
+  /// Notes:
+  ///   The Mat is MATAIJ: MATSEQAIJ on one rank. Its rows and columns are the pattern's
+  ///   unknowns in global numbering (dof_offset(e) + i), and its stored entries are exactly
+  ///   the pattern's — MatSetPreallocationCOO() is called once here with
+  ///   BlockPattern::coo_indices(), so later updates neither allocate nor add nonzeros. The
+  ///   values are zero until the first update(); the COO index arrays are freed before the
+  ///   constructor returns.
+  ///
+  ///   Throws polydg::Error when PETSC_COMM_WORLD has more than one rank (distributed export
+  ///   is not supported yet), when dof_count() does not fit in PetscInt (32-bit PetscInt
+  ///   builds of PETSc; reconfigure PETSc with --with-64-bit-indices) and for any failing
+  ///   PETSc call.
+  ///
+  /// See also: update(), MatSetPreallocationCOO(), BlockPattern::coo_indices()
+  explicit AijMatrix(const BlockPattern& pattern, const std::string& options_prefix = "");
+
+  /// ~AijMatrix - destroys the Mat (MatDestroy()); other references taken with
+  /// PetscObjectReference() (e.g. by a KSP) keep it alive.
+  ~AijMatrix();
+
+  AijMatrix(AijMatrix&& other) noexcept;
+  AijMatrix& operator=(AijMatrix&& other) noexcept;
+  AijMatrix(const AijMatrix&) = delete;
+  AijMatrix& operator=(const AijMatrix&) = delete;
+
+  /// update - copies the values of `matrix` into the Mat (MatSetValuesCOO(), INSERT_VALUES).
+  ///
+  /// Collective on PETSC_COMM_WORLD.
+  ///
+  /// Input parameter:
+  ///   matrix - a BlockMatrix whose pattern is the one this AijMatrix was created with
+  ///
+  /// Level: beginner
+  ///
+  /// Notes:
+  ///   The BlockMatrix values array is handed to MatSetValuesCOO() as it is: no copy, since
+  ///   PetscScalar is double (a PETSc build with another scalar type gets a converted copy).
+  ///   The Mat is assembled afterwards; its nonzero structure is unchanged and its object
+  ///   state increases, so a KSP using it sets its preconditioner up again on the next solve.
+  ///   Throws polydg::Error when `matrix` has not the number of rows and values of the
+  ///   pattern (a different pattern with the same counts cannot be detected).
+  ///
+  /// See also: AijMatrix(), MatSetValuesCOO()
+  void update(const BlockMatrix<double>& matrix);
+
+  /// The PETSc matrix, for KSPSetOperators() and the like; owned by this object (take a
+  /// reference with PetscObjectReference() to keep it beyond this object's lifetime).
+  Mat mat() const { return mat_; }
+  /// Number of rows and columns (the pattern's dof_count()).
+  GlobalIndex row_count() const { return row_count_; }
+  /// Number of stored entries (the pattern's value_count()).
+  GlobalIndex value_count() const { return value_count_; }
+
+ private:
+  Mat mat_ = nullptr;
+  GlobalIndex row_count_ = 0;
+  GlobalIndex value_count_ = 0;
+};
+
+}  // namespace polydg::petsc

@@ -1,0 +1,69 @@
+#pragma once
+/// Session: PETSc (and with it MPI) for the lifetime of one object, with PETSc errors turned
+/// into polydg::Error instead of printed tracebacks.
+///
+///   int main(int argc, char** argv) {
+///     polydg::petsc::Session session(argc, argv);
+///     ...  // -ksp_type, -pc_type, -ksp_monitor, -help work as in every PETSc program
+///   }
+
+namespace polydg::petsc {
+
+class Session {
+ public:
+  /// Session - initializes PETSc with the command line, unless it is initialized already.
+  ///
+  /// Collective on MPI_COMM_WORLD (PETSC_COMM_WORLD).
+  ///
+  /// Input parameters:
+  ///   argc, argv - main()'s arguments: PETSc reads its options database from them
+  ///                (-ksp_type, -pc_type, -ksp_rtol, -ksp_monitor, -help, ...)
+  ///   help       - text printed with -help (optional)
+  ///
+  /// Level: beginner
+  ///
+  /// Example:
+  ///   polydg::petsc::Session session(argc, argv);
+  ///
+  /// Notes:
+  ///   Calls PetscInitialize() only when PetscInitialized() says PETSc is not running yet, and
+  ///   then PetscFinalize() in the destructor; a Session made while PETSc is already running
+  ///   (by the application or by an outer Session) leaves initialization to its owner.
+  ///   PetscInitialize() initializes MPI when MPI is not running yet, and PetscFinalize() then
+  ///   finalizes it: since MPI cannot be initialized twice, a process runs at most one
+  ///   initializing Session. Make it the first object of main(), so every PETSc object is
+  ///   destroyed before it.
+  ///
+  ///   Every Session pushes PetscReturnErrorHandler() (PetscPushErrorHandler()) and pops it in
+  ///   its destructor: PETSc returns error codes without printing a traceback, and
+  ///   POLYDG_PETSC_CALL turns them into polydg::Error carrying PETSc's message.
+  ///   Throws polydg::Error when PetscInitialize() fails.
+  ///
+  /// See also: POLYDG_PETSC_CALL, PetscInitialize(), PetscFinalize()
+  Session(int& argc, char**& argv, const char* help = nullptr);
+
+  /// Session - initializes PETSc without a command line (PetscInitializeNoArguments()); the
+  /// options database still reads PETSC_OPTIONS and ~/.petscrc. As the other constructor
+  /// otherwise.
+  Session();
+
+  /// ~Session - pops the error handler, then calls PetscFinalize() if this Session
+  /// initialized PETSc. Errors of PetscFinalize() are printed to stderr (a destructor cannot
+  /// throw).
+  ~Session();
+
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+  Session(Session&&) = delete;
+  Session& operator=(Session&&) = delete;
+
+  /// True when this Session called PetscInitialize() and will call PetscFinalize().
+  bool owns_initialization() const { return owns_initialization_; }
+
+ private:
+  void push_error_handler();
+
+  bool owns_initialization_ = false;
+};
+
+}  // namespace polydg::petsc

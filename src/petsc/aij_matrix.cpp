@@ -1,0 +1,110 @@
+#include "polydg/petsc/aij_matrix.hpp"
+
+#include <iostream>
+#include <limits>
+#include <span>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "polydg/core/error.hpp"
+#include "polydg/petsc/petsc_error.hpp"
+#include "single_rank.hpp"
+
+namespace polydg::petsc {
+
+namespace {
+
+/// The pattern's COO indices as PetscInt, freeing the GlobalIndex array (the caller has
+/// checked that dof_count() fits in PetscInt).
+std::vector<PetscInt> to_petsc_indices(std::vector<GlobalIndex>& indices) {
+  std::vector<PetscInt> converted(indices.size());
+  for (std::size_t k = 0; k < indices.size(); ++k) converted[k] = PetscInt(indices[k]);
+  indices.clear();
+  indices.shrink_to_fit();
+  return converted;
+}
+
+/// MatSetValuesCOO() straight from `values` when PetscScalar is Real, else from a converted
+/// copy (a template, so that only the branch of this PETSc build is compiled).
+template <class Real>
+void set_values_coo(Mat mat, std::span<const Real> values) {
+  if constexpr (std::is_same_v<PetscScalar, Real>) {
+    POLYDG_PETSC_CALL(MatSetValuesCOO(mat, values.data(), INSERT_VALUES));
+  } else {
+    const std::vector<PetscScalar> converted(values.begin(), values.end());
+    POLYDG_PETSC_CALL(MatSetValuesCOO(mat, converted.data(), INSERT_VALUES));
+  }
+}
+
+void destroy(Mat& mat) {
+  if (mat == nullptr) return;
+  PetscBool finalized = PETSC_FALSE;
+  PetscFinalized(&finalized);
+  // After PetscFinalize() the Mat is gone with the rest of PETSc's memory.
+  if (!finalized && MatDestroy(&mat) != 0)
+    std::cerr << "polydg::petsc::AijMatrix: MatDestroy failed\n";
+  mat = nullptr;
+}
+
+}  // namespace
+
+AijMatrix::AijMatrix(const BlockPattern& pattern, const std::string& options_prefix)
+    : row_count_(pattern.dof_count()), value_count_(pattern.value_count()) {
+  detail::require_single_rank("polydg::petsc::AijMatrix");
+  require(row_count_ <= GlobalIndex(std::numeric_limits<PetscInt>::max()),
+          "polydg::petsc::AijMatrix: the pattern has ", row_count_,
+          " unknowns, more than PetscInt (", sizeof(PetscInt) * 8,
+          " bits) can index; use a PETSc configured with --with-64-bit-indices");
+  require(value_count_ <= GlobalIndex(std::numeric_limits<PetscCount>::max()),
+          "polydg::petsc::AijMatrix: the pattern has ", value_count_,
+          " values, more than PetscCount can count");
+
+  std::vector<GlobalIndex> rows(value_count_), columns(value_count_);
+  pattern.coo_indices(rows, columns);
+
+  const PetscInt size = PetscInt(row_count_);
+  POLYDG_PETSC_CALL(MatCreate(PETSC_COMM_WORLD, &mat_));
+  try {
+    POLYDG_PETSC_CALL(MatSetSizes(mat_, size, size, size, size));
+    if (!options_prefix.empty())
+      POLYDG_PETSC_CALL(MatSetOptionsPrefix(mat_, options_prefix.c_str()));
+    POLYDG_PETSC_CALL(MatSetType(mat_, MATAIJ));
+    std::vector<PetscInt> petsc_rows = to_petsc_indices(rows);
+    std::vector<PetscInt> petsc_columns = to_petsc_indices(columns);
+    POLYDG_PETSC_CALL(MatSetPreallocationCOO(mat_, PetscCount(value_count_), petsc_rows.data(),
+                                             petsc_columns.data()));
+  } catch (...) {
+    destroy(mat_);
+    throw;
+  }
+}
+
+AijMatrix::~AijMatrix() { destroy(mat_); }
+
+AijMatrix::AijMatrix(AijMatrix&& other) noexcept
+    : mat_(std::exchange(other.mat_, nullptr)),
+      row_count_(std::exchange(other.row_count_, 0)),
+      value_count_(std::exchange(other.value_count_, 0)) {}
+
+AijMatrix& AijMatrix::operator=(AijMatrix&& other) noexcept {
+  if (this != &other) {
+    destroy(mat_);
+    mat_ = std::exchange(other.mat_, nullptr);
+    row_count_ = std::exchange(other.row_count_, 0);
+    value_count_ = std::exchange(other.value_count_, 0);
+  }
+  return *this;
+}
+
+void AijMatrix::update(const BlockMatrix<double>& matrix) {
+  require(mat_ != nullptr, "polydg::petsc::AijMatrix::update: the AijMatrix is empty");
+  const std::span<const double> values = matrix.values();
+  require(matrix.pattern().dof_count() == row_count_ && GlobalIndex(values.size()) == value_count_,
+          "polydg::petsc::AijMatrix::update: the BlockMatrix has ", matrix.pattern().dof_count(),
+          " rows and ", values.size(), " values, the AijMatrix was created for ", row_count_,
+          " rows and ", value_count_, " values");
+  set_values_coo(mat_, values);
+}
+
+}  // namespace polydg::petsc

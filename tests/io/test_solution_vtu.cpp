@@ -1,0 +1,154 @@
+#define BOOST_TEST_MODULE solution_vtu
+#include <boost/test/unit_test.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "polydg/core/error.hpp"
+#include "polydg/dg/l2_projection.hpp"
+#include "polydg/io/solution_vtu.hpp"
+#include "polydg/mesh/agglomeration.hpp"
+#include "polydg/mesh/generators.hpp"
+#include "polydg/mesh/polytopic_mesh.hpp"
+
+using namespace polydg;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path output_directory() {
+  const char* configured = std::getenv("POLYDG_TEST_OUTPUT_DIR");
+  const fs::path folder =
+      configured ? fs::path(configured) : fs::temp_directory_path() / "polydg_test_solution_vtu";
+  fs::create_directories(folder);
+  return folder;
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path);
+  BOOST_REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The values of the DataArray named `name` (a minimal reader for the ASCII files we write).
+std::vector<double> data_array(const std::string& xml, const std::string& name) {
+  const std::size_t tag = xml.find("Name=\"" + name + "\"");
+  BOOST_REQUIRE_MESSAGE(tag != std::string::npos, "no DataArray " << name);
+  const std::size_t begin = xml.find('>', tag) + 1;
+  const std::size_t end = xml.find("</DataArray>", begin);
+  std::istringstream values(xml.substr(begin, end - begin));
+  std::vector<double> result;
+  for (double v; values >> v;) result.push_back(v);
+  return result;
+}
+
+long attribute(const std::string& xml, const std::string& name) {
+  const std::size_t at = xml.find(name + "=\"");
+  BOOST_REQUIRE(at != std::string::npos);
+  return std::stol(xml.substr(at + name.size() + 2));
+}
+
+// A quadratic: lies in P_2 of every element.
+double quadratic(const Point<2>& x) {
+  return 0.3 - 1.2 * x[0] + 0.7 * x[1] + 2.0 * x[0] * x[0] - 0.9 * x[0] * x[1] + 0.4 * x[1] * x[1];
+}
+
+PolytopicMesh<2> agglomerated_square(int degree) {
+  const auto fine = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(6, 0.15, 3));
+  const Agglomeration agglomeration = agglomerate_by_cell_count(*fine, 6.0);
+  return PolytopicMesh<2>(fine, agglomeration.element_of_cell, degree);
+}
+
+// Reads the file back and checks counts, cell data, and u (and u, error when `with_exact`)
+// against the quadratic at the written points.
+void check_solution_file(const fs::path& path, const PolytopicMesh<2>& mesh, int r,
+                         bool with_exact) {
+  const std::string xml = read_file(path);
+  const long expected_points = long(mesh.simplex_count()) * (r + 1) * (r + 2) / 2;
+  const long expected_cells = long(mesh.simplex_count()) * r * r;
+  BOOST_REQUIRE_EQUAL(attribute(xml, "NumberOfPoints"), expected_points);
+  BOOST_REQUIRE_EQUAL(attribute(xml, "NumberOfCells"), expected_cells);
+
+  const std::vector<double> points = data_array(xml, "Points");
+  const std::vector<double> u = data_array(xml, "u");
+  BOOST_REQUIRE_EQUAL(long(points.size()), 3 * expected_points);
+  BOOST_REQUIRE_EQUAL(long(u.size()), expected_points);
+  for (long k = 0; k < expected_points; ++k)
+    BOOST_CHECK_SMALL(u[k] - quadratic({points[3 * k], points[3 * k + 1]}), 1e-12);
+
+  BOOST_CHECK_EQUAL(long(data_array(xml, "connectivity").size()), 3 * expected_cells);
+  BOOST_CHECK_EQUAL(data_array(xml, "offsets").back(), 3.0 * expected_cells);
+  const std::vector<double> ids = data_array(xml, "element_id");
+  const std::vector<double> degrees = data_array(xml, "degree");
+  BOOST_REQUIRE_EQUAL(long(ids.size()), expected_cells);
+  BOOST_REQUIRE_EQUAL(long(degrees.size()), expected_cells);
+  std::vector<long> cells_of_element(mesh.element_count(), 0);
+  for (long k = 0; k < expected_cells; ++k) {
+    const Index e = Index(ids[k]);
+    BOOST_REQUIRE(e >= 0 && e < mesh.element_count());
+    BOOST_CHECK_EQUAL(degrees[k], double(mesh.element_degree(e)));
+    ++cells_of_element[e];
+  }
+  for (Index e = 0; e < mesh.element_count(); ++e)
+    BOOST_CHECK_EQUAL(cells_of_element[e], long(mesh.element_simplices(e).size()) * r * r);
+
+  BOOST_CHECK_EQUAL(xml.find("Name=\"exact\"") != std::string::npos, with_exact);
+  if (with_exact) {
+    const std::vector<double> exact = data_array(xml, "exact");
+    const std::vector<double> error = data_array(xml, "error");
+    BOOST_REQUIRE_EQUAL(long(exact.size()), expected_points);
+    BOOST_REQUIRE_EQUAL(long(error.size()), expected_points);
+    for (long k = 0; k < expected_points; ++k) {
+      BOOST_CHECK_EQUAL(exact[k], quadratic({points[3 * k], points[3 * k + 1]}));
+      BOOST_CHECK_SMALL(error[k], 1e-12);
+    }
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(projected_quadratic_round_trips) {
+  const PolytopicMesh<2> mesh = agglomerated_square(2);
+  const std::vector<double> u_h = l2_project(mesh, quadratic);
+  const fs::path path = output_directory() / "projected_quadratic.vtu";
+  write_solution_vtu(path, mesh, u_h);  // default r = p = 2
+  check_solution_file(path, mesh, 2, false);
+}
+
+BOOST_AUTO_TEST_CASE(subdivisions_and_exact_solution) {
+  const PolytopicMesh<2> mesh = agglomerated_square(3);
+  const std::vector<double> u_h = l2_project(mesh, quadratic);
+  const fs::path path = output_directory() / "projected_quadratic_r4.vtu";
+  SolutionVtuOptions options;
+  options.subdivisions = 4;
+  options.exact_solution = quadratic;
+  write_solution_vtu(path, mesh, u_h, options);
+  check_solution_file(path, mesh, 4, true);
+
+  options.subdivisions = 1;  // the sub-triangles themselves
+  write_solution_vtu(path, mesh, u_h, options);
+  check_solution_file(path, mesh, 1, true);
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_is_reported) {
+  const PolytopicMesh<2> mesh = agglomerated_square(1);
+  const std::vector<double> u_h = l2_project(mesh, quadratic);
+  const fs::path path = output_directory() / "no_such_folder" / "solution.vtu";
+  try {
+    write_solution_vtu(path, mesh, u_h);
+    BOOST_ERROR("writing into a missing folder succeeded");
+  } catch (const Error& error) {
+    BOOST_CHECK(std::string(error.what()).find(path.string()) != std::string::npos);
+  }
+  const fs::path good = output_directory() / "bad_input.vtu";
+  BOOST_CHECK_THROW(write_solution_vtu(good, mesh, std::vector<double>(u_h.size() + 1)), Error);
+  SolutionVtuOptions options;
+  options.subdivisions = -1;
+  BOOST_CHECK_THROW(write_solution_vtu(good, mesh, u_h, options), Error);
+}

@@ -1,0 +1,171 @@
+#define BOOST_TEST_MODULE petsc_aij
+#include <petscmat.h>
+
+#include <array>
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "petsc_test_support.hpp"
+#include "polydg/core/error.hpp"
+#include "polydg/petsc/aij_matrix.hpp"
+#include "polydg/petsc/petsc_error.hpp"
+#include "polydg/petsc/petsc_vector.hpp"
+
+using namespace polydg;
+
+using PetscTestSession = testing::PetscTestSession;
+BOOST_TEST_GLOBAL_FIXTURE(PetscTestSession);
+
+namespace {
+
+/// The whole matrix as a dense row-major array (MatGetValues on every (row, column)).
+std::vector<double> dense_entries(Mat mat, GlobalIndex n) {
+  std::vector<PetscInt> all(n);
+  for (GlobalIndex i = 0; i < n; ++i) all[i] = PetscInt(i);
+  std::vector<PetscScalar> dense(std::size_t(n * n));
+  POLYDG_PETSC_CALL(
+      MatGetValues(mat, PetscInt(n), all.data(), PetscInt(n), all.data(), dense.data()));
+  return std::vector<double>(dense.begin(), dense.end());
+}
+
+MatInfo local_info(Mat mat) {
+  MatInfo info;
+  POLYDG_PETSC_CALL(MatGetInfo(mat, MAT_LOCAL, &info));
+  return info;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(aij_matrix_equals_the_block_matrix_entry_for_entry) {
+  const auto pattern = testing::small_hp_pattern();
+  const BlockMatrix<double> matrix = testing::random_block_matrix(pattern, 1);
+  petsc::AijMatrix aij(*pattern);
+  aij.update(matrix);
+
+  const GlobalIndex n = pattern->dof_count();
+  PetscInt rows = 0, columns = 0;
+  POLYDG_PETSC_CALL(MatGetSize(aij.mat(), &rows, &columns));
+  BOOST_TEST(GlobalIndex(rows) == n);
+  BOOST_TEST(GlobalIndex(columns) == n);
+  BOOST_TEST(aij.row_count() == n);
+  BOOST_TEST(aij.value_count() == pattern->value_count());
+  // Exactly the pattern's entries are stored, and all of them were preallocated.
+  const MatInfo info = local_info(aij.mat());
+  BOOST_TEST(info.nz_used == double(pattern->value_count()));
+  BOOST_TEST(info.nz_allocated == double(pattern->value_count()));
+  BOOST_TEST(info.mallocs == 0.0);
+
+  const std::vector<double> dense = dense_entries(aij.mat(), n);
+  for (GlobalIndex i = 0; i < n; ++i)
+    for (GlobalIndex j = 0; j < n; ++j)
+      BOOST_TEST(dense[i * n + j] == matrix.entry(i, j), "entry (" << i << ", " << j << ")");
+}
+
+BOOST_AUTO_TEST_CASE(mat_mult_equals_block_matrix_multiply) {
+  const auto pattern = testing::small_hp_pattern();
+  const BlockMatrix<double> matrix = testing::random_block_matrix(pattern, 2);
+  petsc::AijMatrix aij(*pattern);
+  aij.update(matrix);
+
+  const std::vector<double> x = testing::random_vector(pattern->dof_count(), 3);
+  std::vector<double> expected(x.size()), product(x.size());
+  matrix.multiply(x, expected);
+
+  petsc::Vector px(*pattern), py(*pattern);
+  petsc::copy_to_vec(x, px.vec());
+  POLYDG_PETSC_CALL(MatMult(aij.mat(), px.vec(), py.vec()));
+  petsc::copy_from_vec(py.vec(), product);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    BOOST_TEST(product[i] == expected[i], boost::test_tools::tolerance(1e-13));
+}
+
+BOOST_AUTO_TEST_CASE(second_update_changes_values_without_new_allocation) {
+  const auto pattern = testing::small_hp_pattern();
+  const BlockMatrix<double> first = testing::random_block_matrix(pattern, 4);
+  const BlockMatrix<double> second = testing::random_block_matrix(pattern, 5);
+  petsc::AijMatrix aij(*pattern);
+  aij.update(first);
+
+  const Mat mat = aij.mat();
+  PetscObjectState nonzero_state_before = 0, nonzero_state_after = 0;
+  POLYDG_PETSC_CALL(MatGetNonzeroState(mat, &nonzero_state_before));
+
+  aij.update(second);
+
+  POLYDG_PETSC_CALL(MatGetNonzeroState(mat, &nonzero_state_after));
+  BOOST_TEST(aij.mat() == mat);                             // the same Mat object
+  BOOST_TEST(nonzero_state_after == nonzero_state_before);  // the same nonzero structure
+  const MatInfo info = local_info(mat);
+  BOOST_TEST(info.mallocs == 0.0);
+  BOOST_TEST(info.nz_allocated == double(pattern->value_count()));
+
+  const GlobalIndex n = pattern->dof_count();
+  const std::vector<double> dense = dense_entries(mat, n);
+  for (GlobalIndex i = 0; i < n; ++i)
+    for (GlobalIndex j = 0; j < n; ++j)
+      BOOST_TEST(dense[i * n + j] == second.entry(i, j), "entry (" << i << ", " << j << ")");
+}
+
+BOOST_AUTO_TEST_CASE(update_with_another_pattern_throws) {
+  const auto pattern = testing::small_hp_pattern();
+  const std::vector<std::array<Index, 2>> interfaces = {{0, 1}};
+  const auto other = std::make_shared<const BlockPattern>(std::vector<Index>{3, 3}, interfaces);
+  petsc::AijMatrix aij(*pattern);
+  BOOST_CHECK_EXCEPTION(aij.update(BlockMatrix<double>(other)), Error, [](const Error& e) {
+    return std::string(e.what()).find("AijMatrix::update") != std::string::npos;
+  });
+}
+
+BOOST_AUTO_TEST_CASE(unknowns_beyond_petsc_int_throw_before_allocating) {
+  if (sizeof(PetscInt) != 4) return;  // a 64-bit-index PETSc indexes these
+  // Two elements of 2^30 unknowns: 2^31 rows, one more than 32-bit PetscInt can index.
+  const std::vector<std::array<Index, 2>> no_interfaces;
+  const BlockPattern huge(std::vector<Index>{Index(1) << 30, Index(1) << 30}, no_interfaces);
+  BOOST_CHECK_EXCEPTION(petsc::AijMatrix{huge}, Error, [](const Error& e) {
+    const std::string what = e.what();
+    return what.find("2147483648 unknowns") != std::string::npos &&
+           what.find("--with-64-bit-indices") != std::string::npos;
+  });
+}
+
+BOOST_AUTO_TEST_CASE(aij_matrix_is_move_only_and_keeps_its_mat) {
+  const auto pattern = testing::small_hp_pattern();
+  petsc::AijMatrix first(*pattern);
+  const Mat mat = first.mat();
+  petsc::AijMatrix second(std::move(first));
+  BOOST_TEST(first.mat() == nullptr);
+  BOOST_TEST(second.mat() == mat);
+  petsc::AijMatrix third;
+  third = std::move(second);
+  BOOST_TEST(third.mat() == mat);
+  BOOST_CHECK_THROW(first.update(BlockMatrix<double>(pattern)), Error);
+  static_assert(!std::is_copy_constructible_v<petsc::AijMatrix>);
+}
+
+BOOST_AUTO_TEST_CASE(vector_round_trip_and_size_checks) {
+  const auto pattern = testing::small_hp_pattern();
+  petsc::Vector v(*pattern);
+  PetscInt size = 0;
+  POLYDG_PETSC_CALL(VecGetSize(v.vec(), &size));
+  BOOST_TEST(GlobalIndex(size) == pattern->dof_count());
+
+  const std::vector<double> values = testing::random_vector(pattern->dof_count(), 6);
+  petsc::copy_to_vec(values, v.vec());
+  PetscScalar sum = 0;
+  POLYDG_PETSC_CALL(VecSum(v.vec(), &sum));
+  double expected_sum = 0;
+  for (double x : values) expected_sum += x;
+  BOOST_TEST(double(sum) == expected_sum, boost::test_tools::tolerance(1e-13));
+
+  std::vector<double> back(values.size());
+  petsc::copy_from_vec(v.vec(), back);
+  BOOST_TEST(back == values, boost::test_tools::per_element());
+
+  std::vector<double> wrong(values.size() + 1);
+  BOOST_CHECK_THROW(petsc::copy_to_vec(wrong, v.vec()), Error);
+  BOOST_CHECK_THROW(petsc::copy_from_vec(v.vec(), wrong), Error);
+}
