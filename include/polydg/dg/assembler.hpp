@@ -62,6 +62,28 @@ class Assembler {
   void assemble_matrix(const Coefficients& coefficients, BlockMatrix<double>& matrix) {
     run(coefficients, {true, false}, matrix.values(), {}, &matrix);
   }
+  /// Adds the data term of the previous_slab boundary faces to the rhs (after assemble or
+  /// assemble_rhs, which overwrite it): see assemble_previous_slab_faces. value(e, x) → double.
+  template <class Value>
+  void add_previous_slab_term(const Value& value, std::span<double> rhs) {
+    check_targets({false, true}, nullptr, rhs);
+    const AssemblyData<Dim> data{mesh_,
+                                 *pattern_,
+                                 diffusion_ranges_,
+                                 options_.quadrature,
+                                 options_.penalty_constant,
+                                 {false, true},
+                                 {},
+                                 rhs};
+    assemble_previous_slab_faces(data, value);
+  }
+  /// Maps the last coordinate of the quadrature mesh from [from_begin, from_end] onto
+  /// [to_begin, to_end] (a space-time slab onto another time interval): geometry only, the
+  /// pattern and all index arrays stay. See map_last_coordinate in quadrature_mesh.hpp.
+  void map_last_coordinate(double from_begin, double from_end, double to_begin, double to_end) {
+    polydg::map_last_coordinate(mesh_, from_begin, from_end, to_begin, to_end);
+  }
+
   /// Overwrites the rhs only.
   template <class Coefficients>
   void assemble_rhs(const Coefficients& coefficients, std::span<double> rhs) {

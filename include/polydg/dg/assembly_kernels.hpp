@@ -7,6 +7,7 @@
 ///   assemble_interior_faces  SIP terms and upwind advection on interfaces (four blocks)
 ///   assemble_dirichlet_faces SIP terms on diffusive Dirichlet points (nᵀAn > 0)
 ///   assemble_inflow_faces    −(b·n) w v and −(b·n) g_D v where b·n < 0 on ∂Ω_D ∪ ∂Ω−
+///                            (on a slab's bottom face the rhs comes from the previous slab)
 ///   assemble_neumann_faces   ∫ g_N v on diffusive Neumann points (outflow adds nothing)
 ///
 /// Block (r, c) rows are test functions of element r, columns trial functions of element c.
@@ -337,7 +338,9 @@ void assemble_inflow_faces(const AssemblyData<Dim>& data, const Coefficients& co
     for (Index f = mesh.element_boundary_offsets[e]; f < mesh.element_boundary_offsets[e + 1];
          ++f) {
       const Point<Dim>& normal = mesh.boundary_facet_normals[f];
-      const bool dirichlet = mesh.boundary_facet_kinds[f] == BoundaryKind::dirichlet;
+      const BoundaryKind kind = mesh.boundary_facet_kinds[f];
+      const bool dirichlet = kind != BoundaryKind::neumann;
+      const bool data_from_previous_slab = kind == BoundaryKind::previous_slab;
       detail::for_each_facet_point<Dim>(
           mesh.boundary_facet_vertices[f], data.degrees.face(p, p),
           [&](const Point<Dim>& x, double w) {
@@ -352,7 +355,7 @@ void assemble_inflow_faces(const AssemblyData<Dim>& data, const Coefficients& co
               for (int i = 0; i < n; ++i)
                 for (int j = 0; j < n; ++j)
                   block[i * n + j] -= w * beta * phi.value[j] * phi.value[i];
-            if (rhs) {
+            if (rhs && !data_from_previous_slab) {
               const double g = detail::at_point(
                   x, [&] { return detail::checked(coefficients.dirichlet(x), "g_D(x)", e); });
               for (int i = 0; i < n; ++i) rhs[i] -= w * beta * g * phi.value[i];
@@ -388,6 +391,35 @@ void assemble_neumann_faces(const AssemblyData<Dim>& data, const Coefficients& c
             if (g == 0) return;
             const detail::BasisAtPoint<Dim> phi(p, mesh.element_boxes[e], x);
             for (int i = 0; i < n; ++i) rhs[i] += w * g * phi.value[i];
+          });
+    }
+  });
+}
+
+/// The data term of previous_slab boundary faces (a space-time slab's bottom, SPEC §5's
+/// (U⁻_{n−1}, W⁺_{n−1})_D): rhs_i += ∫ value(e, x) φ_i over element e's sub-facets of kind
+/// previous_slab, where value(e, x) is the previous slab's solution on element e at the point
+/// x of the bottom face (or the initial condition u_0(x) on the first slab). The weight is 1
+/// (−b·n with b = (w, 1), n = (0, …, −1)). Parallel over elements; adds to the rhs.
+template <int Dim, class Value>
+void assemble_previous_slab_faces(const AssemblyData<Dim>& data, const Value& value) {
+  if (!data.targets.rhs) return;
+  const auto& mesh = data.mesh;
+  detail::prepare_rules(mesh, data.degrees);
+  parallel_for(0, mesh.element_count(), [&](Index e) {
+    const int p = mesh.element_degrees[e];
+    const int n = basis_size(Dim, p);
+    double* rhs = data.rhs.data() + data.pattern.dof_offset(e);
+    for (Index f = mesh.element_boundary_offsets[e]; f < mesh.element_boundary_offsets[e + 1];
+         ++f) {
+      if (mesh.boundary_facet_kinds[f] != BoundaryKind::previous_slab) continue;
+      detail::for_each_facet_point<Dim>(
+          mesh.boundary_facet_vertices[f], data.degrees.face(p, p),
+          [&](const Point<Dim>& x, double w) {
+            const double u = detail::at_point(
+                x, [&] { return detail::checked(value(e, x), "the previous slab's value", e); });
+            const detail::BasisAtPoint<Dim> phi(p, mesh.element_boxes[e], x);
+            for (int i = 0; i < n; ++i) rhs[i] += w * u * phi.value[i];
           });
     }
   });

@@ -11,7 +11,10 @@
 
 namespace polydg {
 
-enum class BoundaryKind { dirichlet, neumann };
+/// dirichlet / neumann: SPEC §1. previous_slab: a space-time slab's bottom face, hyperbolic
+/// inflow whose data is the previous slab's solution — the inflow kernel adds only the matrix
+/// term there, the rhs comes from assemble_slab_coupling (spacetime/slab_coupling.hpp).
+enum class BoundaryKind { dirichlet, neumann, previous_slab };
 
 class BoundaryConditions {
  public:

@@ -1,0 +1,289 @@
+//                      libpolydg example: heat
+//
+// Compile:  part of the libpolydg build (./scripts/demo.sh builds and runs it).
+//
+// Sample runs:
+//   build/bin/heat
+//   build/bin/heat --p 3 --steps 40 --json heat.json --vtk heat_output
+//   build/bin/heat --problem advection_diffusion --elements 2000 -ksp_monitor
+//   build/bin/heat --mesh tests/data/gmsh/square_hole_v41.msh --elements 100 -ksp_type preonly
+//   -pc_type lu
+//
+// Description: what a user of libpolydg does every time step (SPEC §5, seed 004 §2.3 and
+// §4.1): the parabolic problem ∂t u − ∇·(a∇u) + w·∇u + c u = f on a polygonal mesh is solved
+// slab by slab on space-time prisms κ × I_n with the P_p(κ × I_n) space-time DG method. The
+// slab's pattern, quadrature mesh and PETSc matrix are built once; each step re-assembles the
+// rhs (and the matrix only when a, w, c depend on time), adds the previous slab's solution
+// as inflow data at t_{n−1}, and solves with the previous solution as the initial guess.
+// Default: seed 004 §4.1's problem (a = 1, w = 0, c = 1, u = sin(πx) sin(πy)(1 − t)) on the
+// oscillating-boundary domain agglomerated into ~1000 polygons, p = 2, 20 steps to T = 1.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "polydg/core/error.hpp"
+#include "polydg/io/pvd_writer.hpp"
+#include "polydg/io/solution_vtu.hpp"
+#include "polydg/mesh/agglomeration.hpp"
+#include "polydg/mesh/gmsh_reader.hpp"
+#include "polydg/mesh/oscillating_domain.hpp"
+#include "polydg/petsc/session.hpp"
+#include "polydg/spacetime/slab_errors.hpp"
+#include "polydg/spacetime/slab_solver.hpp"
+#include "polydg/spacetime/slab_trace.hpp"
+#include "polydg/spacetime/space_time_coefficients.hpp"
+
+namespace {
+
+constexpr double pi = std::numbers::pi;
+
+struct Options {
+  std::string mesh_file;
+  polydg::Index elements = 1000;
+  int p = 2;
+  std::string space = "P";
+  int steps = 20;
+  double final_time = 1;
+  std::string problem = "heat";
+  std::string vtk_directory;
+  int vtk_every = 1;
+  std::string json_path;
+  int cells_per_side = 80;  // built-in domain: 2·80² = 12,800 triangles
+};
+
+const char* help_text = R"(Usage: heat [options] [PETSc options]
+  --problem NAME        heat (default: seed 004 §4.1, a = 1, w = 0, c = 1,
+                        u = sin(pi x) sin(pi y)(1 - t)) or advection_diffusion (w = (1, 1/2),
+                        a(x, t) = (1 + x^2 t) / 2, u = e^-t sin(pi x) sin(pi y) + x t)
+  --mesh FILE.msh       Gmsh mesh instead of the oscillating-boundary domain (all tags Dirichlet)
+  --cells-per-side N    built-in domain: N x N squares, 2 N^2 triangles (default 80)
+  --elements N          polygons to agglomerate into (default 1000)
+  --p P                 degree of the space-time elements (default 2)
+  --space P|PQ          P_p(kappa x I_n) (default; PQ_p is not available yet)
+  --steps N             time steps (default 20)
+  --T T                 final time (default 1)
+  --vtk DIR             write DIR/heat.pvd and the solution at the top of each slab (VTU)
+  --vtk-every K         ... every K steps (default 1)
+  --json FILE           {"steps": [{"n", "t", "assembly_s", "solve_s", "ksp_its"}, ...],
+                        "l2_error_T", "l2l2_error", "dofs", "elements"}
+  --help                this text (PETSc's: -help). Default solver: -ksp_type preonly
+                        -pc_type lu (factored once while the matrix is reused); iterative
+                        solvers start from the previous slab's solution, e.g. -ksp_type gmres
+                        -ksp_gmres_restart 200 -pc_type ilu for p = 1
+)";
+
+Options parse_options(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (flag == "--help") {
+      std::cout << help_text;
+      std::exit(0);
+    }
+    if (flag.rfind("--", 0) != 0) continue;  // PETSc's options
+    polydg::require(i + 1 < argc, "option ", flag, " needs a value (see --help)");
+    const std::string value = argv[++i];
+    const auto integer = [&] {
+      std::size_t used = 0;
+      int number = 0;
+      try {
+        number = std::stoi(value, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      polydg::require(used == value.size(), "option ", flag, ": not an integer: '", value, "'");
+      return number;
+    };
+    if (flag == "--mesh")
+      o.mesh_file = value;
+    else if (flag == "--elements")
+      o.elements = integer();
+    else if (flag == "--cells-per-side")
+      o.cells_per_side = integer();
+    else if (flag == "--p")
+      o.p = integer();
+    else if (flag == "--space")
+      o.space = value;
+    else if (flag == "--steps")
+      o.steps = integer();
+    else if (flag == "--T")
+      o.final_time = std::stod(value);
+    else if (flag == "--problem")
+      o.problem = value;
+    else if (flag == "--vtk")
+      o.vtk_directory = value;
+    else if (flag == "--vtk-every")
+      o.vtk_every = integer();
+    else if (flag == "--json")
+      o.json_path = value;
+    else
+      polydg::raise("unknown option '", flag, "' (see --help)");
+  }
+  polydg::require(o.space == "P" || o.space == "PQ", "--space ", o.space, ": use P or PQ");
+  polydg::require(o.space == "P",
+                  "--space PQ: the PQ_p space-time space is not implemented yet "
+                  "(use --space P)");
+  polydg::require(o.steps >= 1, "--steps must be at least 1");
+  polydg::require(o.final_time > 0, "--T must be positive");
+  polydg::require(o.vtk_every >= 1, "--vtk-every must be at least 1");
+  return o;
+}
+
+// ---- the problems: exact solution u(x, y, t), and the spatial data as functions of (x, y, t)
+struct Heat {
+  static constexpr bool coefficients_depend_on_time = false;
+  static double u(const polydg::Point<3>& x) {
+    return std::sin(pi * x[0]) * std::sin(pi * x[1]) * (1 - x[2]);
+  }
+  static auto data() {
+    return polydg::make_coefficients<2>()
+        .with_diffusion(1.0)
+        .with_reaction(1.0)
+        .with_source([](const polydg::Point<3>& x) {
+          const double s = std::sin(pi * x[0]) * std::sin(pi * x[1]);
+          return -s + (2 * pi * pi + 1) * s * (1 - x[2]);  // u_t − Δu + u
+        })
+        .with_dirichlet([](const polydg::Point<3>& x) { return u(x); });
+  }
+};
+
+struct AdvectionDiffusion {
+  static constexpr bool coefficients_depend_on_time = true;
+  static double a(const polydg::Point<3>& x) { return 0.5 * (1 + x[0] * x[0] * x[2]); }
+  static double u(const polydg::Point<3>& x) {
+    return std::exp(-x[2]) * std::sin(pi * x[0]) * std::sin(pi * x[1]) + x[0] * x[2];
+  }
+  static auto data() {
+    return polydg::make_coefficients<2>()
+        .with_diffusion([](const polydg::Point<3>& x) { return polydg::Tensor<2>::identity(a(x)); })
+        .with_advection(polydg::Point<2>{{1.0, 0.5}})
+        .with_source([](const polydg::Point<3>& x) {
+          const double e = std::exp(-x[2]), sx = std::sin(pi * x[0]), sy = std::sin(pi * x[1]);
+          const double cx = std::cos(pi * x[0]), cy = std::cos(pi * x[1]);
+          const double u_t = -e * sx * sy + x[0];
+          const double u_x = pi * e * cx * sy + x[2], u_y = pi * e * sx * cy;
+          const double laplacian = -2 * pi * pi * e * sx * sy;
+          const double a_x = x[0] * x[2];  // ∂a/∂x; ∂a/∂y = 0
+          return u_t - (a_x * u_x + a(x) * laplacian) + 1.0 * u_x + 0.5 * u_y;
+        })
+        .with_dirichlet([](const polydg::Point<3>& x) { return u(x); });
+  }
+};
+
+struct StepRecord {
+  polydg::SlabStep step;
+};
+
+template <class Problem>
+int run(const Options& o, const std::shared_ptr<const polydg::SimplexMesh<2>>& fine) {
+  // 2. The spatial polygons.
+  polydg::Index elements = std::min<polydg::Index>(o.elements, fine->cell_count());
+  const polydg::Agglomeration parts = polydg::agglomerate(*fine, elements);
+  const polydg::PolytopicMesh<2> spatial(fine, parts.element_of_cell, o.p);
+
+  // 3. The slab solver: pattern, quadrature mesh, PETSc matrix and KSP, once.
+  const auto start = std::chrono::steady_clock::now();
+  polydg::SlabSolverOptions options;
+  options.coefficients_depend_on_time = Problem::coefficients_depend_on_time;
+  polydg::SlabSolver solver(spatial, polydg::BoundaryConditions::all_dirichlet(),
+                            polydg::space_time_coefficients(Problem::data()), options);
+  solver.set_initial_condition(
+      [](const polydg::Point<2>& x) {
+        return Problem::u(polydg::Point<3>{{x[0], x[1], 0.0}});
+      },
+      0.0);
+  const double setup_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const long long dofs = solver.assembler().pattern()->dof_count();
+  std::printf("%s: %d polygons (%d triangles), P_%d on slabs: %lld DoFs per slab, set-up %.2f s\n",
+              o.problem.c_str(), int(spatial.element_count()), int(fine->cell_count()), o.p, dofs,
+              setup_seconds);
+  std::unique_ptr<polydg::PvdWriter> pvd;
+  if (!o.vtk_directory.empty()) {
+    std::filesystem::create_directories(o.vtk_directory);
+    pvd = std::make_unique<polydg::PvdWriter>(std::filesystem::path(o.vtk_directory) / "heat.pvd");
+  }
+
+  // 4. March: one line per step.
+  std::printf("%5s %9s %11s %9s %6s %10s %12s\n", "step", "t", "assembly_s", "solve_s", "its",
+              "matrix", "L2 error(t)");
+  std::vector<polydg::SlabStep> steps;
+  double l2l2_squared = 0, top_squared = 0;
+  for (int n = 1; n <= o.steps; ++n) {
+    const polydg::SlabStep step = solver.step(o.final_time * n / o.steps);
+    const polydg::SlabErrors errors =
+        polydg::compute_slab_errors(solver.assembler().quadrature_mesh(),
+                                    *solver.assembler().pattern(), solver.solution(), Problem::u);
+    l2l2_squared += errors.slab_l2_squared;
+    top_squared = errors.top_l2_squared;
+    std::printf("%5d %9.4f %11.4f %9.4f %6d %10s %12.4e\n", n, step.t_end, step.assembly_seconds,
+                step.solve_seconds, int(step.iterations),
+                step.matrix_assembled ? "assembled" : "reused", std::sqrt(errors.top_l2_squared));
+    std::fflush(stdout);
+    steps.push_back(step);
+    if (pvd && (n % o.vtk_every == 0 || n == o.steps)) {
+      const auto file =
+          std::filesystem::path(o.vtk_directory) / ("heat_" + std::to_string(n) + ".vtu");
+      polydg::write_solution_vtu(
+          file, spatial,
+          polydg::top_trace(spatial, *solver.assembler().pattern(), solver.solution()));
+      pvd->add(step.t_end, file);
+    }
+  }
+
+  // 5. Summary.
+  const double l2_error_T = std::sqrt(top_squared), l2l2_error = std::sqrt(l2l2_squared);
+  std::printf(
+      "\nerrors: L2 at T = %.4g: %.4e   L2(0,T; L2): %.4e   (%lld DoFs per slab, %d "
+      "steps)\n",
+      o.final_time, l2_error_T, l2l2_error, dofs, o.steps);
+  if (pvd) std::printf("wrote %s\n", pvd->path().string().c_str());
+  if (!o.json_path.empty()) {
+    std::ofstream json(o.json_path);
+    polydg::require(bool(json), "cannot write ", o.json_path);
+    json.precision(17);
+    json << "{\"steps\": [";
+    for (std::size_t i = 0; i < steps.size(); ++i)
+      json << (i ? ",\n  " : "\n  ") << "{\"n\": " << steps[i].n << ", \"t\": " << steps[i].t_end
+           << ", \"assembly_s\": " << steps[i].assembly_seconds
+           << ", \"solve_s\": " << steps[i].solve_seconds
+           << ", \"ksp_its\": " << steps[i].iterations << "}";
+    json << "\n], \"l2_error_T\": " << l2_error_T << ", \"l2l2_error\": " << l2l2_error
+         << ", \"dofs\": " << dofs << ", \"elements\": " << spatial.element_count() << "}\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    // 1. PETSc, our options, the fine mesh.
+    polydg::petsc::Session session(argc, argv);
+    const Options o = parse_options(argc, argv);
+    for (const auto& [name, value] : {std::pair{"-ksp_type", "preonly"}, {"-pc_type", "lu"}}) {
+      PetscBool given = PETSC_FALSE;
+      PetscOptionsHasName(nullptr, nullptr, name, &given);
+      if (!given) PetscOptionsSetValue(nullptr, name, value);
+    }
+    polydg::OscillatingDomain domain;
+    domain.cells_per_side = o.cells_per_side;
+    domain.wiggles_per_side = std::max(1, std::min(16, o.cells_per_side / 5));
+    const auto fine = std::make_shared<const polydg::SimplexMesh<2>>(
+        o.mesh_file.empty() ? polydg::oscillating_domain_mesh(domain)
+                            : polydg::read_gmsh<2>(o.mesh_file));
+    if (o.problem == "heat") return run<Heat>(o, fine);
+    if (o.problem == "advection_diffusion") return run<AdvectionDiffusion>(o, fine);
+    polydg::raise("unknown problem '", o.problem, "' (see --help)");
+  } catch (const polydg::Error& error) {
+    std::cerr << "heat: " << error.what() << '\n';
+    return 1;
+  }
+}

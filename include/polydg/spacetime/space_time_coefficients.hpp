@@ -1,0 +1,39 @@
+#pragma once
+/// The data of a parabolic problem (SPEC §5)
+///     ∂t u − ∇·(a∇u) + w·∇u + c u = f  in J × D,  Dirichlet / Neumann on J × ∂D,
+/// as problem (1) in d + 1 dimensions: A = diag(a, 0), b = (w, 1).
+///
+/// `spatial` is a Coefficients<2, ...> (make_coefficients<2>() and the with_* setters) whose
+/// callables take the space-time point X = (x, y, t) as a Point<3>:
+///   diffusion(X) → Tensor<2> a(x, t)      advection(X) → Point<2> w(x, t)
+///   reaction(X), source(X), dirichlet(X) → double
+///   neumann(X, n) → double, n the spatial outward normal (Point<2>)
+/// Constants (with_diffusion(1.0), ...) work as they are.
+#include "polydg/dg/coefficients.hpp"
+
+namespace polydg {
+
+template <class Spatial>
+auto space_time_coefficients(const Spatial& spatial) {
+  static_assert(Spatial::dimension == 2, "space_time_coefficients takes 2D spatial data");
+  return make_coefficients<3>()
+      .with_diffusion([a = spatial.diffusion](const Point<3>& x) {
+        const Tensor<2> spatial_a = a(x);
+        Tensor<3> result{};
+        for (int i = 0; i < 2; ++i)
+          for (int j = 0; j < 2; ++j) result[i][j] = spatial_a[i][j];
+        return result;
+      })
+      .with_advection([w = spatial.advection](const Point<3>& x) {
+        const Point<2> spatial_w = w(x);
+        return Point<3>{{spatial_w[0], spatial_w[1], 1.0}};
+      })
+      .with_reaction(spatial.reaction)
+      .with_source(spatial.source)
+      .with_dirichlet(spatial.dirichlet)
+      .with_neumann([g = spatial.neumann](const Point<3>& x, const Point<3>& n) {
+        return g(x, Point<2>{{n[0], n[1]}});
+      });
+}
+
+}  // namespace polydg

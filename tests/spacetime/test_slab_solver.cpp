@@ -1,0 +1,253 @@
+#define BOOST_TEST_MODULE spacetime_slab_solver
+// Space-time slabs (SPEC §5): the extruded slab mesh, exactness for polynomials in (x, t) over
+// several slabs of different lengths, convergence in h and τ together, stability, and that
+// steps 2..N reuse the pattern (and the matrix when nothing changed) without allocating.
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <numbers>
+#include <vector>
+
+#include "allocation_counter.hpp"
+#include "polydg/mesh/agglomeration.hpp"
+#include "polydg/mesh/generators.hpp"
+#include "polydg/petsc/session.hpp"
+#include "polydg/spacetime/slab_errors.hpp"
+#include "polydg/spacetime/slab_mesh.hpp"
+#include "polydg/spacetime/slab_solver.hpp"
+#include "polydg/spacetime/slab_trace.hpp"
+#include "polydg/spacetime/space_time_coefficients.hpp"
+
+using namespace polydg;
+
+namespace {
+
+constexpr double pi = std::numbers::pi;
+
+struct PetscFixture {
+  petsc::Session session;
+  PetscFixture() {
+    PetscOptionsSetValue(nullptr, "-ksp_type", "preonly");
+    PetscOptionsSetValue(nullptr, "-pc_type", "lu");
+  }
+};
+BOOST_TEST_GLOBAL_FIXTURE(PetscFixture);
+
+PolytopicMesh<2> polygons(int n, int p, double cells_per_element = 8) {
+  const auto fine = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(n, 0.2, 11));
+  const Agglomeration parts = agglomerate_by_cell_count(*fine, cells_per_element);
+  return PolytopicMesh<2>(fine, parts.element_of_cell, p);
+}
+
+template <class Solver, class Exact>
+SlabErrors errors_of(const Solver& solver, const Exact& exact) {
+  return compute_slab_errors(solver.assembler().quadrature_mesh(), *solver.assembler().pattern(),
+                             solver.solution(), exact);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(extruded_slab_is_a_conforming_mesh_of_prisms) {
+  const SimplexMesh<2> spatial = unit_square_mesh(5, 0.2, 2);
+  const SimplexMesh<3> slab = extrude_to_slab(spatial, 0.5, 0.75);  // throws if not conforming
+  BOOST_TEST(slab.cell_count() == 3 * spatial.cell_count());
+  BOOST_TEST(std::abs(slab.total_measure() - 0.25) < 1e-14);
+  int bottom = 0, top = 0, lateral = 0;
+  for (Index f = 0; f < slab.facet_count(); ++f) {
+    if (!slab.is_boundary_facet(f)) continue;
+    const int tag = slab.facet_tag(f);
+    const Point<3> n = slab.facet_unit_normal(f);
+    if (tag == slab_bottom_tag) {
+      ++bottom;
+      BOOST_TEST(std::abs(n[2] + 1) < 1e-14);
+    } else if (tag == slab_top_tag) {
+      ++top;
+      BOOST_TEST(std::abs(n[2] - 1) < 1e-14);
+    } else {
+      ++lateral;
+      BOOST_TEST(tag >= 1);
+      BOOST_TEST(tag <= 4);  // the spatial side tags
+      BOOST_TEST(std::abs(n[2]) < 1e-15);
+    }
+  }
+  BOOST_TEST(bottom == spatial.cell_count());
+  BOOST_TEST(top == spatial.cell_count());
+  BOOST_TEST(lateral == 2 * spatial.boundary_facet_count());
+}
+
+BOOST_AUTO_TEST_CASE(polynomials_in_space_and_time_are_reproduced_over_slabs) {
+  for (int p = 1; p <= 3; ++p) {
+    // u of total degree p in (x, y, t); a = 1, w = (0.3, −0.2), c = 1.
+    const auto u = [p](const Point<3>& x) {
+      double value = 1 + x[0] + 2 * x[1] + 3 * x[2];
+      if (p >= 2) value += 0.5 * x[0] * x[2] + x[2] * x[2] - x[0] * x[1];
+      if (p >= 3) value += x[2] * x[2] * x[2] - 0.5 * x[0] * x[0] * x[2] + x[1] * x[1] * x[1];
+      return value;
+    };
+    const auto source = [p, u](const Point<3>& x) {
+      double u_t = 3, u_x = 1, u_y = 2, laplacian = 0;
+      if (p >= 2) {
+        u_t += 0.5 * x[0] + 2 * x[2];
+        u_x += 0.5 * x[2] - x[1];
+        u_y += -x[0];
+      }
+      if (p >= 3) {
+        u_t += 3 * x[2] * x[2] - 0.5 * x[0] * x[0];
+        u_x += -x[0] * x[2];
+        u_y += 3 * x[1] * x[1];
+        laplacian += -x[2] + 6 * x[1];
+      }
+      return u_t - laplacian + 0.3 * u_x - 0.2 * u_y + u(x);
+    };
+    const auto data = make_coefficients<2>()
+                          .with_diffusion(1.0)
+                          .with_advection(Point<2>{{0.3, -0.2}})
+                          .with_reaction(1.0)
+                          .with_source(source)
+                          .with_dirichlet(u);
+    SlabSolverOptions options;
+    options.coefficients_depend_on_time = false;
+    SlabSolver solver(polygons(8, p), BoundaryConditions::all_dirichlet(),
+                      space_time_coefficients(data), options);
+    solver.set_initial_condition(
+        [u](const Point<2>& x) {
+          return u(Point<3>{{x[0], x[1], 0.1}});
+        },
+        0.1);
+    for (double t : {0.2, 0.3, 0.45, 0.5}) {  // steps of different lengths
+      solver.step(t);
+      const SlabErrors errors = errors_of(solver, u);
+      BOOST_TEST_MESSAGE("p = " << p << " t = " << t << ": slab error "
+                                << std::sqrt(errors.slab_l2_squared));
+      BOOST_TEST(std::sqrt(errors.slab_l2_squared) < 1e-10);
+      BOOST_TEST(std::sqrt(errors.top_l2_squared) < 1e-10);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(error_at_T_converges_with_h_and_tau_together) {
+  // Seed 004 §4.1's problem on the unit square: a = 1, w = 0, c = 1, u = sin sin (1 − t);
+  // τ ~ h. The L2 error at T decays like h^(p+1) (asserted ≥ p + 1 − 0.3).
+  const auto u = [](const Point<3>& x) {
+    return std::sin(pi * x[0]) * std::sin(pi * x[1]) * (1 - x[2]);
+  };
+  const auto data = make_coefficients<2>()
+                        .with_diffusion(1.0)
+                        .with_reaction(1.0)
+                        .with_source([](const Point<3>& x) {
+                          const double s = std::sin(pi * x[0]) * std::sin(pi * x[1]);
+                          return -s + (2 * pi * pi + 1) * s * (1 - x[2]);
+                        })
+                        .with_dirichlet(u);
+  struct Level {
+    int n, steps;
+  };
+  for (int p = 1; p <= 2; ++p) {
+    // p = 1 is pre-asymptotic on coarser meshes (the time derivative of a P_1(κ × I_n) function
+    // is constant on κ); the rates are measured where they have settled.
+    const std::vector<Level> levels =
+        p == 1 ? std::vector<Level>{{32, 32}, {64, 64}} : std::vector<Level>{{16, 8}, {32, 16}};
+    std::vector<double> h, error;
+    for (const Level& level : levels) {
+      const PolytopicMesh<2> mesh = polygons(level.n, p);
+      SlabSolverOptions options;
+      options.coefficients_depend_on_time = false;
+      SlabSolver solver(mesh, BoundaryConditions::all_dirichlet(), space_time_coefficients(data),
+                        options);
+      solver.set_initial_condition(
+          [](const Point<2>& x) { return std::sin(pi * x[0]) * std::sin(pi * x[1]); });
+      for (int k = 1; k <= level.steps; ++k) solver.step(double(k) / level.steps);
+      h.push_back(std::sqrt(1.0 / mesh.element_count()));
+      error.push_back(std::sqrt(errors_of(solver, u).top_l2_squared));
+    }
+    const double rate = std::log(error[0] / error[1]) / std::log(h[0] / h[1]);
+    BOOST_TEST_MESSAGE("P_" << p << ": L2 errors at T " << error[0] << " " << error[1] << ", rate "
+                            << rate);
+    BOOST_TEST(rate >= p + 1 - 0.3, "P_" << p << " rate " << rate);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(solution_norm_never_increases_without_sources) {
+  // f = 0, g_D = 0: ‖U(t_n)‖ is non-increasing (the scheme is dissipative).
+  const auto data =
+      make_coefficients<2>().with_diffusion(0.05).with_advection(Point<2>{{0.5, 0.25}});
+  SlabSolver solver(polygons(12, 2), BoundaryConditions::all_dirichlet(),
+                    space_time_coefficients(data));
+  solver.set_initial_condition([](const Point<2>& x) {
+    return std::exp(-20 * ((x[0] - 0.4) * (x[0] - 0.4) + (x[1] - 0.5) * (x[1] - 0.5)));
+  });
+  const auto zero = [](const Point<3>&) { return 0.0; };
+  double previous = std::sqrt(1e300);
+  for (int k = 1; k <= 8; ++k) {
+    solver.step(0.1 * k);
+    const double norm = std::sqrt(errors_of(solver, zero).top_l2_squared);
+    BOOST_TEST_MESSAGE("t = " << 0.1 * k << ": ||U|| = " << norm);
+    BOOST_TEST(norm <= previous * (1 + 1e-12));
+    BOOST_TEST(norm > 0);
+    previous = norm;
+  }
+}
+
+BOOST_AUTO_TEST_CASE(later_steps_reuse_pattern_and_matrix_and_allocate_nothing) {
+  const auto time_independent = make_coefficients<2>().with_diffusion(1.0).with_reaction(0.5);
+  SlabSolverOptions reuse;
+  reuse.coefficients_depend_on_time = false;
+  SlabSolver solver(polygons(8, 2), BoundaryConditions::all_dirichlet(),
+                    space_time_coefficients(time_independent), reuse);
+  solver.set_initial_condition([](const Point<2>& x) { return x[0] * (1 - x[0]); });
+  const SlabStep first = solver.step(0.1);
+  BOOST_TEST(first.matrix_assembled);
+  const std::vector<double> matrix_after_first(solver.matrix().values().begin(),
+                                               solver.matrix().values().end());
+  solver.step(0.2);  // warm-up of PETSc's and OpenMP's own pools
+  const long before = testing::allocation_count();
+  const SlabStep third = solver.step(0.3);
+  BOOST_TEST(testing::allocation_count() - before == 0);
+  BOOST_TEST(!third.matrix_assembled);  // same τ, time-independent coefficients
+  BOOST_TEST(std::memcmp(matrix_after_first.data(), solver.matrix().values().data(),
+                         matrix_after_first.size() * sizeof(double)) == 0);
+  // A different step re-assembles, and gives other values (the time-derivative term scales).
+  const SlabStep fourth = solver.step(0.5);
+  BOOST_TEST(fourth.matrix_assembled);
+  BOOST_TEST(std::memcmp(matrix_after_first.data(), solver.matrix().values().data(),
+                         matrix_after_first.size() * sizeof(double)) != 0);
+
+  // Time-dependent coefficients: re-assembled every step, and honoured.
+  const auto time_dependent = make_coefficients<2>().with_diffusion(
+      [](const Point<3>& x) { return Tensor<2>::identity(1 + x[2]); });
+  SlabSolver varying(polygons(8, 2), BoundaryConditions::all_dirichlet(),
+                     space_time_coefficients(time_dependent));
+  varying.set_initial_condition([](const Point<2>& x) { return x[0] * (1 - x[0]); });
+  varying.step(0.1);
+  const std::vector<double> first_values(varying.matrix().values().begin(),
+                                         varying.matrix().values().end());
+  const SlabStep second = varying.step(0.2);
+  BOOST_TEST(second.matrix_assembled);
+  BOOST_TEST(std::memcmp(first_values.data(), varying.matrix().values().data(),
+                         first_values.size() * sizeof(double)) != 0);
+}
+
+BOOST_AUTO_TEST_CASE(top_trace_matches_the_slab_solution_at_t_n) {
+  const PolytopicMesh<2> spatial = polygons(6, 2);
+  const auto data = make_coefficients<2>().with_diffusion(1.0).with_source(1.0);
+  SlabSolver solver(spatial, BoundaryConditions::all_dirichlet(), space_time_coefficients(data));
+  solver.set_initial_condition([](const Point<2>& x) { return std::sin(3 * x[0]) * x[1]; });
+  solver.step(0.25);
+  const std::vector<double> trace =
+      top_trace(spatial, *solver.assembler().pattern(), solver.solution());
+  const auto& mesh = solver.assembler().quadrature_mesh();
+  GlobalIndex offset = 0;
+  for (Index e = 0; e < spatial.element_count(); ++e) {
+    const Box<2>& box = spatial.element_box(e);
+    const Point<2> x{
+        {0.3 * box.lower[0] + 0.7 * box.upper[0], 0.6 * box.lower[1] + 0.4 * box.upper[1]}};
+    const double in_space = evaluate_dg_function<2>(2, box, trace.data() + offset, x);
+    const double in_slab = evaluate_dg_function<3>(
+        2, mesh.element_boxes[e],
+        solver.solution().data() + solver.assembler().pattern()->dof_offset(e),
+        Point<3>{{x[0], x[1], 0.25}});
+    BOOST_TEST(std::abs(in_space - in_slab) < 1e-12);
+    offset += basis_size(2, 2);
+  }
+}
