@@ -66,7 +66,8 @@ const char* help_text = R"(Usage: heat [options] [PETSc options]
   --cells-per-side N    built-in domain: N x N squares, 2 N^2 triangles (default 80)
   --elements N          polygons to agglomerate into (default 1000)
   --p P                 degree of the space-time elements (default 2)
-  --space P|PQ          P_p(kappa x I_n) (default; PQ_p is not available yet)
+  --space P|PQ          P_p(kappa x I_n), total degree p in (x, t) (default), or PQ_p:
+                        total degree p in x times degree p in t
   --steps N             time steps (default 20)
   --T T                 final time (default 1)
   --vtk DIR             write DIR/heat.pvd and the solution at the top of each slab (VTU)
@@ -127,9 +128,6 @@ Options parse_options(int argc, char** argv) {
       polydg::raise("unknown option '", flag, "' (see --help)");
   }
   polydg::require(o.space == "P" || o.space == "PQ", "--space ", o.space, ": use P or PQ");
-  polydg::require(o.space == "P",
-                  "--space PQ: the PQ_p space-time space is not implemented yet "
-                  "(use --space P)");
   polydg::require(o.steps >= 1, "--steps must be at least 1");
   polydg::require(o.final_time > 0, "--T must be positive");
   polydg::require(o.vtk_every >= 1, "--vtk-every must be at least 1");
@@ -192,6 +190,8 @@ int run(const Options& o, const std::shared_ptr<const polydg::SimplexMesh<2>>& f
   const auto start = std::chrono::steady_clock::now();
   polydg::SlabSolverOptions options;
   options.coefficients_depend_on_time = Problem::coefficients_depend_on_time;
+  options.assembly.space = o.space == "PQ" ? polydg::BasisSpace::total_degree_times_last
+                                           : polydg::BasisSpace::total_degree;
   polydg::SlabSolver solver(spatial, polydg::BoundaryConditions::all_dirichlet(),
                             polydg::space_time_coefficients(Problem::data()), options);
   solver.set_initial_condition(
@@ -202,9 +202,9 @@ int run(const Options& o, const std::shared_ptr<const polydg::SimplexMesh<2>>& f
   const double setup_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const long long dofs = solver.assembler().pattern()->dof_count();
-  std::printf("%s: %d polygons (%d triangles), P_%d on slabs: %lld DoFs per slab, set-up %.2f s\n",
-              o.problem.c_str(), int(spatial.element_count()), int(fine->cell_count()), o.p, dofs,
-              setup_seconds);
+  std::printf("%s: %d polygons (%d triangles), %s_%d on slabs: %lld DoFs per slab, set-up %.2f s\n",
+              o.problem.c_str(), int(spatial.element_count()), int(fine->cell_count()),
+              o.space.c_str(), o.p, dofs, setup_seconds);
   std::unique_ptr<polydg::PvdWriter> pvd;
   if (!o.vtk_directory.empty()) {
     std::filesystem::create_directories(o.vtk_directory);
@@ -231,9 +231,9 @@ int run(const Options& o, const std::shared_ptr<const polydg::SimplexMesh<2>>& f
     if (pvd && (n % o.vtk_every == 0 || n == o.steps)) {
       const auto file =
           std::filesystem::path(o.vtk_directory) / ("heat_" + std::to_string(n) + ".vtu");
-      polydg::write_solution_vtu(
-          file, spatial,
-          polydg::top_trace(spatial, *solver.assembler().pattern(), solver.solution()));
+      polydg::write_solution_vtu(file, spatial,
+                                 polydg::top_trace(spatial, *solver.assembler().pattern(),
+                                                   solver.solution(), options.assembly.space));
       pvd->add(step.t_end, file);
     }
   }

@@ -13,9 +13,11 @@ Assembler<Dim>::Assembler(const PolytopicMesh<Dim>& mesh, const BoundaryConditio
           "Assembler: penalty constant C_sigma = ", options.penalty_constant, " must be positive");
   require(options.quadrature.extra >= 0, "Assembler: extra quadrature degree ",
           options.quadrature.extra, " must be >= 0");
+  mesh_.space = options.space;
   const Index elements = mesh_.element_count();
   std::vector<Index> block_sizes(elements);
-  for (Index e = 0; e < elements; ++e) block_sizes[e] = basis_size(Dim, mesh_.element_degrees[e]);
+  for (Index e = 0; e < elements; ++e)
+    block_sizes[e] = space_basis_size(options.space, Dim, mesh_.element_degrees[e]);
   pattern_ = std::make_shared<const BlockPattern>(block_sizes, mesh_.interface_elements);
   diffusion_ranges_.resize(elements);
 

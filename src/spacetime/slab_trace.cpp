@@ -8,7 +8,7 @@
 namespace polydg {
 
 std::vector<double> top_trace(const PolytopicMesh<2>& spatial, const BlockPattern& slab_pattern,
-                              std::span<const double> slab_solution) {
+                              std::span<const double> slab_solution, BasisSpace space) {
   require(slab_pattern.block_row_count() == spatial.element_count(), "top_trace: the slab has ",
           slab_pattern.block_row_count(), " elements, the spatial mesh ", spatial.element_count());
   require(GlobalIndex(slab_solution.size()) == slab_pattern.dof_count(),
@@ -20,15 +20,22 @@ std::vector<double> top_trace(const PolytopicMesh<2>& spatial, const BlockPatter
   std::vector<double> trace(std::size_t(offsets.back()), 0.0);
   for (Index e = 0; e < spatial.element_count(); ++e) {
     const int p = spatial.element_degree(e);
-    require(slab_pattern.block_size(e) == basis_size(3, p), "top_trace: element ", e,
-            " of the slab has ", slab_pattern.block_size(e), " unknowns, P_", p, " in 2D+1 has ",
-            basis_size(3, p));
-    for (int k = 0; k < basis_size(3, p); ++k) {
-      const MultiIndex<3> alpha = basis_multi_index<3>(k);
-      const MultiIndex<2> spatial_alpha{{alpha[0], alpha[1]}};
-      const double top_value = std::sqrt((2.0 * alpha[2] + 1) / 2);  // L̂_{α3}(1)
-      trace[offsets[e] + basis_index(spatial_alpha)] +=
-          slab_solution[slab_pattern.dof_offset(e) + k] * top_value;
+    const int slab_size = space_basis_size(space, 3, p);
+    require(slab_pattern.block_size(e) == slab_size, "top_trace: element ", e, " of the slab has ",
+            slab_pattern.block_size(e), " unknowns, the space has ", slab_size);
+    const double* coefficients = slab_solution.data() + slab_pattern.dof_offset(e);
+    for (int k = 0; k < slab_size; ++k) {
+      int spatial_index = 0, time_degree = 0;
+      if (space == BasisSpace::total_degree) {
+        const MultiIndex<3> alpha = basis_multi_index<3>(k);
+        spatial_index = basis_index(MultiIndex<2>{{alpha[0], alpha[1]}});
+        time_degree = alpha[2];
+      } else {  // time-major: k = time_degree · N_s + spatial index
+        spatial_index = k % basis_size(2, p);
+        time_degree = k / basis_size(2, p);
+      }
+      const double top_value = std::sqrt((2.0 * time_degree + 1) / 2);  // L̂_k(1)
+      trace[offsets[e] + spatial_index] += coefficients[k] * top_value;
     }
   }
   return trace;

@@ -251,3 +251,62 @@ BOOST_AUTO_TEST_CASE(top_trace_matches_the_slab_solution_at_t_n) {
     offset += basis_size(2, 2);
   }
 }
+
+BOOST_AUTO_TEST_CASE(pq_space_reproduces_its_polynomials_and_converges) {
+  // u ∈ PQ_1 but not in P_1: (1 + x + 2y)(1 + 3t) has the terms x t and y t.
+  const auto u = [](const Point<3>& x) { return (1 + x[0] + 2 * x[1]) * (1 + 3 * x[2]); };
+  const auto data = make_coefficients<2>()
+                        .with_diffusion(1.0)
+                        .with_advection(Point<2>{{0.3, -0.2}})
+                        .with_source([](const Point<3>& x) {
+                          const double u_t = 3 * (1 + x[0] + 2 * x[1]);
+                          const double u_x = 1 + 3 * x[2], u_y = 2 * (1 + 3 * x[2]);
+                          return u_t + 0.3 * u_x - 0.2 * u_y;
+                        })
+                        .with_dirichlet(u);
+  SlabSolverOptions options;
+  options.assembly.space = BasisSpace::total_degree_times_last;
+  SlabSolver solver(polygons(8, 1), BoundaryConditions::all_dirichlet(),
+                    space_time_coefficients(data), options);
+  BOOST_TEST(solver.assembler().pattern()->block_size(0) == 3 * 2);  // P_1(x) ⊗ P_1(t)
+  solver.set_initial_condition([u](const Point<2>& x) { return u(Point<3>{{x[0], x[1], 0.0}}); });
+  for (double t : {0.1, 0.25, 0.3}) {
+    solver.step(t);
+    BOOST_TEST(std::sqrt(errors_of(solver, u).slab_l2_squared) < 1e-10);
+  }
+  // The same problem in P_1 cannot represent u.
+  SlabSolver total(polygons(8, 1), BoundaryConditions::all_dirichlet(),
+                   space_time_coefficients(data));
+  total.set_initial_condition([u](const Point<2>& x) { return u(Point<3>{{x[0], x[1], 0.0}}); });
+  total.step(0.1);
+  BOOST_TEST(std::sqrt(errors_of(total, u).slab_l2_squared) > 1e-6);
+
+  // Convergence of PQ_1 with τ ~ h on the heat problem. Measured 1.56 on these (coarse,
+  // pre-asymptotic) levels; the issue asks that PQ_p converge: asserted ≥ p + 0.3.
+  const auto heat_u = [](const Point<3>& x) {
+    return std::sin(pi * x[0]) * std::sin(pi * x[1]) * (1 - x[2]);
+  };
+  const auto heat = make_coefficients<2>()
+                        .with_diffusion(1.0)
+                        .with_reaction(1.0)
+                        .with_source([](const Point<3>& x) {
+                          const double s = std::sin(pi * x[0]) * std::sin(pi * x[1]);
+                          return -s + (2 * pi * pi + 1) * s * (1 - x[2]);
+                        })
+                        .with_dirichlet(heat_u);
+  std::vector<double> h, error;
+  for (int n : {16, 32}) {
+    const PolytopicMesh<2> mesh = polygons(n, 1);
+    SlabSolver pq(mesh, BoundaryConditions::all_dirichlet(), space_time_coefficients(heat),
+                  options);
+    pq.set_initial_condition(
+        [](const Point<2>& x) { return std::sin(pi * x[0]) * std::sin(pi * x[1]); });
+    const int steps = n / 2;
+    for (int k = 1; k <= steps; ++k) pq.step(double(k) / steps);
+    h.push_back(std::sqrt(1.0 / mesh.element_count()));
+    error.push_back(std::sqrt(errors_of(pq, heat_u).top_l2_squared));
+  }
+  const double rate = std::log(error[0] / error[1]) / std::log(h[0] / h[1]);
+  BOOST_TEST_MESSAGE("PQ_1: L2 errors at T " << error[0] << " " << error[1] << ", rate " << rate);
+  BOOST_TEST(rate >= 1 + 0.3);
+}

@@ -33,6 +33,8 @@ struct AssemblyOptions {
   /// C_σ of the penalty (SPEC §2).
   double penalty_constant = 10;
   QuadratureDegrees quadrature;
+  /// P_p (total degree) or, on space-time slabs, PQ_p (see fem/basis_space.hpp).
+  BasisSpace space = BasisSpace::total_degree;
 };
 
 template <int Dim>

@@ -30,6 +30,7 @@
 #include "polydg/dg/quadrature_mesh.hpp"
 #include "polydg/fem/affine_simplex_map.hpp"
 #include "polydg/fem/basis_indexing.hpp"
+#include "polydg/fem/basis_space.hpp"
 #include "polydg/fem/legendre_basis.hpp"
 #include "polydg/fem/quadrature_cache.hpp"
 #include "polydg/sparse/block_pattern.hpp"
@@ -60,14 +61,14 @@ namespace detail {
 /// All N_p basis functions of one element (values and gradients) at one point.
 template <int Dim>
 struct BasisAtPoint {
-  static constexpr int capacity = basis_size(Dim, max_basis_degree);
+  static constexpr int capacity = max_space_basis_size(Dim);
   int size;
   double value[capacity];
   double gradient[capacity][Dim];
 
-  BasisAtPoint(int degree, const Box<Dim>& box, const Point<Dim>& x)
-      : size(basis_size(Dim, degree)) {
-    evaluate_basis_gradients<Dim, double>(degree, box, x, value, gradient);
+  BasisAtPoint(BasisSpace space, int degree, const Box<Dim>& box, const Point<Dim>& x)
+      : size(space_basis_size(space, Dim, degree)) {
+    evaluate_space_basis_gradients<Dim, double>(space, degree, box, x, value, gradient);
   }
 };
 
@@ -138,7 +139,7 @@ void assemble_elements(const AssemblyData<Dim>& data, const Coefficients& coeffi
   detail::prepare_rules(mesh, data.degrees);
   parallel_for(0, mesh.element_count(), [&](Index e) {
     const int p = mesh.element_degrees[e];
-    const int n = basis_size(Dim, p);
+    const int n = space_basis_size(mesh.space, Dim, p);
     const auto& rule = simplex_rule<Dim>(data.degrees.element(p));
     double* block =
         data.targets.matrix
@@ -151,7 +152,7 @@ void assemble_elements(const AssemblyData<Dim>& data, const Coefficients& coeffi
       for (std::size_t q = 0; q < rule.size(); ++q) {
         const Point<Dim> x = map_reference_point<Dim, Dim>(vertices.data(), rule.points[q]);
         const double w = rule.weights[q] * jacobian;
-        const detail::BasisAtPoint<Dim> phi(p, mesh.element_boxes[e], x);
+        const detail::BasisAtPoint<Dim> phi(mesh.space, p, mesh.element_boxes[e], x);
         detail::at_point(x, [&] {
           if (block) {
             const Tensor<Dim> a = detail::checked(coefficients.diffusion(x), "A(x)", e);
@@ -199,7 +200,8 @@ void assemble_interior_faces(const AssemblyData<Dim>& data, const Coefficients& 
   parallel_for(0, mesh.interface_count(), [&](Index i) {
     const std::array<Index, 2> element = mesh.interface_elements[i];
     const int p[2] = {mesh.element_degrees[element[0]], mesh.element_degrees[element[1]]};
-    const int n[2] = {basis_size(Dim, p[0]), basis_size(Dim, p[1])};
+    const int n[2] = {space_basis_size(mesh.space, Dim, p[0]),
+                      space_basis_size(mesh.space, Dim, p[1])};
     // block[r][c]: where contributions (test r, trial c) go.
     double* diagonal = diagonal_scratch.data() + scratch_offsets[i];
     double* block[2][2] = {
@@ -221,8 +223,10 @@ void assemble_interior_faces(const AssemblyData<Dim>& data, const Coefficients& 
       sigma *= data.penalty_constant;
       detail::for_each_facet_point<Dim>(
           mesh.interface_facet_vertices[f], degree, [&](const Point<Dim>& x, double w) {
-            const detail::BasisAtPoint<Dim> phi0(p[0], mesh.element_boxes[element[0]], x);
-            const detail::BasisAtPoint<Dim> phi1(p[1], mesh.element_boxes[element[1]], x);
+            const detail::BasisAtPoint<Dim> phi0(mesh.space, p[0], mesh.element_boxes[element[0]],
+                                                 x);
+            const detail::BasisAtPoint<Dim> phi1(mesh.space, p[1], mesh.element_boxes[element[1]],
+                                                 x);
             const detail::BasisAtPoint<Dim>* phi[2] = {&phi0, &phi1};
             const auto [a_normal, beta] = detail::at_point(x, [&] {
               const Tensor<Dim> a = detail::checked(coefficients.diffusion(x), "A(x)", element[0]);
@@ -261,13 +265,14 @@ void assemble_interior_faces(const AssemblyData<Dim>& data, const Coefficients& 
   });
   // Gather the diagonal contributions per element, interfaces in a fixed order.
   parallel_for(0, mesh.element_count(), [&](Index e) {
-    const int n = basis_size(Dim, mesh.element_degrees[e]);
+    const int n = space_basis_size(mesh.space, Dim, mesh.element_degrees[e]);
     double* block =
         data.matrix.data() + data.pattern.block_value_offset(data.pattern.diagonal_block(e));
     for (Index k = element_interface_offsets[e]; k < element_interface_offsets[e + 1]; ++k) {
       const Index i = element_interfaces[k];
       const int side = mesh.interface_elements[i][0] == e ? 0 : 1;
-      const int n0 = basis_size(Dim, mesh.element_degrees[mesh.interface_elements[i][0]]);
+      const int n0 =
+          space_basis_size(mesh.space, Dim, mesh.element_degrees[mesh.interface_elements[i][0]]);
       const double* scratch = diagonal_scratch.data() + scratch_offsets[i] + side * n0 * n0;
       for (int v = 0; v < n * n; ++v) block[v] += scratch[v];
     }
@@ -282,7 +287,7 @@ void assemble_dirichlet_faces(const AssemblyData<Dim>& data, const Coefficients&
   detail::prepare_rules(mesh, data.degrees);
   parallel_for(0, mesh.element_count(), [&](Index e) {
     const int p = mesh.element_degrees[e];
-    const int n = basis_size(Dim, p);
+    const int n = space_basis_size(mesh.space, Dim, p);
     double* block =
         data.targets.matrix
             ? data.matrix.data() + data.pattern.block_value_offset(data.pattern.diagonal_block(e))
@@ -299,7 +304,7 @@ void assemble_dirichlet_faces(const AssemblyData<Dim>& data, const Coefficients&
             const Point<Dim> a_normal = detail::at_point(
                 x, [&] { return detail::checked(coefficients.diffusion(x), "A(x)", e) * normal; });
             if (!(dot(a_normal, normal) > 0)) return;  // not diffusive here
-            const detail::BasisAtPoint<Dim> phi(p, mesh.element_boxes[e], x);
+            const detail::BasisAtPoint<Dim> phi(mesh.space, p, mesh.element_boxes[e], x);
             double flux[detail::BasisAtPoint<Dim>::capacity];
             for (int k = 0; k < n; ++k) {
               double value = 0;
@@ -329,7 +334,7 @@ void assemble_inflow_faces(const AssemblyData<Dim>& data, const Coefficients& co
   detail::prepare_rules(mesh, data.degrees);
   parallel_for(0, mesh.element_count(), [&](Index e) {
     const int p = mesh.element_degrees[e];
-    const int n = basis_size(Dim, p);
+    const int n = space_basis_size(mesh.space, Dim, p);
     double* block =
         data.targets.matrix
             ? data.matrix.data() + data.pattern.block_value_offset(data.pattern.diagonal_block(e))
@@ -350,7 +355,7 @@ void assemble_inflow_faces(const AssemblyData<Dim>& data, const Coefficients& co
               return std::pair{dot(a * normal, normal) > 0, dot(b, normal)};
             });
             if (!(beta < 0) || (diffusive && !dirichlet)) return;
-            const detail::BasisAtPoint<Dim> phi(p, mesh.element_boxes[e], x);
+            const detail::BasisAtPoint<Dim> phi(mesh.space, p, mesh.element_boxes[e], x);
             if (block)
               for (int i = 0; i < n; ++i)
                 for (int j = 0; j < n; ++j)
@@ -374,7 +379,7 @@ void assemble_neumann_faces(const AssemblyData<Dim>& data, const Coefficients& c
   detail::prepare_rules(mesh, data.degrees);
   parallel_for(0, mesh.element_count(), [&](Index e) {
     const int p = mesh.element_degrees[e];
-    const int n = basis_size(Dim, p);
+    const int n = space_basis_size(mesh.space, Dim, p);
     double* rhs = data.rhs.data() + data.pattern.dof_offset(e);
     for (Index f = mesh.element_boundary_offsets[e]; f < mesh.element_boundary_offsets[e + 1];
          ++f) {
@@ -389,7 +394,7 @@ void assemble_neumann_faces(const AssemblyData<Dim>& data, const Coefficients& c
               return detail::checked(coefficients.neumann(x, normal), "g_N(x)", e);
             });
             if (g == 0) return;
-            const detail::BasisAtPoint<Dim> phi(p, mesh.element_boxes[e], x);
+            const detail::BasisAtPoint<Dim> phi(mesh.space, p, mesh.element_boxes[e], x);
             for (int i = 0; i < n; ++i) rhs[i] += w * g * phi.value[i];
           });
     }
@@ -408,7 +413,7 @@ void assemble_previous_slab_faces(const AssemblyData<Dim>& data, const Value& va
   detail::prepare_rules(mesh, data.degrees);
   parallel_for(0, mesh.element_count(), [&](Index e) {
     const int p = mesh.element_degrees[e];
-    const int n = basis_size(Dim, p);
+    const int n = space_basis_size(mesh.space, Dim, p);
     double* rhs = data.rhs.data() + data.pattern.dof_offset(e);
     for (Index f = mesh.element_boundary_offsets[e]; f < mesh.element_boundary_offsets[e + 1];
          ++f) {
@@ -418,7 +423,7 @@ void assemble_previous_slab_faces(const AssemblyData<Dim>& data, const Value& va
           [&](const Point<Dim>& x, double w) {
             const double u = detail::at_point(
                 x, [&] { return detail::checked(value(e, x), "the previous slab's value", e); });
-            const detail::BasisAtPoint<Dim> phi(p, mesh.element_boxes[e], x);
+            const detail::BasisAtPoint<Dim> phi(mesh.space, p, mesh.element_boxes[e], x);
             for (int i = 0; i < n; ++i) rhs[i] += w * u * phi.value[i];
           });
     }

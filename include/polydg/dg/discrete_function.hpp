@@ -14,6 +14,7 @@
 #include "polydg/core/error.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/fem/basis_indexing.hpp"
+#include "polydg/fem/basis_space.hpp"
 #include "polydg/fem/legendre_basis.hpp"
 
 namespace polydg {
@@ -52,6 +53,17 @@ double evaluate_dg_function(int p, const Box<Dim>& box, const double* coefficien
   evaluate_basis(p, box, x, values);
   double sum = 0;
   for (int k = 0; k < basis_size(Dim, p); ++k) sum += coefficients[k] * values[k];
+  return sum;
+}
+
+/// The same in either element space (P_p or PQ_p, see fem/basis_space.hpp).
+template <int Dim>
+double evaluate_dg_function(BasisSpace space, int p, const Box<Dim>& box,
+                            const double* coefficients, const Point<Dim>& x) {
+  double values[max_space_basis_size(Dim)];
+  evaluate_space_basis<Dim, double>(space, p, box, x, values);
+  double sum = 0;
+  for (int k = 0; k < space_basis_size(space, Dim, p); ++k) sum += coefficients[k] * values[k];
   return sum;
 }
 

@@ -17,6 +17,7 @@
 
 #include "polydg/core/types.hpp"
 #include "polydg/dg/boundary_conditions.hpp"
+#include "polydg/fem/basis_space.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
 
 namespace polydg {
@@ -32,6 +33,9 @@ struct QuadratureMesh {
   Index element_count() const { return Index(element_degrees.size()); }
   Index interface_count() const { return Index(interface_elements.size()); }
   int max_degree() const { return Index(degree_offsets.size()) - 2; }
+
+  /// The element space: P_p, or PQ_p on space-time slabs (set by the Assembler).
+  BasisSpace space = BasisSpace::total_degree;
 
   // elements
   std::vector<Box<Dim>> element_boxes;

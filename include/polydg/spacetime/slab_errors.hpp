@@ -36,7 +36,7 @@ SlabErrors compute_slab_errors(const QuadratureMesh<3>& mesh, const BlockPattern
     const double* coefficients = solution.data() + pattern.dof_offset(e);
     const auto error_at = [&](const Point<3>& x) {
       const double difference =
-          exact(x) - evaluate_dg_function<3>(p, mesh.element_boxes[e], coefficients, x);
+          exact(x) - evaluate_dg_function<3>(mesh.space, p, mesh.element_boxes[e], coefficients, x);
       require(std::isfinite(difference), "compute_slab_errors: error not finite in element ", e);
       return difference * difference;
     };

@@ -164,7 +164,7 @@ class SlabSolver {
           Box<3> box = mesh.element_boxes[e];
           box.lower[2] = previous_box_begin_;
           box.upper[2] = previous_box_end_;
-          return evaluate_dg_function<3>(mesh.element_degrees[e], box,
+          return evaluate_dg_function<3>(mesh.space, mesh.element_degrees[e], box,
                                          previous_.data() + pattern.dof_offset(e), x);
         },
         rhs_);

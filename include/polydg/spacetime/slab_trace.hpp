@@ -5,10 +5,11 @@
 ///
 /// Exact, not sampled: with φ_α(x, t) = L̂_{α1}(ξ1) L̂_{α2}(ξ2) L̂_{α3}(ξt) and ξt = 1 at the top,
 /// the spatial coefficient of (α1, α2) is Σ_{α3} U_{(α1, α2, α3)} L̂_{α3}(1),
-/// L̂_k(1) = sqrt((2k + 1) / 2).
+/// L̂_k(1) = sqrt((2k + 1) / 2); for PQ_p likewise Σ_k U_{(β, k)} L̂_k(1).
 #include <span>
 #include <vector>
 
+#include "polydg/fem/basis_space.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
 #include "polydg/sparse/block_pattern.hpp"
 
@@ -19,6 +20,7 @@ namespace polydg {
 /// coefficients in the layout of basis_size(2, p_e) per element. Throws polydg::Error when the
 /// sizes do not match.
 std::vector<double> top_trace(const PolytopicMesh<2>& spatial, const BlockPattern& slab_pattern,
-                              std::span<const double> slab_solution);
+                              std::span<const double> slab_solution,
+                              BasisSpace space = BasisSpace::total_degree);
 
 }  // namespace polydg
