@@ -3,14 +3,16 @@
 // setting: about 3 triangles per polygon), the time of the pattern (QuadratureMesh +
 // BlockPattern + scratch), of the matrix values, and of the rhs, in seconds and DoFs/s.
 // The problem is the convergence study's advection-diffusion-reaction problem (b): full
-// anisotropic A(x), b(x), c(x), f(x).
+// anisotropic A(x), b(x), c(x), f(x). With --spacetime, the 2D+1 slab of seed 004 Table 2
+// instead: prisms κ × I_n, a = I, w = (1, 1/2), c = 1 (the heat demo's slab system).
 //
 //   build/bin/bench_assembly [--cells-per-side 274] [--cells-per-element 3] [--p 1,2,3,4,5]
-//                            [--repeats 3] [--json perf/results/assembly_cpu.json]
+//                            [--spacetime] [--repeats 3] [--json perf/results/assembly_cpu.json]
 #include <omp.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -24,6 +26,9 @@
 #include "polydg/dg/assembler.hpp"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/oscillating_domain.hpp"
+#include "polydg/spacetime/slab_mesh.hpp"
+#include "polydg/spacetime/slab_solver.hpp"
+#include "polydg/spacetime/space_time_coefficients.hpp"
 
 namespace {
 
@@ -45,6 +50,22 @@ double median_seconds(int repeats, Work&& work) {
   return times[times.size() / 2];
 }
 
+// Times pattern (Assembler construction), values and rhs on `mesh` for `problem`.
+template <int Dim, class Problem>
+void time_assembly(const polydg::PolytopicMesh<Dim>& mesh, const polydg::BoundaryConditions& bc,
+                   const Problem& problem, int repeats, double& pattern_s, double& values_s,
+                   double& rhs_s, long long& dofs, long long& nonzeros) {
+  pattern_s = median_seconds(repeats, [&] { polydg::Assembler<Dim> probe(mesh, bc); });
+  polydg::Assembler<Dim> assembler(mesh, bc);
+  auto matrix = assembler.make_matrix();
+  auto rhs = assembler.make_vector();
+  assembler.assemble_matrix(problem, matrix);  // warm-up (rule cache, thread pool)
+  values_s = median_seconds(repeats, [&] { assembler.assemble_matrix(problem, matrix); });
+  rhs_s = median_seconds(repeats, [&] { assembler.assemble_rhs(problem, rhs); });
+  dofs = assembler.pattern()->dof_count();
+  nonzeros = assembler.pattern()->value_count();
+}
+
 struct Row {
   int p;
   long long elements, dofs, nonzeros;
@@ -60,9 +81,14 @@ int main(int argc, char** argv) {
   std::vector<int> degrees = {1, 2, 3, 4, 5};
   int repeats = 3;
   std::string json_path;
+  bool spacetime = false;
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string flag = argv[i];
+      if (flag == "--spacetime") {
+        spacetime = true;
+        continue;
+      }
       polydg::require(i + 1 < argc, "bench_assembly: option ", flag, " needs a value");
       const std::string value = argv[++i];
       if (flag == "--cells-per-side")
@@ -85,30 +111,35 @@ int main(int argc, char** argv) {
     const auto fine =
         std::make_shared<const polydg::SimplexMesh<2>>(polydg::oscillating_domain_mesh(domain));
     const polydg::Agglomeration parts = polydg::agglomerate_by_cell_count(*fine, cells_per_element);
-    const auto problem = polydg::examples::AdvectionDiffusionReaction::coefficients();
     std::vector<Row> rows;
     for (int p : degrees) {
       const polydg::PolytopicMesh<2> mesh(fine, parts.element_of_cell, p);
-      std::unique_ptr<polydg::Assembler<2>> assembler;
-      const double pattern_s = median_seconds(repeats, [&] {
-        assembler = std::make_unique<polydg::Assembler<2>>(
-            mesh, polydg::examples::AdvectionDiffusionReaction::boundary_conditions());
-      });
-      auto matrix = assembler->make_matrix();
-      auto rhs = assembler->make_vector();
-      assembler->assemble_matrix(problem, matrix);  // warm-up (rule cache, thread pool)
-      const double values_s =
-          median_seconds(repeats, [&] { assembler->assemble_matrix(problem, matrix); });
-      const double rhs_s = median_seconds(repeats, [&] { assembler->assemble_rhs(problem, rhs); });
-      rows.push_back({p, mesh.element_count(), assembler->pattern()->dof_count(),
-                      assembler->pattern()->value_count(), pattern_s, values_s, rhs_s});
+      Row row{p, mesh.element_count(), 0, 0, 0, 0, 0};
+      if (spacetime) {
+        const polydg::PolytopicMesh<3> slab = polydg::make_slab_mesh(mesh);
+        const auto heat = polydg::space_time_coefficients(
+            polydg::make_coefficients<2>()
+                .with_diffusion(1.0)
+                .with_advection(polydg::Point<2>{{1.0, 0.5}})
+                .with_reaction(1.0)
+                .with_source([](const polydg::Point<3>& x) { return std::sin(x[0] + x[2]); }));
+        time_assembly(
+            slab, polydg::slab_boundary_conditions(polydg::BoundaryConditions::all_dirichlet()),
+            heat, repeats, row.pattern_s, row.values_s, row.rhs_s, row.dofs, row.nonzeros);
+      } else {
+        time_assembly(mesh, polydg::examples::AdvectionDiffusionReaction::boundary_conditions(),
+                      polydg::examples::AdvectionDiffusionReaction::coefficients(), repeats,
+                      row.pattern_s, row.values_s, row.rhs_s, row.dofs, row.nonzeros);
+      }
+      rows.push_back(row);
     }
 
     std::printf(
-        "CPU reference assembly: %d fine triangles, %d polygons (%.1f triangles each), "
+        "CPU reference assembly, %s: %d fine triangles, %d polygons (%.1f triangles each), "
         "%d OpenMP threads, median of %d\n",
-        int(fine->cell_count()), int(parts.element_count),
-        double(fine->cell_count()) / parts.element_count, omp_get_max_threads(), repeats);
+        spacetime ? "2D+1 slab (prisms)" : "2D steady", int(fine->cell_count()),
+        int(parts.element_count), double(fine->cell_count()) / parts.element_count,
+        omp_get_max_threads(), repeats);
     std::printf("%2s %10s %10s %12s %10s %10s %10s %12s %14s\n", "p", "elements", "DoFs",
                 "nonzeros", "pattern_s", "values_s", "rhs_s", "values s/MDoF", "values DoFs/s");
     for (const Row& r : rows)
@@ -118,7 +149,8 @@ int main(int argc, char** argv) {
     if (!json_path.empty()) {
       std::ofstream json(json_path);
       polydg::require(bool(json), "bench_assembly: cannot write ", json_path);
-      json << "{\"backend\": \"cpu\", \"threads\": " << omp_get_max_threads()
+      json << "{\"backend\": \"cpu\", \"problem\": \"" << (spacetime ? "spacetime" : "steady_2d")
+           << "\", \"threads\": " << omp_get_max_threads()
            << ", \"fine_cells\": " << fine->cell_count() << ", \"runs\": [";
       for (std::size_t i = 0; i < rows.size(); ++i) {
         const Row& r = rows[i];

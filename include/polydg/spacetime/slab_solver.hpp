@@ -54,6 +54,14 @@ struct SlabStep {
   bool matrix_assembled = false;
 };
 
+/// The spatial conditions plus the slab's bottom (previous_slab: inflow data from the previous
+/// slab) and top (outflow: b·n = 1, nᵀAn = 0, so no term; any kind will do).
+inline BoundaryConditions slab_boundary_conditions(BoundaryConditions conditions) {
+  conditions.set(slab_bottom_tag, BoundaryKind::previous_slab);
+  conditions.set(slab_top_tag, BoundaryKind::neumann);
+  return conditions;
+}
+
 template <class Coefficients>
 class SlabSolver {
  public:
@@ -63,7 +71,7 @@ class SlabSolver {
         options_(options),
         slab_(options.degree > 0 ? make_slab_mesh(spatial, options.degree)
                                  : make_slab_mesh(spatial)),
-        assembler_(slab_, slab_conditions(spatial_conditions), options.assembly),
+        assembler_(slab_, slab_boundary_conditions(spatial_conditions), options.assembly),
         matrix_(assembler_.make_matrix()),
         rhs_(assembler_.make_vector()),
         solution_(assembler_.make_vector()),
@@ -139,13 +147,6 @@ class SlabSolver {
   const Coefficients& coefficients() const { return coefficients_; }
 
  private:
-  static BoundaryConditions slab_conditions(BoundaryConditions conditions) {
-    conditions.set(slab_bottom_tag, BoundaryKind::previous_slab);
-    // The top is outflow (b·n = 1, nᵀAn = 0): no term; any kind will do.
-    conditions.set(slab_top_tag, BoundaryKind::neumann);
-    return conditions;
-  }
-
   // (U⁻_{n−1}, W⁺_{n−1})_D: u_0 on the first slab, else the previous slab's solution on the
   // same element, evaluated on its own box B_κ × I_{n−1} at the bottom point.
   void add_coupling_term(bool first) {
