@@ -130,6 +130,46 @@ void prepare_rules(const QuadratureMesh<Dim>& mesh, const QuadratureDegrees& deg
   }
 }
 
+/// Where element e's kernels write: its diagonal block (N × N) and its rhs segment; null for
+/// what this assembly does not write.
+struct ElementTargets {
+  Index element;
+  int degree;
+  int size;
+  double* block;
+  double* rhs;
+};
+
+template <int Dim>
+ElementTargets element_targets(const AssemblyData<Dim>& data, Index e) {
+  const int p = data.mesh.element_degrees[e];
+  return {e, p, space_basis_size(data.mesh.space, Dim, p),
+          data.targets.matrix
+              ? data.matrix.data() + data.pattern.block_value_offset(data.pattern.diagonal_block(e))
+              : nullptr,
+          data.targets.rhs ? data.rhs.data() + data.pattern.dof_offset(e) : nullptr};
+}
+
+/// Runs visit(targets, facet, x, w) at every quadrature point of every element's boundary
+/// sub-facets whose kind `select(kind)` accepts. Parallel over elements: each element's
+/// targets have one writer, and its facets are visited in a fixed order.
+template <int Dim, class Select, class Visit>
+void for_each_boundary_point(const AssemblyData<Dim>& data, const Select& select,
+                             const Visit& visit) {
+  const auto& mesh = data.mesh;
+  prepare_rules(mesh, data.degrees);
+  parallel_for(0, mesh.element_count(), [&](Index e) {
+    const ElementTargets targets = element_targets(data, e);
+    for (Index f = mesh.element_boundary_offsets[e]; f < mesh.element_boundary_offsets[e + 1];
+         ++f) {
+      if (!select(mesh.boundary_facet_kinds[f])) continue;
+      for_each_facet_point<Dim>(mesh.boundary_facet_vertices[f],
+                                data.degrees.face(targets.degree, targets.degree),
+                                [&](const Point<Dim>& x, double w) { visit(targets, f, x, w); });
+    }
+  });
+}
+
 }  // namespace detail
 
 /// Element integrals into the diagonal blocks and the rhs. Parallel over elements.
@@ -138,14 +178,8 @@ void assemble_elements(const AssemblyData<Dim>& data, const Coefficients& coeffi
   const auto& mesh = data.mesh;
   detail::prepare_rules(mesh, data.degrees);
   parallel_for(0, mesh.element_count(), [&](Index e) {
-    const int p = mesh.element_degrees[e];
-    const int n = space_basis_size(mesh.space, Dim, p);
+    const auto [element, p, n, block, rhs] = detail::element_targets(data, e);
     const auto& rule = simplex_rule<Dim>(data.degrees.element(p));
-    double* block =
-        data.targets.matrix
-            ? data.matrix.data() + data.pattern.block_value_offset(data.pattern.diagonal_block(e))
-            : nullptr;
-    double* rhs = data.targets.rhs ? data.rhs.data() + data.pattern.dof_offset(e) : nullptr;
     for (Index s = mesh.element_simplex_offsets[e]; s < mesh.element_simplex_offsets[e + 1]; ++s) {
       const auto& vertices = mesh.simplex_vertices[s];
       const double jacobian = affine_measure_ratio<Dim, Dim>(vertices.data());
@@ -284,90 +318,66 @@ void assemble_interior_faces(const AssemblyData<Dim>& data, const Coefficients& 
 template <int Dim, class Coefficients>
 void assemble_dirichlet_faces(const AssemblyData<Dim>& data, const Coefficients& coefficients) {
   const auto& mesh = data.mesh;
-  detail::prepare_rules(mesh, data.degrees);
-  parallel_for(0, mesh.element_count(), [&](Index e) {
-    const int p = mesh.element_degrees[e];
-    const int n = space_basis_size(mesh.space, Dim, p);
-    double* block =
-        data.targets.matrix
-            ? data.matrix.data() + data.pattern.block_value_offset(data.pattern.diagonal_block(e))
-            : nullptr;
-    double* rhs = data.targets.rhs ? data.rhs.data() + data.pattern.dof_offset(e) : nullptr;
-    for (Index f = mesh.element_boundary_offsets[e]; f < mesh.element_boundary_offsets[e + 1];
-         ++f) {
-      if (mesh.boundary_facet_kinds[f] != BoundaryKind::dirichlet) continue;
-      const Point<Dim>& normal = mesh.boundary_facet_normals[f];
-      const double sigma = detail::boundary_penalty(data, e, f);
-      detail::for_each_facet_point<Dim>(
-          mesh.boundary_facet_vertices[f], data.degrees.face(p, p),
-          [&](const Point<Dim>& x, double w) {
-            const Point<Dim> a_normal = detail::at_point(
-                x, [&] { return detail::checked(coefficients.diffusion(x), "A(x)", e) * normal; });
-            if (!(dot(a_normal, normal) > 0)) return;  // not diffusive here
-            const detail::BasisAtPoint<Dim> phi(mesh.space, p, mesh.element_boxes[e], x);
-            double flux[detail::BasisAtPoint<Dim>::capacity];
-            for (int k = 0; k < n; ++k) {
-              double value = 0;
-              for (int d = 0; d < Dim; ++d) value += phi.gradient[k][d] * a_normal[d];
-              flux[k] = value;
-            }
-            if (block)
-              for (int i = 0; i < n; ++i)
-                for (int j = 0; j < n; ++j)
-                  block[i * n + j] += w * (-flux[j] * phi.value[i] - flux[i] * phi.value[j] +
-                                           sigma * phi.value[j] * phi.value[i]);
-            if (rhs) {
-              const double g = detail::at_point(
-                  x, [&] { return detail::checked(coefficients.dirichlet(x), "g_D(x)", e); });
-              for (int i = 0; i < n; ++i) rhs[i] += w * g * (sigma * phi.value[i] - flux[i]);
-            }
-          });
-    }
-  });
+  detail::for_each_boundary_point(
+      data, [](BoundaryKind kind) { return kind == BoundaryKind::dirichlet; },
+      [&](const detail::ElementTargets& t, Index f, const Point<Dim>& x, double w) {
+        const Index e = t.element;
+        const int n = t.size;
+        const Point<Dim>& normal = mesh.boundary_facet_normals[f];
+        const Point<Dim> a_normal = detail::at_point(
+            x, [&] { return detail::checked(coefficients.diffusion(x), "A(x)", e) * normal; });
+        if (!(dot(a_normal, normal) > 0)) return;  // not diffusive here
+        const double sigma = detail::boundary_penalty(data, e, f);
+        const detail::BasisAtPoint<Dim> phi(mesh.space, t.degree, mesh.element_boxes[e], x);
+        double flux[detail::BasisAtPoint<Dim>::capacity];
+        for (int k = 0; k < n; ++k) {
+          double value = 0;
+          for (int d = 0; d < Dim; ++d) value += phi.gradient[k][d] * a_normal[d];
+          flux[k] = value;
+        }
+        if (t.block)
+          for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j)
+              t.block[i * n + j] += w * (-flux[j] * phi.value[i] - flux[i] * phi.value[j] +
+                                         sigma * phi.value[j] * phi.value[i]);
+        if (t.rhs) {
+          const double g = detail::at_point(
+              x, [&] { return detail::checked(coefficients.dirichlet(x), "g_D(x)", e); });
+          for (int i = 0; i < n; ++i) t.rhs[i] += w * g * (sigma * phi.value[i] - flux[i]);
+        }
+      });
 }
 
 /// Inflow points (b·n < 0) on Dirichlet tags and on non-diffusive points (nᵀAn = 0) of any tag:
-/// −(b·n) w v and the rhs −(b·n) g_D v. Parallel over elements.
+/// −(b·n) w v and the rhs −(b·n) g_D v (on previous_slab faces the rhs comes from
+/// assemble_previous_slab_faces instead). Parallel over elements.
 template <int Dim, class Coefficients>
 void assemble_inflow_faces(const AssemblyData<Dim>& data, const Coefficients& coefficients) {
   const auto& mesh = data.mesh;
-  detail::prepare_rules(mesh, data.degrees);
-  parallel_for(0, mesh.element_count(), [&](Index e) {
-    const int p = mesh.element_degrees[e];
-    const int n = space_basis_size(mesh.space, Dim, p);
-    double* block =
-        data.targets.matrix
-            ? data.matrix.data() + data.pattern.block_value_offset(data.pattern.diagonal_block(e))
-            : nullptr;
-    double* rhs = data.targets.rhs ? data.rhs.data() + data.pattern.dof_offset(e) : nullptr;
-    for (Index f = mesh.element_boundary_offsets[e]; f < mesh.element_boundary_offsets[e + 1];
-         ++f) {
-      const Point<Dim>& normal = mesh.boundary_facet_normals[f];
-      const BoundaryKind kind = mesh.boundary_facet_kinds[f];
-      const bool dirichlet = kind != BoundaryKind::neumann;
-      const bool data_from_previous_slab = kind == BoundaryKind::previous_slab;
-      detail::for_each_facet_point<Dim>(
-          mesh.boundary_facet_vertices[f], data.degrees.face(p, p),
-          [&](const Point<Dim>& x, double w) {
-            const auto [diffusive, beta] = detail::at_point(x, [&] {
-              const Tensor<Dim> a = detail::checked(coefficients.diffusion(x), "A(x)", e);
-              const Point<Dim> b = detail::checked(coefficients.advection(x), "b(x)", e);
-              return std::pair{dot(a * normal, normal) > 0, dot(b, normal)};
-            });
-            if (!(beta < 0) || (diffusive && !dirichlet)) return;
-            const detail::BasisAtPoint<Dim> phi(mesh.space, p, mesh.element_boxes[e], x);
-            if (block)
-              for (int i = 0; i < n; ++i)
-                for (int j = 0; j < n; ++j)
-                  block[i * n + j] -= w * beta * phi.value[j] * phi.value[i];
-            if (rhs && !data_from_previous_slab) {
-              const double g = detail::at_point(
-                  x, [&] { return detail::checked(coefficients.dirichlet(x), "g_D(x)", e); });
-              for (int i = 0; i < n; ++i) rhs[i] -= w * beta * g * phi.value[i];
-            }
-          });
-    }
-  });
+  detail::for_each_boundary_point(
+      data, [](BoundaryKind) { return true; },
+      [&](const detail::ElementTargets& t, Index f, const Point<Dim>& x, double w) {
+        const Index e = t.element;
+        const int n = t.size;
+        const Point<Dim>& normal = mesh.boundary_facet_normals[f];
+        const BoundaryKind kind = mesh.boundary_facet_kinds[f];
+        const auto [diffusive, beta] = detail::at_point(x, [&] {
+          const Tensor<Dim> a = detail::checked(coefficients.diffusion(x), "A(x)", e);
+          const Point<Dim> b = detail::checked(coefficients.advection(x), "b(x)", e);
+          return std::pair{dot(a * normal, normal) > 0, dot(b, normal)};
+        });
+        if (!(beta < 0) || (diffusive && kind == BoundaryKind::neumann)) return;
+        const detail::BasisAtPoint<Dim> phi(mesh.space, t.degree, mesh.element_boxes[e], x);
+        if (t.block)
+          for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j)
+              t.block[i * n + j] -= w * beta * phi.value[j] * phi.value[i];
+        if (t.rhs && kind != BoundaryKind::previous_slab) {
+          const double g = detail::at_point(
+              x, [&] { return detail::checked(coefficients.dirichlet(x), "g_D(x)", e); });
+          for (int i = 0; i < n; ++i) t.rhs[i] -= w * beta * g * phi.value[i];
+        }
+      });
 }
 
 /// Diffusive Neumann points (tag Neumann, nᵀAn > 0): the rhs ∫ g_N v. Outflow points add
@@ -376,29 +386,20 @@ template <int Dim, class Coefficients>
 void assemble_neumann_faces(const AssemblyData<Dim>& data, const Coefficients& coefficients) {
   if (!data.targets.rhs) return;
   const auto& mesh = data.mesh;
-  detail::prepare_rules(mesh, data.degrees);
-  parallel_for(0, mesh.element_count(), [&](Index e) {
-    const int p = mesh.element_degrees[e];
-    const int n = space_basis_size(mesh.space, Dim, p);
-    double* rhs = data.rhs.data() + data.pattern.dof_offset(e);
-    for (Index f = mesh.element_boundary_offsets[e]; f < mesh.element_boundary_offsets[e + 1];
-         ++f) {
-      if (mesh.boundary_facet_kinds[f] != BoundaryKind::neumann) continue;
-      const Point<Dim>& normal = mesh.boundary_facet_normals[f];
-      detail::for_each_facet_point<Dim>(
-          mesh.boundary_facet_vertices[f], data.degrees.face(p, p),
-          [&](const Point<Dim>& x, double w) {
-            const double g = detail::at_point(x, [&] {
-              const Tensor<Dim> a = detail::checked(coefficients.diffusion(x), "A(x)", e);
-              if (!(dot(a * normal, normal) > 0)) return 0.0;
-              return detail::checked(coefficients.neumann(x, normal), "g_N(x)", e);
-            });
-            if (g == 0) return;
-            const detail::BasisAtPoint<Dim> phi(mesh.space, p, mesh.element_boxes[e], x);
-            for (int i = 0; i < n; ++i) rhs[i] += w * g * phi.value[i];
-          });
-    }
-  });
+  detail::for_each_boundary_point(
+      data, [](BoundaryKind kind) { return kind == BoundaryKind::neumann; },
+      [&](const detail::ElementTargets& t, Index f, const Point<Dim>& x, double w) {
+        const Index e = t.element;
+        const Point<Dim>& normal = mesh.boundary_facet_normals[f];
+        const double g = detail::at_point(x, [&] {
+          const Tensor<Dim> a = detail::checked(coefficients.diffusion(x), "A(x)", e);
+          if (!(dot(a * normal, normal) > 0)) return 0.0;
+          return detail::checked(coefficients.neumann(x, normal), "g_N(x)", e);
+        });
+        if (g == 0) return;
+        const detail::BasisAtPoint<Dim> phi(mesh.space, t.degree, mesh.element_boxes[e], x);
+        for (int i = 0; i < t.size; ++i) t.rhs[i] += w * g * phi.value[i];
+      });
 }
 
 /// The data term of previous_slab boundary faces (a space-time slab's bottom, SPEC §5's
@@ -410,24 +411,15 @@ template <int Dim, class Value>
 void assemble_previous_slab_faces(const AssemblyData<Dim>& data, const Value& value) {
   if (!data.targets.rhs) return;
   const auto& mesh = data.mesh;
-  detail::prepare_rules(mesh, data.degrees);
-  parallel_for(0, mesh.element_count(), [&](Index e) {
-    const int p = mesh.element_degrees[e];
-    const int n = space_basis_size(mesh.space, Dim, p);
-    double* rhs = data.rhs.data() + data.pattern.dof_offset(e);
-    for (Index f = mesh.element_boundary_offsets[e]; f < mesh.element_boundary_offsets[e + 1];
-         ++f) {
-      if (mesh.boundary_facet_kinds[f] != BoundaryKind::previous_slab) continue;
-      detail::for_each_facet_point<Dim>(
-          mesh.boundary_facet_vertices[f], data.degrees.face(p, p),
-          [&](const Point<Dim>& x, double w) {
-            const double u = detail::at_point(
-                x, [&] { return detail::checked(value(e, x), "the previous slab's value", e); });
-            const detail::BasisAtPoint<Dim> phi(mesh.space, p, mesh.element_boxes[e], x);
-            for (int i = 0; i < n; ++i) rhs[i] += w * u * phi.value[i];
-          });
-    }
-  });
+  detail::for_each_boundary_point(
+      data, [](BoundaryKind kind) { return kind == BoundaryKind::previous_slab; },
+      [&](const detail::ElementTargets& t, Index, const Point<Dim>& x, double w) {
+        const Index e = t.element;
+        const double u = detail::at_point(
+            x, [&] { return detail::checked(value(e, x), "the previous slab's value", e); });
+        const detail::BasisAtPoint<Dim> phi(mesh.space, t.degree, mesh.element_boxes[e], x);
+        for (int i = 0; i < t.size; ++i) t.rhs[i] += w * u * phi.value[i];
+      });
 }
 
 }  // namespace polydg
