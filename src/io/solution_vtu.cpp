@@ -1,19 +1,15 @@
 #include "polydg/io/solution_vtu.hpp"
 
 #include <algorithm>
-#include <fstream>
-#include <iomanip>
-#include <limits>
 #include <vector>
 
 #include "polydg/core/error.hpp"
 #include "polydg/dg/discrete_function.hpp"
+#include "vtu_xml_writer.hpp"
 
 namespace polydg {
 
 namespace {
-
-constexpr int vtk_triangle = 5;
 
 // The sampled solution: points with their values, triangles with their element.
 struct SampledSolution {
@@ -54,76 +50,32 @@ void sample_sub_triangle(const std::array<Point<2>, 3>& vertices, int r, Index e
     }
 }
 
-class SolutionVtuFile {
- public:
-  explicit SolutionVtuFile(const std::filesystem::path& path) : path_(path), out_(path) {
-    require(bool(out_), "solution VTU writer: cannot open '", path.string(), "' for writing");
-    out_ << std::setprecision(std::numeric_limits<double>::max_digits10);
+void write_sample(const std::filesystem::path& path, const SampledSolution& sample) {
+  const std::size_t n_cells = sample.element_ids.size();
+  std::vector<GlobalIndex> offsets(n_cells + 1);
+  for (std::size_t k = 0; k <= n_cells; ++k) offsets[k] = 3 * GlobalIndex(k);
+
+  io::VtuXmlWriter file(path, "solution VTU writer");
+  file.begin(GlobalIndex(sample.points.size()), GlobalIndex(n_cells));
+  file.points(sample.points);
+  file.cells(offsets, sample.connectivity, io::vtk_triangle);
+
+  file.begin_point_data("u");
+  file.data_array("Float64", "u", sample.u);
+  if (!sample.exact.empty()) {
+    std::vector<double> error(sample.u.size());
+    for (std::size_t k = 0; k < error.size(); ++k) error[k] = sample.exact[k] - sample.u[k];
+    file.data_array("Float64", "exact", sample.exact);
+    file.data_array("Float64", "error", error);
   }
+  file.end_point_data();
 
-  void write(const SampledSolution& sample) {
-    const std::size_t n_cells = sample.element_ids.size();
-    out_ << "<?xml version=\"1.0\"?>\n"
-         << "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" "
-            "header_type=\"UInt64\">\n"
-         << "  <UnstructuredGrid>\n"
-         << "    <Piece NumberOfPoints=\"" << sample.points.size() << "\" NumberOfCells=\""
-         << n_cells << "\">\n";
-
-    out_ << "      <Points>\n"
-         << "        <DataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\" "
-            "format=\"ascii\">\n";
-    for (const Point<2>& x : sample.points) out_ << "          " << x[0] << ' ' << x[1] << " 0\n";
-    out_ << "        </DataArray>\n      </Points>\n";
-
-    out_ << "      <Cells>\n";
-    array_begin("Int64", "connectivity");
-    for (std::size_t k = 0; k < n_cells; ++k)
-      out_ << "          " << sample.connectivity[3 * k] << ' ' << sample.connectivity[3 * k + 1]
-           << ' ' << sample.connectivity[3 * k + 2] << '\n';
-    array_end();
-    std::vector<GlobalIndex> offsets(n_cells);
-    for (std::size_t k = 0; k < n_cells; ++k) offsets[k] = 3 * GlobalIndex(k + 1);
-    array("Int64", "offsets", offsets);
-    array("UInt8", "types", std::vector<int>(n_cells, vtk_triangle));
-    out_ << "      </Cells>\n";
-
-    out_ << "      <PointData Scalars=\"u\">\n";
-    array("Float64", "u", sample.u);
-    if (!sample.exact.empty()) {
-      std::vector<double> error(sample.u.size());
-      for (std::size_t k = 0; k < error.size(); ++k) error[k] = sample.exact[k] - sample.u[k];
-      array("Float64", "exact", sample.exact);
-      array("Float64", "error", error);
-    }
-    out_ << "      </PointData>\n";
-
-    out_ << "      <CellData>\n";
-    array("Int32", "element_id", sample.element_ids);
-    array("Int32", "degree", sample.degrees);
-    out_ << "      </CellData>\n    </Piece>\n  </UnstructuredGrid>\n</VTKFile>\n";
-    out_.close();
-    require(!out_.fail(), "solution VTU writer: writing '", path_.string(), "' failed");
-  }
-
- private:
-  void array_begin(const char* type, const char* name) {
-    out_ << "        <DataArray type=\"" << type << "\" Name=\"" << name
-         << "\" format=\"ascii\">\n";
-  }
-  void array_end() { out_ << "        </DataArray>\n"; }
-  template <class T>
-  void array(const char* type, const char* name, const std::vector<T>& values) {
-    array_begin(type, name);
-    for (std::size_t k = 0; k < values.size(); ++k)
-      out_ << (k % 8 == 0 ? "          " : " ") << values[k] << (k % 8 == 7 ? "\n" : "");
-    if (values.size() % 8 != 0) out_ << '\n';
-    array_end();
-  }
-
-  std::filesystem::path path_;
-  std::ofstream out_;
-};
+  file.begin_cell_data();
+  file.data_array("Int32", "element_id", sample.element_ids);
+  file.data_array("Int32", "degree", sample.degrees);
+  file.end_cell_data();
+  file.finish();
+}
 
 }  // namespace
 
@@ -145,7 +97,7 @@ void write_solution_vtu(const std::filesystem::path& path, const PolytopicMesh<2
       sample_sub_triangle(mesh.simplex_points(simplex), r, e, p, mesh.element_box(e),
                           solution.data() + offsets[e], options, sample);
   }
-  SolutionVtuFile(path).write(sample);
+  write_sample(path, sample);
 }
 
 }  // namespace polydg

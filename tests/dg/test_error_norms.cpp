@@ -14,6 +14,7 @@
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
+#include "test_meshes.hpp"
 
 using namespace polydg;
 
@@ -68,29 +69,9 @@ auto full_coefficients() {
 
 // The unit cube split into n³ cubes of 6 tetrahedra each (Kuhn), boundary untagged (tag 0).
 std::shared_ptr<const SimplexMesh<3>> unit_cube_mesh(int n) {
-  const auto vertex = [n](int i, int j, int k) { return Index((k * (n + 1) + j) * (n + 1) + i); };
-  std::vector<Point<3>> vertices;
-  for (int k = 0; k <= n; ++k)
-    for (int j = 0; j <= n; ++j)
-      for (int i = 0; i <= n; ++i)
-        vertices.push_back({{double(i) / n, double(j) / n, double(k) / n}});
-  std::vector<SimplexMesh<3>::Cell> cells;
-  const int orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
-  for (int k = 0; k < n; ++k)
-    for (int j = 0; j < n; ++j)
-      for (int i = 0; i < n; ++i)
-        for (const auto& order : orders) {
-          int corner[3] = {i, j, k};
-          SimplexMesh<3>::Cell cell;
-          cell[0] = vertex(i, j, k);
-          for (int step = 0; step < 3; ++step) {
-            ++corner[order[step]];
-            cell[step + 1] = vertex(corner[0], corner[1], corner[2]);
-          }
-          cells.push_back(cell);
-        }
+  const testing::TetrahedronSoup cube = testing::kuhn_unit_cube(n);
   const testing::CapturedWarnings untagged_boundary;
-  return std::make_shared<const SimplexMesh<3>>(vertices, cells);
+  return std::make_shared<const SimplexMesh<3>>(cube.vertices, cube.cells);
 }
 
 bool message_contains(const Error& error, const std::string& part) {

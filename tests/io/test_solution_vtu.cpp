@@ -1,10 +1,8 @@
 #define BOOST_TEST_MODULE solution_vtu
 #include <boost/test/unit_test.hpp>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -14,45 +12,14 @@
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
+#include "vtu_test_reader.hpp"
 
 using namespace polydg;
 namespace fs = std::filesystem;
 
 namespace {
 
-fs::path output_directory() {
-  const char* configured = std::getenv("POLYDG_TEST_OUTPUT_DIR");
-  const fs::path folder =
-      configured ? fs::path(configured) : fs::temp_directory_path() / "polydg_test_solution_vtu";
-  fs::create_directories(folder);
-  return folder;
-}
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  BOOST_REQUIRE(in);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// The values of the DataArray named `name` (a minimal reader for the ASCII files we write).
-std::vector<double> data_array(const std::string& xml, const std::string& name) {
-  const std::size_t tag = xml.find("Name=\"" + name + "\"");
-  BOOST_REQUIRE_MESSAGE(tag != std::string::npos, "no DataArray " << name);
-  const std::size_t begin = xml.find('>', tag) + 1;
-  const std::size_t end = xml.find("</DataArray>", begin);
-  std::istringstream values(xml.substr(begin, end - begin));
-  std::vector<double> result;
-  for (double v; values >> v;) result.push_back(v);
-  return result;
-}
-
-long attribute(const std::string& xml, const std::string& name) {
-  const std::size_t at = xml.find(name + "=\"");
-  BOOST_REQUIRE(at != std::string::npos);
-  return std::stol(xml.substr(at + name.size() + 2));
-}
+fs::path output_directory() { return testing::vtu_output_directory("polydg_test_solution_vtu"); }
 
 // A quadratic: lies in P_2 of every element.
 double quadratic(const Point<2>& x) {
@@ -69,23 +36,23 @@ PolytopicMesh<2> agglomerated_square(int degree) {
 // against the quadratic at the written points.
 void check_solution_file(const fs::path& path, const PolytopicMesh<2>& mesh, int r,
                          bool with_exact) {
-  const std::string xml = read_file(path);
+  const std::string xml = testing::read_file(path);
   const long expected_points = long(mesh.simplex_count()) * (r + 1) * (r + 2) / 2;
   const long expected_cells = long(mesh.simplex_count()) * r * r;
-  BOOST_REQUIRE_EQUAL(attribute(xml, "NumberOfPoints"), expected_points);
-  BOOST_REQUIRE_EQUAL(attribute(xml, "NumberOfCells"), expected_cells);
+  BOOST_REQUIRE_EQUAL(testing::attribute(xml, "NumberOfPoints"), expected_points);
+  BOOST_REQUIRE_EQUAL(testing::attribute(xml, "NumberOfCells"), expected_cells);
 
-  const std::vector<double> points = data_array(xml, "Points");
-  const std::vector<double> u = data_array(xml, "u");
+  const std::vector<double> points = testing::data_array(xml, "Points");
+  const std::vector<double> u = testing::data_array(xml, "u");
   BOOST_REQUIRE_EQUAL(long(points.size()), 3 * expected_points);
   BOOST_REQUIRE_EQUAL(long(u.size()), expected_points);
   for (long k = 0; k < expected_points; ++k)
     BOOST_CHECK_SMALL(u[k] - quadratic({points[3 * k], points[3 * k + 1]}), 1e-12);
 
-  BOOST_CHECK_EQUAL(long(data_array(xml, "connectivity").size()), 3 * expected_cells);
-  BOOST_CHECK_EQUAL(data_array(xml, "offsets").back(), 3.0 * expected_cells);
-  const std::vector<double> ids = data_array(xml, "element_id");
-  const std::vector<double> degrees = data_array(xml, "degree");
+  BOOST_CHECK_EQUAL(long(testing::data_array(xml, "connectivity").size()), 3 * expected_cells);
+  BOOST_CHECK_EQUAL(testing::data_array(xml, "offsets").back(), 3.0 * expected_cells);
+  const std::vector<double> ids = testing::data_array(xml, "element_id");
+  const std::vector<double> degrees = testing::data_array(xml, "degree");
   BOOST_REQUIRE_EQUAL(long(ids.size()), expected_cells);
   BOOST_REQUIRE_EQUAL(long(degrees.size()), expected_cells);
   std::vector<long> cells_of_element(mesh.element_count(), 0);
@@ -100,8 +67,8 @@ void check_solution_file(const fs::path& path, const PolytopicMesh<2>& mesh, int
 
   BOOST_CHECK_EQUAL(xml.find("Name=\"exact\"") != std::string::npos, with_exact);
   if (with_exact) {
-    const std::vector<double> exact = data_array(xml, "exact");
-    const std::vector<double> error = data_array(xml, "error");
+    const std::vector<double> exact = testing::data_array(xml, "exact");
+    const std::vector<double> error = testing::data_array(xml, "error");
     BOOST_REQUIRE_EQUAL(long(exact.size()), expected_points);
     BOOST_REQUIRE_EQUAL(long(error.size()), expected_points);
     for (long k = 0; k < expected_points; ++k) {

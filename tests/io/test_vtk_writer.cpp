@@ -1,10 +1,8 @@
 #define BOOST_TEST_MODULE vtk_writer
 #include <boost/test/unit_test.hpp>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -13,62 +11,29 @@
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
+#include "vtu_test_reader.hpp"
 
 using namespace polydg;
 namespace fs = std::filesystem;
 
 namespace {
 
-// Where the files go: $POLYDG_TEST_OUTPUT_DIR when set (ctest sets it so that the meshio check
-// can read them), else a fresh folder under the system's temporary directory.
-fs::path output_directory() {
-  const char* configured = std::getenv("POLYDG_TEST_OUTPUT_DIR");
-  const fs::path folder =
-      configured ? fs::path(configured) : fs::temp_directory_path() / "polydg_test_vtk_writer";
-  fs::create_directories(folder);
-  return folder;
-}
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  BOOST_REQUIRE(in);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// The values of the DataArray named `name` (a minimal reader for the ASCII files we write).
-std::vector<double> data_array(const std::string& xml, const std::string& name) {
-  const std::size_t tag = xml.find("Name=\"" + name + "\"");
-  BOOST_REQUIRE_MESSAGE(tag != std::string::npos, "no DataArray " << name);
-  const std::size_t begin = xml.find('>', tag) + 1;
-  const std::size_t end = xml.find("</DataArray>", begin);
-  std::istringstream values(xml.substr(begin, end - begin));
-  std::vector<double> result;
-  for (double v; values >> v;) result.push_back(v);
-  return result;
-}
-
-long attribute(const std::string& xml, const std::string& name) {
-  const std::size_t at = xml.find(name + "=\"");
-  BOOST_REQUIRE(at != std::string::npos);
-  return std::stol(xml.substr(at + name.size() + 2));
-}
+fs::path output_directory() { return testing::vtu_output_directory("polydg_test_vtk_writer"); }
 
 // Reads the polygons back and checks the structure and each polygon's shoelace area against
 // the element's measure.
 void check_polygon_file(const fs::path& path, const PolytopicMesh<2>& mesh) {
-  const std::string xml = read_file(path);
+  const std::string xml = testing::read_file(path);
   BOOST_CHECK(xml.find("<VTKFile type=\"UnstructuredGrid\"") != std::string::npos);
-  const long n_points = attribute(xml, "NumberOfPoints");
-  const long n_cells = attribute(xml, "NumberOfCells");
+  const long n_points = testing::attribute(xml, "NumberOfPoints");
+  const long n_cells = testing::attribute(xml, "NumberOfCells");
   BOOST_REQUIRE_EQUAL(n_cells, mesh.element_count());
-  const std::vector<double> points = data_array(xml, "Points");
-  const std::vector<double> connectivity = data_array(xml, "connectivity");
-  const std::vector<double> offsets = data_array(xml, "offsets");
-  const std::vector<double> types = data_array(xml, "types");
-  const std::vector<double> ids = data_array(xml, "element_id");
-  const std::vector<double> measures = data_array(xml, "measure");
+  const std::vector<double> points = testing::data_array(xml, "Points");
+  const std::vector<double> connectivity = testing::data_array(xml, "connectivity");
+  const std::vector<double> offsets = testing::data_array(xml, "offsets");
+  const std::vector<double> types = testing::data_array(xml, "types");
+  const std::vector<double> ids = testing::data_array(xml, "element_id");
+  const std::vector<double> measures = testing::data_array(xml, "measure");
   BOOST_REQUIRE_EQUAL(long(points.size()), 3 * n_points);
   BOOST_REQUIRE_EQUAL(long(offsets.size()), n_cells);
   BOOST_REQUIRE_EQUAL(long(types.size()), n_cells);
@@ -76,7 +41,7 @@ void check_polygon_file(const fs::path& path, const PolytopicMesh<2>& mesh) {
   BOOST_REQUIRE_EQUAL(offsets.back(), double(connectivity.size()));
   for (double v : connectivity) BOOST_REQUIRE(v >= 0 && v < n_points);
   for (const char* name : {"degree", "box_coverage", "faces", "fine_cells", "roundness"})
-    BOOST_CHECK_EQUAL(long(data_array(xml, name).size()), n_cells);
+    BOOST_CHECK_EQUAL(long(testing::data_array(xml, name).size()), n_cells);
 
   double total = 0;
   for (long k = 0; k < n_cells; ++k) {
@@ -135,19 +100,19 @@ BOOST_AUTO_TEST_CASE(fine_triangles_with_element_ids) {
   const Agglomeration agglomeration = agglomerate(fine, 5);
   const fs::path path = output_directory() / "simplex_unit_square.vtu";
   write_simplex_mesh_vtu(path, fine, agglomeration.element_of_cell);
-  const std::string xml = read_file(path);
-  BOOST_CHECK_EQUAL(attribute(xml, "NumberOfCells"), fine.cell_count());
-  BOOST_CHECK_EQUAL(attribute(xml, "NumberOfPoints"), fine.vertex_count());
-  const std::vector<double> types = data_array(xml, "types");
-  const std::vector<double> offsets = data_array(xml, "offsets");
-  const std::vector<double> element_ids = data_array(xml, "element_id");
+  const std::string xml = testing::read_file(path);
+  BOOST_CHECK_EQUAL(testing::attribute(xml, "NumberOfCells"), fine.cell_count());
+  BOOST_CHECK_EQUAL(testing::attribute(xml, "NumberOfPoints"), fine.vertex_count());
+  const std::vector<double> types = testing::data_array(xml, "types");
+  const std::vector<double> offsets = testing::data_array(xml, "offsets");
+  const std::vector<double> element_ids = testing::data_array(xml, "element_id");
   BOOST_REQUIRE_EQUAL(Index(element_ids.size()), fine.cell_count());
   for (Index c = 0; c < fine.cell_count(); ++c) {
     BOOST_CHECK_EQUAL(types[c], 5.0);  // VTK_TRIANGLE
     BOOST_CHECK_EQUAL(offsets[c], 3.0 * (c + 1));
     BOOST_CHECK_EQUAL(element_ids[c], double(agglomeration.element_of_cell[c]));
   }
-  BOOST_CHECK_EQUAL(long(data_array(xml, "region").size()), fine.cell_count());
+  BOOST_CHECK_EQUAL(long(testing::data_array(xml, "region").size()), fine.cell_count());
   BOOST_CHECK_THROW(write_simplex_mesh_vtu(path, fine, std::vector<Index>(3, 0)), Error);
 }
 

@@ -15,6 +15,7 @@
 #include "polydg/mesh/generators.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
 #include "polydg/mesh/simplex_geometry.hpp"
+#include "test_meshes.hpp"
 
 using namespace polydg;
 
@@ -29,27 +30,7 @@ std::shared_ptr<const SimplexMesh<2>> square(int n, double perturbation = 0.0,
 // of the axes along the cube's main diagonal, conforming across cubes). Boundary tags
 // 1..6 for x = 0, x = 1, y = 0, y = 1, z = 0, z = 1.
 std::shared_ptr<const SimplexMesh<3>> cube(int n) {
-  const auto vertex = [n](int i, int j, int k) { return Index((k * (n + 1) + j) * (n + 1) + i); };
-  std::vector<Point<3>> vertices;
-  for (int k = 0; k <= n; ++k)
-    for (int j = 0; j <= n; ++j)
-      for (int i = 0; i <= n; ++i)
-        vertices.push_back({{double(i) / n, double(j) / n, double(k) / n}});
-  std::vector<SimplexMesh<3>::Cell> cells;
-  const int orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
-  for (int k = 0; k < n; ++k)
-    for (int j = 0; j < n; ++j)
-      for (int i = 0; i < n; ++i)
-        for (const auto& order : orders) {
-          int corner[3] = {i, j, k};
-          SimplexMesh<3>::Cell cell;
-          cell[0] = vertex(i, j, k);
-          for (int step = 0; step < 3; ++step) {
-            ++corner[order[step]];
-            cell[step + 1] = vertex(corner[0], corner[1], corner[2]);
-          }
-          cells.push_back(cell);
-        }
+  const auto [vertices, cells] = testing::kuhn_unit_cube(n);
   // Build once untagged to find the boundary facets, then tag them by position.
   const WarningHandler previous = set_warning_handler([](const std::string&) {});
   const SimplexMesh<3> untagged(vertices, cells);

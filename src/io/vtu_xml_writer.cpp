@@ -1,0 +1,71 @@
+#include "vtu_xml_writer.hpp"
+
+#include <iomanip>
+#include <limits>
+#include <utility>
+
+#include "polydg/core/error.hpp"
+
+namespace polydg::io {
+
+VtuXmlWriter::VtuXmlWriter(const std::filesystem::path& path, std::string writer_name)
+    : path_(path), writer_name_(std::move(writer_name)), out_(path) {
+  require(bool(out_), writer_name_, ": cannot open '", path.string(), "' for writing");
+  out_ << std::setprecision(std::numeric_limits<double>::max_digits10);
+}
+
+void VtuXmlWriter::begin(GlobalIndex point_count, GlobalIndex cell_count) {
+  out_ << "<?xml version=\"1.0\"?>\n"
+       << "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" "
+          "header_type=\"UInt64\">\n"
+       << "  <UnstructuredGrid>\n"
+       << "    <Piece NumberOfPoints=\"" << point_count << "\" NumberOfCells=\"" << cell_count
+       << "\">\n";
+}
+
+void VtuXmlWriter::points(std::span<const Point<2>> points) {
+  out_ << "      <Points>\n"
+       << "        <DataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\" "
+          "format=\"ascii\">\n";
+  for (const Point<2>& x : points) out_ << "          " << x[0] << ' ' << x[1] << " 0\n";
+  out_ << "        </DataArray>\n      </Points>\n";
+}
+
+void VtuXmlWriter::cells(std::span<const GlobalIndex> offsets, std::span<const Index> connectivity,
+                         int type) {
+  out_ << "      <Cells>\n";
+  array_begin("Int64", "connectivity");
+  for (std::size_t k = 0; k + 1 < offsets.size(); ++k) {
+    out_ << "         ";
+    for (GlobalIndex i = offsets[k]; i < offsets[k + 1]; ++i) out_ << ' ' << connectivity[i];
+    out_ << '\n';
+  }
+  array_end();
+  array_begin("Int64", "offsets");
+  write_values(offsets.subspan(1));
+  array_end();
+  array_begin("UInt8", "types");
+  write_values(std::span<const int>(std::vector<int>(offsets.size() - 1, type)));
+  array_end();
+  out_ << "      </Cells>\n";
+}
+
+void VtuXmlWriter::begin_point_data(const char* scalars) {
+  out_ << "      <PointData Scalars=\"" << scalars << "\">\n";
+}
+void VtuXmlWriter::end_point_data() { out_ << "      </PointData>\n"; }
+void VtuXmlWriter::begin_cell_data() { out_ << "      <CellData>\n"; }
+void VtuXmlWriter::end_cell_data() { out_ << "      </CellData>\n"; }
+
+void VtuXmlWriter::finish() {
+  out_ << "    </Piece>\n  </UnstructuredGrid>\n</VTKFile>\n";
+  out_.close();
+  require(!out_.fail(), writer_name_, ": writing '", path_.string(), "' failed");
+}
+
+void VtuXmlWriter::array_begin(const char* type, const char* name) {
+  out_ << "        <DataArray type=\"" << type << "\" Name=\"" << name << "\" format=\"ascii\">\n";
+}
+void VtuXmlWriter::array_end() { out_ << "        </DataArray>\n"; }
+
+}  // namespace polydg::io

@@ -1,0 +1,72 @@
+#pragma once
+/// VtuXmlWriter: the ASCII VTK XML UnstructuredGrid (.vtu) file that the mesh and solution
+/// writers fill (private to src/io).
+///
+/// The calls must come in file order: begin, points, cells, then optionally a PointData and a
+/// CellData section with their arrays, then finish. Points are 2D and written with z = 0;
+/// doubles are written with 17 significant digits (exact round trip). Array values are written
+/// 8 per line. Errors name the file and start with the writer's name given to the constructor.
+#include <cstddef>
+#include <filesystem>
+#include <fstream>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "polydg/core/types.hpp"
+
+namespace polydg::io {
+
+inline constexpr int vtk_triangle = 5;
+inline constexpr int vtk_polygon = 7;
+
+class VtuXmlWriter {
+ public:
+  /// Opens `path` for writing; throws naming the path when it cannot be opened.
+  VtuXmlWriter(const std::filesystem::path& path, std::string writer_name);
+
+  /// The XML header and the Piece with its point and cell counts.
+  void begin(GlobalIndex point_count, GlobalIndex cell_count);
+  /// The Points section: (x, y, 0) per point.
+  void points(std::span<const Point<2>> points);
+  /// The Cells section from CSR offsets (cell k has connectivity[offsets[k] .. offsets[k+1]),
+  /// offsets[0] = 0), all of VTK cell type `type`. VTK wants the end offsets only.
+  void cells(std::span<const GlobalIndex> offsets, std::span<const Index> connectivity, int type);
+
+  /// <PointData Scalars="scalars"> .. </PointData>.
+  void begin_point_data(const char* scalars);
+  void end_point_data();
+  /// <CellData> .. </CellData>.
+  void begin_cell_data();
+  void end_cell_data();
+  /// One DataArray of VTK type `type` (Int32, Float64, ...) inside a data section.
+  template <class T>
+  void data_array(const char* type, const char* name, std::span<const T> values) {
+    array_begin(type, name);
+    write_values(values);
+    array_end();
+  }
+  template <class T>
+  void data_array(const char* type, const char* name, const std::vector<T>& values) {
+    data_array(type, name, std::span<const T>(values));
+  }
+
+  /// Closes the Piece and the file; throws naming the path when writing failed.
+  void finish();
+
+ private:
+  void array_begin(const char* type, const char* name);
+  void array_end();
+  template <class T>
+  void write_values(std::span<const T> values) {
+    for (std::size_t k = 0; k < values.size(); ++k)
+      out_ << (k % 8 == 0 ? "          " : " ") << values[k] << (k % 8 == 7 ? "\n" : "");
+    if (values.size() % 8 != 0) out_ << '\n';
+  }
+
+  std::filesystem::path path_;
+  std::string writer_name_;
+  std::ofstream out_;
+};
+
+}  // namespace polydg::io
