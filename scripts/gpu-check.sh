@@ -26,4 +26,4 @@ for test_binary in bin/tests/test_cuda_*; do
       || { echo "compute-sanitizer $tool $(basename "$test_binary"): FAILED"; tail -30 "$out/sanitizer-$tool-$(basename "$test_binary").log"; exit 1; }
   done
 done
-ctest -L cpu -j 8 2>&1 | tail -5
+ctest -L cpu -j 8 2>&1 | tee "$out/ctest-cpu.log" | grep -E "tests passed|Failed"

@@ -1,0 +1,13 @@
+// build_block_pattern_on_device in a build without CUDA: throws, so front-end code that asks
+// for the device pattern gets a clear error instead of a link failure (no #ifdef POLYDG_CUDA).
+#include "polydg/core/error.hpp"
+#include "polydg/sparse/device_block_pattern.hpp"
+
+namespace polydg {
+
+DeviceBlockPattern build_block_pattern_on_device(std::span<const Index>,
+                                                 std::span<const std::array<Index, 2>>) {
+  raise("build_block_pattern_on_device: libpolydg was built without CUDA (POLYDG_CUDA=OFF)");
+}
+
+}  // namespace polydg
