@@ -10,6 +10,7 @@
 
 #include "allocation_counter.hpp"
 #include "dg/dense_solver.hpp"
+#include "error_message.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/dg/assembler.hpp"
 #include "polydg/dg/coefficients.hpp"
@@ -18,6 +19,8 @@
 #include "polydg/mesh/generators.hpp"
 
 using namespace polydg;
+using testing::contains;
+using testing::error_message;
 
 namespace {
 
@@ -109,17 +112,6 @@ auto polynomial_problem(const Polynomial& u) {
       .with_dirichlet(u)
       .with_neumann(
           [=](const Point<2>& x, const Point<2>& n) { return dot(n, a(x) * u.gradient(x)); });
-}
-
-template <class Body>
-std::string error_message(Body body) {
-  try {
-    body();
-  } catch (const Error& error) {
-    return error.what();
-  }
-  BOOST_FAIL("no polydg::Error thrown");
-  return {};
 }
 
 }  // namespace

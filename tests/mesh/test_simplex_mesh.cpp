@@ -5,30 +5,15 @@
 #include <vector>
 
 #include "captured_warnings.hpp"
+#include "error_message.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/core/log.hpp"
 #include "polydg/mesh/generators.hpp"
 #include "polydg/mesh/simplex_mesh.hpp"
 
 using namespace polydg;
-
-namespace {
-// Runs `body` and returns the message of the polydg::Error it must throw.
-template <class Body>
-std::string error_message(Body body) {
-  try {
-    body();
-  } catch (const Error& error) {
-    return error.what();
-  }
-  BOOST_FAIL("no polydg::Error thrown");
-  return {};
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-}  // namespace
+using testing::contains;
+using testing::error_message;
 
 BOOST_AUTO_TEST_CASE(unit_square_counts_measures_and_tags) {
   for (int n : {1, 3, 8}) {
