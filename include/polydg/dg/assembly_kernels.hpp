@@ -25,6 +25,7 @@
 #include "polydg/core/error.hpp"
 #include "polydg/core/parallel_errors.hpp"
 #include "polydg/core/point_io.hpp"
+#include "polydg/dg/element_integrand.hpp"
 #include "polydg/dg/penalty.hpp"
 #include "polydg/dg/quadrature_degree.hpp"
 #include "polydg/dg/quadrature_mesh.hpp"
@@ -192,21 +193,11 @@ void assemble_elements(const AssemblyData<Dim>& data, const Coefficients& coeffi
             const Tensor<Dim> a = detail::checked(coefficients.diffusion(x), "A(x)", e);
             const Point<Dim> b = detail::checked(coefficients.advection(x), "b(x)", e);
             const double c = detail::checked(coefficients.reaction(x), "c(x)", e);
-            for (int j = 0; j < n; ++j) {
-              Point<Dim> grad_j;
-              for (int d = 0; d < Dim; ++d) grad_j[d] = phi.gradient[j][d];
-              const Point<Dim> a_grad_j = a * grad_j;
-              const double b_grad_j = dot(b, grad_j);
-              for (int i = 0; i < n; ++i) {
-                double diffusion = 0;
-                for (int d = 0; d < Dim; ++d) diffusion += a_grad_j[d] * phi.gradient[i][d];
-                block[i * n + j] += w * (diffusion + (b_grad_j + c * phi.value[j]) * phi.value[i]);
-              }
-            }
+            add_element_point<Dim>(n, phi.value, phi.gradient, a, b, c, w, block);
           }
           if (rhs) {
             const double f = detail::checked(coefficients.source(x), "f(x)", e);
-            for (int i = 0; i < n; ++i) rhs[i] += w * f * phi.value[i];
+            add_source_point(n, phi.value, f, w, rhs);
           }
           return 0;
         });
