@@ -56,6 +56,7 @@ struct Options {
   int vtk_every = 1;
   std::string json_path;
   int cells_per_side = 80;  // built-in domain: 2·80² = 12,800 triangles
+  std::string penalty = "polytopic";
 };
 
 const char* help_text = R"(Usage: heat [options] [PETSc options]
@@ -72,6 +73,9 @@ const char* help_text = R"(Usage: heat [options] [PETSc options]
   --T T                 final time (default 1)
   --vtk DIR             write DIR/heat.pvd and the solution at the top of each slab (VTU)
   --vtk-every K         ... every K steps (default 1)
+  --penalty polytopic|sub_simplex
+                        penalty factor: SPEC's min(|kappa|/|K_F|, p^(2d-2)) (default) or
+                        |kappa|/|K_F| (needed for p = 1 on polygons of very many faces)
   --json FILE           {"steps": [{"n", "t", "assembly_s", "solve_s", "ksp_its"}, ...],
                         "l2_error_T", "l2l2_error", "dofs", "elements"}
   --help                this text (PETSc's: -help). Default solver: -ksp_type preonly
@@ -124,10 +128,14 @@ Options parse_options(int argc, char** argv) {
       o.vtk_every = integer();
     else if (flag == "--json")
       o.json_path = value;
+    else if (flag == "--penalty")
+      o.penalty = value;
     else
       polydg::raise("unknown option '", flag, "' (see --help)");
   }
   polydg::require(o.space == "P" || o.space == "PQ", "--space ", o.space, ": use P or PQ");
+  polydg::require(o.penalty == "polytopic" || o.penalty == "sub_simplex", "--penalty ", o.penalty,
+                  ": use polytopic or sub_simplex");
   polydg::require(o.steps >= 1, "--steps must be at least 1");
   polydg::require(o.final_time > 0, "--T must be positive");
   polydg::require(o.vtk_every >= 1, "--vtk-every must be at least 1");
@@ -190,6 +198,9 @@ int run(const Options& o, const std::shared_ptr<const polydg::SimplexMesh<2>>& f
   const auto start = std::chrono::steady_clock::now();
   polydg::SlabSolverOptions options;
   options.coefficients_depend_on_time = Problem::coefficients_depend_on_time;
+  options.assembly.penalty_scaling = o.penalty == "sub_simplex"
+                                         ? polydg::PenaltyScaling::sub_simplex
+                                         : polydg::PenaltyScaling::polytopic_cap;
   options.assembly.space = o.space == "PQ" ? polydg::BasisSpace::total_degree_times_last
                                            : polydg::BasisSpace::total_degree;
   polydg::SlabSolver solver(spatial, polydg::BoundaryConditions::all_dirichlet(),

@@ -35,6 +35,9 @@ struct AssemblyOptions {
   QuadratureDegrees quadrature;
   /// P_p (total degree) or, on space-time slabs, PQ_p (see fem/basis_space.hpp).
   BasisSpace space = BasisSpace::total_degree;
+  /// C_INV of the penalty: SPEC's polytopic_cap (default) or sub_simplex (robust for p = 1 on
+  /// elements of very many faces; see penalty.hpp).
+  PenaltyScaling penalty_scaling = PenaltyScaling::polytopic_cap;
 };
 
 template <int Dim>

@@ -119,7 +119,8 @@ double boundary_penalty(const AssemblyData<Dim>& data, Index e, Index facet) {
          penalty_term<Dim>(
              mesh.element_measures[e], mesh.boundary_facet_cell_measures[facet],
              mesh.boundary_facet_measures[facet], mesh.element_degrees[e],
-             diffusion_bound(data.diffusion_ranges[e], mesh.boundary_facet_normals[facet]));
+             diffusion_bound(data.diffusion_ranges[e], mesh.boundary_facet_normals[facet]),
+             mesh.penalty_scaling);
 }
 
 /// Looks every rule up once before a parallel loop (the cache builds on first use).
@@ -244,7 +245,8 @@ void assemble_interior_faces(const AssemblyData<Dim>& data, const Coefficients& 
             sigma, penalty_term<Dim>(mesh.element_measures[element[s]],
                                      mesh.interface_facet_cell_measures[f][s],
                                      mesh.interface_facet_measures[f], p[s],
-                                     diffusion_bound(data.diffusion_ranges[element[s]], normal)));
+                                     diffusion_bound(data.diffusion_ranges[element[s]], normal),
+                                     mesh.penalty_scaling));
       sigma *= data.penalty_constant;
       detail::for_each_facet_point<Dim>(
           mesh.interface_facet_vertices[f], degree, [&](const Point<Dim>& x, double w) {

@@ -125,10 +125,11 @@ ErrorNorms compute_error_norms(const QuadratureMesh<Dim>& mesh, const Coefficien
          ++f) {
       const Point<Dim>& n = mesh.boundary_facet_normals[f];
       const bool dirichlet = mesh.boundary_facet_kinds[f] == BoundaryKind::dirichlet;
-      const double sigma = c_sigma * penalty_term<Dim>(mesh.element_measures[e],
-                                                       mesh.boundary_facet_cell_measures[f],
-                                                       mesh.boundary_facet_measures[f], p,
-                                                       diffusion_bound(ranges[e], n));
+      const double sigma =
+          c_sigma * penalty_term<Dim>(mesh.element_measures[e],
+                                      mesh.boundary_facet_cell_measures[f],
+                                      mesh.boundary_facet_measures[f], p,
+                                      diffusion_bound(ranges[e], n), mesh.penalty_scaling);
       const QuadratureRule<Dim> rule =
           map_to_facet(facet_reference, mesh.boundary_facet_vertices[f]);
       for (std::size_t q = 0; q < rule.size(); ++q) {
@@ -157,9 +158,9 @@ ErrorNorms compute_error_norms(const QuadratureMesh<Dim>& mesh, const Coefficien
       const double measure = mesh.interface_facet_measures[f];
       const auto& cells = mesh.interface_facet_cell_measures[f];
       const double term_a = penalty_term<Dim>(mesh.element_measures[a], cells[0], measure, p_a,
-                                              diffusion_bound(ranges[a], n));
+                                              diffusion_bound(ranges[a], n), mesh.penalty_scaling);
       const double term_b = penalty_term<Dim>(mesh.element_measures[b], cells[1], measure, p_b,
-                                              diffusion_bound(ranges[b], n));
+                                              diffusion_bound(ranges[b], n), mesh.penalty_scaling);
       const double sigma = c_sigma * (term_a > term_b ? term_a : term_b);
       const QuadratureRule<Dim> rule = map_to_facet(reference, mesh.interface_facet_vertices[f]);
       for (std::size_t q = 0; q < rule.size(); ++q) {

@@ -17,6 +17,7 @@
 
 #include "polydg/core/types.hpp"
 #include "polydg/dg/boundary_conditions.hpp"
+#include "polydg/dg/penalty.hpp"
 #include "polydg/fem/basis_space.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
 
@@ -36,6 +37,8 @@ struct QuadratureMesh {
 
   /// The element space: P_p, or PQ_p on space-time slabs (set by the Assembler).
   BasisSpace space = BasisSpace::total_degree;
+  /// The penalty's inverse-estimate factor (set by the Assembler; see penalty.hpp).
+  PenaltyScaling penalty_scaling = PenaltyScaling::polytopic_cap;
 
   // elements
   std::vector<Box<Dim>> element_boxes;
