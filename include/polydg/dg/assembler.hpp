@@ -115,9 +115,7 @@ class Assembler {
     assemble_elements(data, coefficients);
     assemble_interior_faces(data, coefficients, interface_blocks_, scratch_offsets_,
                             diagonal_scratch_, element_interface_offsets_, element_interfaces_);
-    assemble_dirichlet_faces(data, coefficients);
-    assemble_inflow_faces(data, coefficients);
-    assemble_neumann_faces(data, coefficients);
+    assemble_boundary_faces(data, coefficients);
   }
   void check_targets(AssemblyTargets targets, const BlockMatrix<double>* matrix,
                      std::span<double> rhs) const;

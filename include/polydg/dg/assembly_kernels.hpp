@@ -5,17 +5,19 @@
 ///
 ///   assemble_elements        ∫_κ A∇w·∇v + (b·∇w) v + c w v,  ∫_κ f v
 ///   assemble_interior_faces  SIP terms and upwind advection on interfaces (four blocks)
-///   assemble_dirichlet_faces SIP terms on diffusive Dirichlet points (nᵀAn > 0)
-///   assemble_inflow_faces    −(b·n) w v and −(b·n) g_D v where b·n < 0 on ∂Ω_D ∪ ∂Ω−
-///                            (on a slab's bottom face the rhs comes from the previous slab)
-///   assemble_neumann_faces   ∫ g_N v on diffusive Neumann points (outflow adds nothing)
+///   assemble_boundary_faces  SIP terms on diffusive Dirichlet points (nᵀAn > 0); −(b·n) w v
+///                            and −(b·n) g_D v where b·n < 0 on ∂Ω_D ∪ ∂Ω− (on a slab's
+///                            bottom face the rhs comes from the previous slab); ∫ g_N v on
+///                            diffusive Neumann points (outflow adds nothing)
+///   assemble_previous_slab_faces  the previous slab's data on a slab's bottom face
 ///
-/// Block (r, c) rows are test functions of element r, columns trial functions of element c.
-/// Determinism: every kernel is parallel over elements or interfaces with each output written
-/// by one iteration; the interior-face contributions to diagonal blocks go to per-interface
-/// scratch and are added per element in a fixed order. The same input gives the same bits on
-/// every run and thread count. The values must be zeroed before the first kernel.
-/// A coefficient that is not finite at a quadrature point throws polydg::Error naming the
+/// The integrands at one point are those of element_integrand.hpp and face_integrand.hpp, which
+/// the CUDA kernels call too. Block (r, c) rows are test functions of element r, columns trial
+/// functions of element c. Determinism: every kernel is parallel over elements or interfaces with
+/// each output written by one iteration; the interior-face contributions to diagonal blocks go to
+/// per-interface scratch and are added per element in a fixed order. The same input gives the same
+/// bits on every run and thread count. The values must be zeroed before the first kernel. A
+/// coefficient that is not finite at a quadrature point throws polydg::Error naming the
 /// coefficient, the point and the element.
 #include <array>
 #include <cmath>
@@ -26,6 +28,7 @@
 #include "polydg/core/parallel_errors.hpp"
 #include "polydg/core/point_io.hpp"
 #include "polydg/dg/element_integrand.hpp"
+#include "polydg/dg/face_integrand.hpp"
 #include "polydg/dg/penalty.hpp"
 #include "polydg/dg/quadrature_degree.hpp"
 #include "polydg/dg/quadrature_mesh.hpp"
@@ -235,7 +238,6 @@ void assemble_interior_faces(const AssemblyData<Dim>& data, const Coefficients& 
         {data.matrix.data() + data.pattern.block_value_offset(interface_blocks[i][2]),
          diagonal + n[0] * n[0]}};
     std::fill(diagonal, diagonal + n[0] * n[0] + n[1] * n[1], 0.0);
-    const double sign[2] = {1.0, -1.0};
     const int degree = data.degrees.face(p[0], p[1]);
     for (Index f = mesh.interface_facet_offsets[i]; f < mesh.interface_facet_offsets[i + 1]; ++f) {
       const Point<Dim>& normal = mesh.interface_facet_normals[f];
@@ -260,32 +262,19 @@ void assemble_interior_faces(const AssemblyData<Dim>& data, const Coefficients& 
               const Point<Dim> b = detail::checked(coefficients.advection(x), "b(x)", element[0]);
               return std::pair{a * normal, dot(b, normal)};
             });
-            // (A∇φ)·n of every basis function on both sides (A symmetric: ∇φ·(A n)).
+            // (A∇φ)·n of every basis function on both sides.
             double flux[2][detail::BasisAtPoint<Dim>::capacity];
             for (int s = 0; s < 2; ++s)
-              for (int k = 0; k < n[s]; ++k) {
-                double value = 0;
-                for (int d = 0; d < Dim; ++d) value += phi[s]->gradient[k][d] * a_normal[d];
-                flux[s][k] = value;
-              }
+              for (int k = 0; k < n[s]; ++k)
+                flux[s][k] = normal_flux<Dim>(phi[s]->gradient[k], a_normal);
             for (int r = 0; r < 2; ++r)
               for (int c = 0; c < 2; ++c) {
-                // −{{A∇w}}·[[v]] − {{A∇v}}·[[w]] + σ [[w]]·[[v]] with w = φ_j on c, v = φ_i on r;
-                // upwind: −(b·n_κ)⌊w⌋v on the inflow side κ of the face.
-                double upwind = 0;
-                if (beta < 0 && r == 0) upwind = (c == 0 ? -beta : beta);
-                if (beta > 0 && r == 1) upwind = (c == 1 ? beta : -beta);
-                const double src = sign[r] * sign[c];
                 double* out = block[r][c];
-                for (int ii = 0; ii < n[r]; ++ii) {
-                  const double v = phi[r]->value[ii];
-                  for (int jj = 0; jj < n[c]; ++jj) {
-                    const double u = phi[c]->value[jj];
+                for (int ii = 0; ii < n[r]; ++ii)
+                  for (int jj = 0; jj < n[c]; ++jj)
                     out[ii * n[c] + jj] +=
-                        w * (-0.5 * (sign[r] * flux[c][jj] * v + sign[c] * flux[r][ii] * u) +
-                             (sigma * src + upwind) * u * v);
-                  }
-                }
+                        interior_face_entry(r, c, phi[r]->value[ii], flux[r][ii], phi[c]->value[jj],
+                                            flux[c][jj], sigma, beta, w);
               }
           });
     }
@@ -306,46 +295,13 @@ void assemble_interior_faces(const AssemblyData<Dim>& data, const Coefficients& 
   });
 }
 
-/// Diffusive Dirichlet points (tag Dirichlet, nᵀAn > 0): −(A∇w·n) v − (A∇v·n) w + σ w v and
-/// the rhs −g_D (A∇v·n) + σ g_D v. Parallel over elements.
+/// Boundary faces, one pass over every boundary point (see face_integrand.hpp for the terms):
+/// the SIP terms on diffusive Dirichlet points (nᵀAn > 0), the inflow term −(b·n) w v (rhs
+/// −(b·n) g_D v) where b·n < 0 except on diffusive Neumann points, and the rhs ∫ g_N v on
+/// diffusive Neumann points. On previous_slab faces the inflow rhs comes from
+/// assemble_previous_slab_faces instead. Parallel over elements.
 template <int Dim, class Coefficients>
-void assemble_dirichlet_faces(const AssemblyData<Dim>& data, const Coefficients& coefficients) {
-  const auto& mesh = data.mesh;
-  detail::for_each_boundary_point(
-      data, [](BoundaryKind kind) { return kind == BoundaryKind::dirichlet; },
-      [&](const detail::ElementTargets& t, Index f, const Point<Dim>& x, double w) {
-        const Index e = t.element;
-        const int n = t.size;
-        const Point<Dim>& normal = mesh.boundary_facet_normals[f];
-        const Point<Dim> a_normal = detail::at_point(
-            x, [&] { return detail::checked(coefficients.diffusion(x), "A(x)", e) * normal; });
-        if (!(dot(a_normal, normal) > 0)) return;  // not diffusive here
-        const double sigma = detail::boundary_penalty(data, e, f);
-        const detail::BasisAtPoint<Dim> phi(mesh.space, t.degree, mesh.element_boxes[e], x);
-        double flux[detail::BasisAtPoint<Dim>::capacity];
-        for (int k = 0; k < n; ++k) {
-          double value = 0;
-          for (int d = 0; d < Dim; ++d) value += phi.gradient[k][d] * a_normal[d];
-          flux[k] = value;
-        }
-        if (t.block)
-          for (int i = 0; i < n; ++i)
-            for (int j = 0; j < n; ++j)
-              t.block[i * n + j] += w * (-flux[j] * phi.value[i] - flux[i] * phi.value[j] +
-                                         sigma * phi.value[j] * phi.value[i]);
-        if (t.rhs) {
-          const double g = detail::at_point(
-              x, [&] { return detail::checked(coefficients.dirichlet(x), "g_D(x)", e); });
-          for (int i = 0; i < n; ++i) t.rhs[i] += w * g * (sigma * phi.value[i] - flux[i]);
-        }
-      });
-}
-
-/// Inflow points (b·n < 0) on Dirichlet tags and on non-diffusive points (nᵀAn = 0) of any tag:
-/// −(b·n) w v and the rhs −(b·n) g_D v (on previous_slab faces the rhs comes from
-/// assemble_previous_slab_faces instead). Parallel over elements.
-template <int Dim, class Coefficients>
-void assemble_inflow_faces(const AssemblyData<Dim>& data, const Coefficients& coefficients) {
+void assemble_boundary_faces(const AssemblyData<Dim>& data, const Coefficients& coefficients) {
   const auto& mesh = data.mesh;
   detail::for_each_boundary_point(
       data, [](BoundaryKind) { return true; },
@@ -353,45 +309,35 @@ void assemble_inflow_faces(const AssemblyData<Dim>& data, const Coefficients& co
         const Index e = t.element;
         const int n = t.size;
         const Point<Dim>& normal = mesh.boundary_facet_normals[f];
-        const BoundaryKind kind = mesh.boundary_facet_kinds[f];
-        const auto [diffusive, beta] = detail::at_point(x, [&] {
+        const auto [a_normal, beta] = detail::at_point(x, [&] {
           const Tensor<Dim> a = detail::checked(coefficients.diffusion(x), "A(x)", e);
           const Point<Dim> b = detail::checked(coefficients.advection(x), "b(x)", e);
-          return std::pair{dot(a * normal, normal) > 0, dot(b, normal)};
+          return std::pair{a * normal, dot(b, normal)};
         });
-        if (!(beta < 0) || (diffusive && kind == BoundaryKind::neumann)) return;
+        const BoundaryPointClass point =
+            classify_boundary_point(mesh.boundary_facet_kinds[f], dot(a_normal, normal), beta);
+        if (!(t.block && point.acts_on_matrix()) && !(t.rhs && point.acts())) return;
+        const double sigma = point.dirichlet_diffusive ? detail::boundary_penalty(data, e, f) : 0.0;
+        double g_dirichlet = 0, g_neumann = 0;
+        if (t.rhs && point.needs_dirichlet_data())
+          g_dirichlet = detail::at_point(
+              x, [&] { return detail::checked(coefficients.dirichlet(x), "g_D(x)", e); });
+        if (t.rhs && point.neumann_diffusive)
+          g_neumann = detail::at_point(
+              x, [&] { return detail::checked(coefficients.neumann(x, normal), "g_N(x)", e); });
+        const BoundaryPointTerms terms =
+            boundary_point_terms(point, beta, sigma, g_dirichlet, g_neumann);
         const detail::BasisAtPoint<Dim> phi(mesh.space, t.degree, mesh.element_boxes[e], x);
-        if (t.block)
+        double flux[detail::BasisAtPoint<Dim>::capacity];
+        for (int k = 0; k < n; ++k) flux[k] = normal_flux<Dim>(phi.gradient[k], a_normal);
+        if (t.block && point.acts_on_matrix())
           for (int i = 0; i < n; ++i)
             for (int j = 0; j < n; ++j)
-              t.block[i * n + j] -= w * beta * phi.value[j] * phi.value[i];
-        if (t.rhs && kind != BoundaryKind::previous_slab) {
-          const double g = detail::at_point(
-              x, [&] { return detail::checked(coefficients.dirichlet(x), "g_D(x)", e); });
-          for (int i = 0; i < n; ++i) t.rhs[i] -= w * beta * g * phi.value[i];
-        }
-      });
-}
-
-/// Diffusive Neumann points (tag Neumann, nᵀAn > 0): the rhs ∫ g_N v. Outflow points add
-/// nothing in this formulation, so the matrix is untouched. Parallel over elements.
-template <int Dim, class Coefficients>
-void assemble_neumann_faces(const AssemblyData<Dim>& data, const Coefficients& coefficients) {
-  if (!data.targets.rhs) return;
-  const auto& mesh = data.mesh;
-  detail::for_each_boundary_point(
-      data, [](BoundaryKind kind) { return kind == BoundaryKind::neumann; },
-      [&](const detail::ElementTargets& t, Index f, const Point<Dim>& x, double w) {
-        const Index e = t.element;
-        const Point<Dim>& normal = mesh.boundary_facet_normals[f];
-        const double g = detail::at_point(x, [&] {
-          const Tensor<Dim> a = detail::checked(coefficients.diffusion(x), "A(x)", e);
-          if (!(dot(a * normal, normal) > 0)) return 0.0;
-          return detail::checked(coefficients.neumann(x, normal), "g_N(x)", e);
-        });
-        if (g == 0) return;
-        const detail::BasisAtPoint<Dim> phi(mesh.space, t.degree, mesh.element_boxes[e], x);
-        for (int i = 0; i < t.size; ++i) t.rhs[i] += w * g * phi.value[i];
+              t.block[i * n + j] +=
+                  boundary_entry(terms, phi.value[i], flux[i], phi.value[j], flux[j], w);
+        if (t.rhs)
+          for (int i = 0; i < n; ++i)
+            t.rhs[i] += boundary_rhs_entry(terms, phi.value[i], flux[i], w);
       });
 }
 

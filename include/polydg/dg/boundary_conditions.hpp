@@ -12,8 +12,8 @@
 namespace polydg {
 
 /// dirichlet / neumann: SPEC §1. previous_slab: a space-time slab's bottom face, hyperbolic
-/// inflow whose data is the previous slab's solution — the inflow kernel adds only the matrix
-/// term there, the rhs comes from assemble_slab_coupling (spacetime/slab_coupling.hpp).
+/// inflow whose data is the previous slab's solution — the boundary kernel adds only the matrix
+/// term there, the rhs comes from assemble_previous_slab_faces (dg/assembly_kernels.hpp).
 enum class BoundaryKind { dirichlet, neumann, previous_slab };
 
 class BoundaryConditions {
