@@ -45,6 +45,9 @@ void copy_device_to_host(void* destination, const void* source, std::size_t byte
 void copy_device_to_device(void* destination, const void* source, std::size_t bytes) {
   POLYDG_CUDA_CHECK(cudaMemcpy(destination, source, bytes, cudaMemcpyDeviceToDevice));
 }
+void fill_zero(void* destination, std::size_t bytes) {
+  POLYDG_CUDA_CHECK(cudaMemsetAsync(destination, 0, bytes));
+}
 void synchronize() { POLYDG_CUDA_CHECK(cudaDeviceSynchronize()); }
 
 }  // namespace polydg::device

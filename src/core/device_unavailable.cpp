@@ -19,6 +19,7 @@ void copy_device_to_host(void*, const void*, std::size_t) { unavailable("copy_de
 void copy_device_to_device(void*, const void*, std::size_t) {
   unavailable("copy_device_to_device");
 }
+void fill_zero(void*, std::size_t) { unavailable("fill_zero"); }
 void synchronize() { unavailable("synchronize"); }
 
 }  // namespace polydg::device

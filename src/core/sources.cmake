@@ -1,2 +1,3 @@
 # core: errors, types, warnings, device buffers (the CUDA half is in kernels/core).
 target_sources(polydg PRIVATE ${PROJECT_SOURCE_DIR}/src/core/log.cpp)
+target_sources(polydg PRIVATE ${PROJECT_SOURCE_DIR}/src/core/device_buffer.cpp)

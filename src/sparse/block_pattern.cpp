@@ -61,6 +61,22 @@ Index BlockPattern::find_block(Index r, Index c) const {
   return (it != end && *it == c) ? Index(it - block_columns_.begin()) : Index(-1);
 }
 
+Index BlockPattern::block_of_value(GlobalIndex k) const {
+  require(k >= 0 && k < value_count(), "BlockPattern::block_of_value: value ", k,
+          " is outside [0, ", value_count(), ")");
+  return Index(std::upper_bound(value_offsets_.begin(), value_offsets_.end(), k) -
+               value_offsets_.begin()) -
+         1;
+}
+
+Index BlockPattern::block_row_of_dof(GlobalIndex dof) const {
+  require(dof >= 0 && dof < dof_count(), "BlockPattern::block_row_of_dof: unknown ", dof,
+          " is outside [0, ", dof_count(), ")");
+  return Index(std::upper_bound(dof_offsets_.begin(), dof_offsets_.end(), dof) -
+               dof_offsets_.begin()) -
+         1;
+}
+
 void BlockPattern::coo_indices(std::span<GlobalIndex> rows, std::span<GlobalIndex> columns) const {
   require(GlobalIndex(rows.size()) == value_count() && GlobalIndex(columns.size()) == value_count(),
           "BlockPattern::coo_indices: arrays of ", rows.size(), " and ", columns.size(),

@@ -51,7 +51,7 @@ struct DeviceResult {
 
 // One device assembly into zeroed arrays; a target left out stays empty.
 template <int Dim, class Coefficients>
-DeviceResult run_device(const DeviceElementData<Dim>& data, const DeviceBlockPattern& pattern,
+DeviceResult run_device(const DeviceQuadratureMesh<Dim>& data, const DeviceBlockPattern& pattern,
                         const Coefficients& coefficients, bool matrix, bool rhs) {
   const std::vector<double> zero_values(std::size_t(pattern.value_count()), 0.0);
   const std::vector<double> zero_rhs(std::size_t(pattern.dof_count()), 0.0);
@@ -87,7 +87,7 @@ void check_mesh(const PolytopicMesh<Dim>& mesh, BasisSpace space, const Coeffici
 
   const DeviceBlockPattern device_pattern =
       build_block_pattern_on_device(block_sizes, quadrature_mesh.interface_elements);
-  const DeviceElementData<Dim> device_data(quadrature_mesh, degrees);
+  const DeviceQuadratureMesh<Dim> device_data(quadrature_mesh, degrees);
   const DeviceResult first = run_device(device_data, device_pattern, coefficients, true, true);
   const DeviceResult second = run_device(device_data, device_pattern, coefficients, true, true);
   const DeviceResult matrix_only =

@@ -43,6 +43,20 @@ BOOST_AUTO_TEST_CASE(rows_hold_the_diagonal_and_each_neighbour_once) {
   BOOST_TEST(values == p.value_count());
 }
 
+BOOST_AUTO_TEST_CASE(values_and_unknowns_map_back_to_their_block_and_element) {
+  const BlockPattern p = small_pattern();
+  for (Index k = 0; k < p.block_count(); ++k) {
+    BOOST_TEST(p.block_of_value(p.block_value_offset(k)) == k);
+    BOOST_TEST(p.block_of_value(p.block_value_offset(k + 1) - 1) == k);
+  }
+  for (Index e = 0; e < p.block_row_count(); ++e) {
+    BOOST_TEST(p.block_row_of_dof(p.dof_offset(e)) == e);
+    BOOST_TEST(p.block_row_of_dof(p.dof_offset(e + 1) - 1) == e);
+  }
+  BOOST_CHECK_THROW(p.block_of_value(p.value_count()), polydg::Error);
+  BOOST_CHECK_THROW(p.block_row_of_dof(-1), polydg::Error);
+}
+
 BOOST_AUTO_TEST_CASE(coo_indices_and_multiply_agree_with_entry) {
   auto pattern = std::make_shared<const BlockPattern>(small_pattern());
   BlockMatrix<double> matrix(pattern);

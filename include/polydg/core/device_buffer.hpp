@@ -24,6 +24,10 @@ void deallocate(void* pointer) noexcept;
 void copy_host_to_device(void* device_destination, const void* host_source, std::size_t bytes);
 void copy_device_to_host(void* host_destination, const void* device_source, std::size_t bytes);
 void copy_device_to_device(void* destination, const void* source, std::size_t bytes);
+/// Sets `bytes` of device memory to zero, asynchronously on the default stream.
+void fill_zero(void* device_destination, std::size_t bytes);
+/// Throws polydg::Error: a host array of `given` elements for a device buffer of `expected`.
+[[noreturn]] void throw_size_mismatch(std::size_t given, std::size_t expected);
 /// Waits for all work on the device and reports any asynchronous kernel error.
 void synchronize();
 
@@ -54,6 +58,16 @@ class DeviceBuffer {
   std::size_t size() const { return size_; }
   T* data() { return data_; }
   const T* data() const { return data_; }
+
+  /// Overwrites the buffer with `host`, which must have size() elements (no reallocation).
+  void assign(std::span<const T> host) {
+    if (host.size() != size_) throw_size_mismatch(host.size(), size_);
+    if (size_) copy_host_to_device(data_, host.data(), host.size_bytes());
+  }
+  /// Sets every element's bytes to zero (asynchronous on the default stream).
+  void fill_zero() {
+    if (size_) device::fill_zero(data_, size_ * sizeof(T));
+  }
 
   /// Copies the whole buffer back to a host vector.
   std::vector<T> to_host() const {

@@ -43,6 +43,10 @@ class BlockPattern {
   Index diagonal_block(Index e) const { return diagonal_blocks_[e]; }
   /// The block (r, c), or −1 when r and c are not neighbours. Binary search in row r.
   Index find_block(Index r, Index c) const;
+  /// The block holding value `k` (0 ≤ k < value_count()), and the element (block row) owning
+  /// unknown `dof` (0 ≤ dof < dof_count()): binary searches, for error messages and tests.
+  Index block_of_value(GlobalIndex k) const;
+  Index block_row_of_dof(GlobalIndex dof) const;
 
   /// Global (row, column) index of every stored value, in values order — the COO arrays that
   /// PETSc's MatSetPreallocationCOO takes, so MatSetValuesCOO can read BlockMatrix values as

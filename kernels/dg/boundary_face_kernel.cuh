@@ -1,0 +1,219 @@
+#pragma once
+// The boundary-face integrals of SPEC §2 on the device — the CUDA counterpart of
+// assemble_boundary_faces and assemble_previous_slab_faces (polydg/dg/assembly_kernels.hpp),
+// calling the same POLYDG_HD integrand (dg/face_integrand.hpp): per element, the SIP terms of
+// diffusive Dirichlet points, the inflow term, g_N on diffusive Neumann points, and — in its
+// own launch — the previous slab's data on a slab's bottom face.
+//
+// Schedule: point_batch_schedule.cuh, one thread block per element with boundary facets,
+// launched per degree. Outputs: the element's diagonal block (N², when the matrix is
+// assembled) then its N rhs entries; point k is (the element's boundary sub-facet k / Q, rule
+// point k mod Q), the CPU's order. One writer per block: deterministic, no atomics.
+//
+// What a point contributes comes from a PointTerms functor (BoundaryTerms: the coefficients;
+// PreviousSlabTerms: the previous slab), so both launches share the kernel.
+#include <cuda_runtime.h>
+
+#include "dg/device_quadrature_mesh.cuh"
+#include "dg/point_batch_schedule.cuh"
+#include "polydg/core/macros.hpp"
+#include "polydg/core/types.hpp"
+#include "polydg/dg/face_integrand.hpp"
+#include "polydg/dg/penalty.hpp"
+#include "polydg/fem/affine_simplex_map.hpp"
+#include "polydg/fem/basis_space.hpp"
+#include "polydg/sparse/device_block_pattern.hpp"
+
+namespace polydg {
+namespace device::detail {
+
+/// What one boundary point contributes: its terms and A n (for the fluxes).
+template <int Dim>
+struct BoundaryPoint {
+  bool acts = false;
+  BoundaryPointTerms terms;
+  Point<Dim> a_normal{};
+};
+
+/// The terms of assemble_boundary_faces: Dirichlet (SIP), inflow and Neumann.
+template <int Dim, class Coefficients>
+struct BoundaryTerms {
+  Coefficients coefficients;
+  const DiffusionRange<Dim>* diffusion_ranges;
+  double penalty_constant;
+  bool matrix, rhs;
+
+  __device__ BoundaryPoint<Dim> operator()(const DeviceQuadratureMeshView<Dim>& mesh, Index e,
+                                           Index f, const Point<Dim>& x) const {
+    const Point<Dim> normal = mesh.boundary_facet_normals[f];
+    const Tensor<Dim> a = coefficients.diffusion(x);
+    const Point<Dim> b = coefficients.advection(x);
+    BoundaryPoint<Dim> point;
+    point.a_normal = a * normal;
+    const double beta = dot(b, normal);
+    const BoundaryPointClass kind =
+        classify_boundary_point(mesh.boundary_facet_kinds[f], dot(point.a_normal, normal), beta);
+    point.acts = (matrix && kind.acts_on_matrix()) || (rhs && kind.acts());
+    if (!point.acts) return point;
+    double sigma = 0;
+    if (kind.dirichlet_diffusive)
+      sigma = penalty_constant *
+              penalty_term<Dim>(mesh.measures[e], mesh.boundary_facet_cell_measures[f],
+                                mesh.boundary_facet_measures[f], mesh.degrees[e],
+                                diffusion_bound(diffusion_ranges[e], normal), mesh.penalty_scaling);
+    double g_dirichlet = 0, g_neumann = 0;
+    if (rhs && kind.needs_dirichlet_data()) g_dirichlet = coefficients.dirichlet(x);
+    if (rhs && kind.neumann_diffusive) g_neumann = coefficients.neumann(x, normal);
+    point.terms = boundary_point_terms(kind, beta, sigma, g_dirichlet, g_neumann);
+    return point;
+  }
+};
+
+/// The data term of previous_slab faces: rhs += ∫ value(e, x) φ_i (weight 1).
+template <int Dim, class Value>
+struct PreviousSlabTerms {
+  Value value;
+
+  __device__ BoundaryPoint<Dim> operator()(const DeviceQuadratureMeshView<Dim>& mesh, Index e,
+                                           Index f, const Point<Dim>& x) const {
+    BoundaryPoint<Dim> point;
+    point.acts = mesh.boundary_facet_kinds[f] == BoundaryKind::previous_slab;
+    if (point.acts) point.terms.rhs_value = value(e, x);
+    return point;
+  }
+};
+
+template <int Dim, class PointTerms>
+struct BoundaryLaunch {
+  DeviceQuadratureMeshView<Dim> mesh;
+  DeviceBlockPatternView pattern;
+  const Index* elements;
+  int p, n;
+  PointTerms terms;
+  double* values;  ///< null: matrix not assembled
+  double* rhs;     ///< null: rhs not assembled
+
+  // Slot (doubles): φ[n], flux[n], ∇φ[n][Dim], w, flux, mass, rhs_value, rhs_flux.
+  POLYDG_HD int flux() const { return n; }
+  POLYDG_HD int grad() const { return 2 * n; }
+  POLYDG_HD int scalars() const { return 2 * n + n * Dim; }
+  POLYDG_HD int slot_size() const { return scalars() + 5; }
+
+  struct Item {
+    Index element;
+    Index facet_begin, rule_begin, rule_size;
+    GlobalIndex point_count;
+    double* block;
+    double* rhs;
+  };
+  struct Output {
+    int i, j;  ///< j < 0: rhs entry i
+  };
+
+  __device__ Item item(Index b) const {
+    Item it;
+    it.element = elements[b];
+    it.facet_begin = mesh.element_boundary_offsets[it.element];
+    it.rule_begin = mesh.face_rule_offsets[p];
+    it.rule_size = mesh.face_rule_offsets[p + 1] - it.rule_begin;
+    it.point_count =
+        GlobalIndex(mesh.element_boundary_offsets[it.element + 1] - it.facet_begin) * it.rule_size;
+    it.block =
+        values ? values + pattern.value_offsets[pattern.diagonal_blocks[it.element]] : nullptr;
+    it.rhs = rhs ? rhs + pattern.dof_offsets[it.element] : nullptr;
+    return it;
+  }
+  __device__ int outputs(const Item& it) const { return (it.block ? n * n : 0) + (it.rhs ? n : 0); }
+  __device__ GlobalIndex point_count(const Item& it) const { return it.point_count; }
+  __device__ Output output(const Item& it, int o) const {
+    const int matrix_outputs = it.block ? n * n : 0;
+    if (o >= matrix_outputs) return {o - matrix_outputs, -1};
+    return {o / n, o % n};
+  }
+  __device__ double initial(const Item& it, const Output& out) const {
+    return out.j < 0 ? it.rhs[out.i] : it.block[out.i * n + out.j];
+  }
+  __device__ void store(const Item& it, const Output& out, double value) const {
+    if (out.j < 0)
+      it.rhs[out.i] = value;
+    else
+      it.block[out.i * n + out.j] = value;
+  }
+  __device__ void evaluate(const Item& it, GlobalIndex k, double* slot) const {
+    const Index f = it.facet_begin + Index(k / it.rule_size);
+    const Index q = it.rule_begin + Index(k % it.rule_size);
+    const Point<Dim>* vertices = mesh.boundary_facet_vertices + GlobalIndex(f) * Dim;
+    const Point<Dim> x = map_reference_point<Dim - 1, Dim>(vertices, mesh.face_rule_points[q]);
+    const BoundaryPoint<Dim> point = terms(mesh, it.element, f, x);
+    double* scalar = slot + scalars();
+    if (!point.acts) {  // adds exact zeros: φ and the fluxes must be finite
+      for (int m = 0; m < 2 * n; ++m) slot[m] = 0.0;
+      for (int m = 0; m < 5; ++m) scalar[m] = 0.0;
+      return;
+    }
+    double(*gradient)[Dim] = reinterpret_cast<double(*)[Dim]>(slot + grad());
+    evaluate_space_basis_gradients<Dim, double>(mesh.space, p, mesh.boxes[it.element], x, slot,
+                                                gradient);
+    for (int m = 0; m < n; ++m) slot[flux() + m] = normal_flux<Dim>(gradient[m], point.a_normal);
+    scalar[0] = mesh.face_rule_weights[q] * affine_measure_ratio<Dim - 1, Dim>(vertices);
+    scalar[1] = point.terms.flux;
+    scalar[2] = point.terms.mass;
+    scalar[3] = point.terms.rhs_value;
+    scalar[4] = point.terms.rhs_flux;
+  }
+  __device__ double term(const Item&, const Output& out, const double* slot) const {
+    const double* scalar = slot + scalars();
+    const BoundaryPointTerms point{scalar[1], scalar[2], scalar[3], scalar[4]};
+    if (out.j < 0) return boundary_rhs_entry(point, slot[out.i], slot[flux() + out.i], scalar[0]);
+    return boundary_entry(point, slot[out.i], slot[flux() + out.i], slot[out.j],
+                          slot[flux() + out.j], scalar[0]);
+  }
+};
+
+template <int Dim, class PointTerms>
+void launch_boundary(const DeviceQuadratureMesh<Dim>& mesh, const DegreeGroups& groups,
+                     const DeviceBlockPatternView& pattern, const PointTerms& terms, double* values,
+                     double* rhs, const char* name, const LaunchLimits& limits) {
+  for (int p = 0; p <= mesh.max_degree(); ++p) {
+    if (groups.count(p) == 0) continue;
+    const int n = space_basis_size(mesh.space(), Dim, p);
+    const BoundaryLaunch<Dim, PointTerms> launch{mesh.view(), pattern, groups.group(p), p,
+                                                 n,           terms,   values,          rhs};
+    launch_point_batches(launch, groups.count(p), (values ? n * n : 0) + (rhs ? n : 0),
+                         launch.slot_size(),
+                         GlobalIndex(groups.max_pieces[p]) * mesh.face_rule_size(p), name, limits);
+  }
+}
+
+}  // namespace device::detail
+
+/// Adds the Dirichlet, inflow and Neumann terms into the diagonal blocks of `values` and into
+/// `rhs` (device memory; null skips a target). diffusion_ranges: per element, on the device.
+/// Asynchronous on limits.stream.
+template <int Dim, class Coefficients>
+void assemble_boundary_faces_on_device(const DeviceQuadratureMesh<Dim>& mesh,
+                                       const DeviceBlockPatternView& pattern,
+                                       const DiffusionRange<Dim>* diffusion_ranges,
+                                       double penalty_constant, const Coefficients& coefficients,
+                                       double* values, double* rhs,
+                                       const device::detail::LaunchLimits& limits = {}) {
+  if (!values && !rhs) return;
+  const device::detail::BoundaryTerms<Dim, Coefficients> terms{
+      coefficients, diffusion_ranges, penalty_constant, values != nullptr, rhs != nullptr};
+  device::detail::launch_boundary(mesh, mesh.boundary_elements(), pattern, terms, values, rhs,
+                                  "boundary face kernel", limits);
+}
+
+/// Adds ∫ value(e, x) φ_i over the previous_slab facets of every element into `rhs` (device
+/// memory). value must be callable on the device. Asynchronous on limits.stream.
+template <int Dim, class Value>
+void assemble_previous_slab_faces_on_device(const DeviceQuadratureMesh<Dim>& mesh,
+                                            const DeviceBlockPatternView& pattern,
+                                            const Value& value, double* rhs,
+                                            const device::detail::LaunchLimits& limits = {}) {
+  const device::detail::PreviousSlabTerms<Dim, Value> terms{value};
+  device::detail::launch_boundary(mesh, mesh.previous_slab_elements(), pattern, terms, nullptr, rhs,
+                                  "previous slab face kernel", limits);
+}
+
+}  // namespace polydg

@@ -1,0 +1,337 @@
+#pragma once
+// DeviceAssembler: the CUDA backend of the IP-DG assembly (SPEC §2, §6 Approach 2), beside the
+// CPU reference Assembler (polydg/dg/assembler.hpp) and with the same contract: built once per
+// mesh and boundary conditions, then every assemble call recomputes values only (no
+// allocation). The matrix values and the rhs live in device memory until asked for.
+//
+//   polydg::DeviceAssembler<3> assembler(slab_mesh, conditions, options);   // pattern on GPU
+//   assembler.assemble(coefficients);          // __host__ __device__ coefficient callables
+//   assembler.add_previous_slab_term(value);   // value(e, x) callable on the device
+//   assembler.copy_to_host(matrix, rhs);       // one staged copy (e.g. for the AIJ export)
+//
+// Construction: the QuadratureMesh on the host (as Assembler), then on the device: its arrays
+// (DeviceQuadratureMesh), the BlockPattern (build_block_pattern_on_device: Thrust/CUB sort of
+// the element pairs, equal to the CPU pattern), zeroed values and rhs, and the interface
+// scratch of the deterministic mode. An assembly is, on one stream: zero the targets; the
+// diffusion ranges (the penalty's ā); element kernel; interior faces (+ gather); boundary
+// faces; and, unless disabled, a check that every assembled entry is finite.
+//
+// Write modes (FaceWriteMode): deterministic (default) gives the same bits on every run and
+// launch configuration; atomic adds the interface contributions to diagonal blocks with
+// atomics (see interior_face_kernel.cuh). Both agree with the CPU Assembler to rounding
+// (≤ 1e-13 relative in the tests).
+//
+// Errors: polydg::Error for what Assembler rejects, any CUDA failure (out of memory names the
+// size asked for and the memory free), and — after the assembly, the kernels cannot throw — a
+// non-finite assembled entry, naming the element whose block row or rhs holds it (a coefficient
+// that is NaN or infinite there). Coefficients: the same object as for Assembler, with
+// __host__ __device__ callables (nvcc --extended-lambda) or polydg::Constant.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "core/cuda_check.cuh"
+#include "dg/boundary_face_kernel.cuh"
+#include "dg/device_quadrature_mesh.cuh"
+#include "dg/diffusion_range_kernel.cuh"
+#include "dg/element_kernel.cuh"
+#include "dg/interior_face_kernel.cuh"
+#include "polydg/core/device_buffer.hpp"
+#include "polydg/core/error.hpp"
+#include "polydg/dg/assembler.hpp"
+#include "polydg/dg/quadrature_mesh.hpp"
+#include "polydg/fem/basis_space.hpp"
+#include "polydg/mesh/polytopic_mesh.hpp"
+#include "polydg/sparse/block_matrix.hpp"
+#include "polydg/sparse/block_pattern.hpp"
+#include "polydg/sparse/device_block_pattern.hpp"
+
+namespace polydg {
+
+struct DeviceAssemblyOptions {
+  FaceWriteMode write_mode = FaceWriteMode::deterministic;
+  /// Check after each assembly that every assembled entry is finite (one read of the values,
+  /// one device→host copy of an index); the kernels themselves cannot report a NaN coefficient.
+  bool check_finite = true;
+  /// Record CUDA events between the phases so last_timings() can report them.
+  bool record_timings = false;
+  /// Most threads per block of the quadrature kernels (a multiple of 32, ≤ 256). The results
+  /// do not depend on it — bit for bit in the deterministic mode; it is there to tune and test.
+  int max_block_threads = 256;
+};
+
+/// Seconds of the phases of the last assembly (record_timings), measured with CUDA events.
+struct DeviceAssemblyTimings {
+  double zero = 0, diffusion_ranges = 0, elements = 0, interior_faces = 0, boundary_faces = 0,
+         finite_check = 0;
+  double total() const {
+    return zero + diffusion_ranges + elements + interior_faces + boundary_faces + finite_check;
+  }
+};
+
+namespace device::detail {
+
+/// first_bad = min(first_bad, k) over the k < count with a non-finite data[k].
+__global__ inline void first_non_finite_kernel(const double* data, GlobalIndex count,
+                                               unsigned long long* first_bad) {
+  for (GlobalIndex k = GlobalIndex(blockIdx.x) * blockDim.x + threadIdx.x; k < count;
+       k += GlobalIndex(gridDim.x) * blockDim.x)
+    if (!isfinite(data[k])) atomicMin(first_bad, static_cast<unsigned long long>(k));
+}
+
+/// A pair of CUDA events around a phase.
+class PhaseEvents {
+ public:
+  PhaseEvents() = default;
+  explicit PhaseEvents(int phases) : events_(std::size_t(phases) + 1, nullptr) {
+    for (cudaEvent_t& event : events_) POLYDG_CUDA_CHECK(cudaEventCreate(&event));
+  }
+  PhaseEvents(const PhaseEvents&) = delete;
+  PhaseEvents& operator=(const PhaseEvents&) = delete;
+  ~PhaseEvents() {
+    for (cudaEvent_t event : events_)
+      if (event) cudaEventDestroy(event);
+  }
+  bool enabled() const { return !events_.empty(); }
+  void record(int k) {
+    if (enabled()) POLYDG_CUDA_CHECK(cudaEventRecord(events_[std::size_t(k)]));
+  }
+  double seconds(int phase) const {
+    float milliseconds = 0;
+    POLYDG_CUDA_CHECK(cudaEventSynchronize(events_[std::size_t(phase) + 1]));
+    POLYDG_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, events_[std::size_t(phase)],
+                                           events_[std::size_t(phase) + 1]));
+    return milliseconds * 1e-3;
+  }
+
+ private:
+  std::vector<cudaEvent_t> events_;
+};
+
+}  // namespace device::detail
+
+template <int Dim>
+class DeviceAssembler {
+ public:
+  DeviceAssembler(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
+                  const AssemblyOptions& options = {},
+                  const DeviceAssemblyOptions& device_options = {})
+      : host_mesh_(make_host_mesh(mesh, conditions, options)),
+        options_(options),
+        device_options_(device_options),
+        mesh_(host_mesh_, options.quadrature) {
+    const Index elements = host_mesh_.element_count();
+    block_sizes_.resize(std::size_t(elements));
+    for (Index e = 0; e < elements; ++e)
+      block_sizes_[e] = space_basis_size(options.space, Dim, host_mesh_.element_degrees[e]);
+    pattern_ = build_block_pattern_on_device(block_sizes_, host_mesh_.interface_elements);
+    values_ = device::DeviceBuffer<double>(std::size_t(pattern_.value_count()));
+    rhs_ = device::DeviceBuffer<double>(std::size_t(pattern_.dof_count()));
+    values_.fill_zero();
+    rhs_.fill_zero();
+    diffusion_ranges_ = device::DeviceBuffer<DiffusionRange<Dim>>(std::size_t(elements));
+    first_bad_ = device::DeviceBuffer<unsigned long long>(1);
+    if (device_options.write_mode == FaceWriteMode::deterministic) build_scratch();
+    if (device_options.record_timings) events_ = std::make_unique<device::detail::PhaseEvents>(6);
+  }
+
+  const QuadratureMesh<Dim>& quadrature_mesh() const { return host_mesh_; }
+  const DeviceQuadratureMesh<Dim>& device_mesh() const { return mesh_; }
+  const DeviceBlockPattern& pattern() const { return pattern_; }
+  const AssemblyOptions& options() const { return options_; }
+  const DeviceAssemblyOptions& device_options() const { return device_options_; }
+  /// The matrix values (pattern().value_count(), block order of the pattern) and the rhs
+  /// (pattern().dof_count()), in device memory.
+  double* values() { return values_.data(); }
+  const double* values() const { return values_.data(); }
+  double* rhs() { return rhs_.data(); }
+  const double* rhs() const { return rhs_.data(); }
+
+  /// Overwrites the matrix values and the rhs.
+  template <class Coefficients>
+  void assemble(const Coefficients& coefficients) {
+    run(coefficients, values_.data(), rhs_.data());
+  }
+  /// Overwrites the matrix values only.
+  template <class Coefficients>
+  void assemble_matrix(const Coefficients& coefficients) {
+    run(coefficients, values_.data(), nullptr);
+  }
+  /// Overwrites the rhs only.
+  template <class Coefficients>
+  void assemble_rhs(const Coefficients& coefficients) {
+    run(coefficients, nullptr, rhs_.data());
+  }
+  /// Adds the previous_slab data term to the rhs (after assemble or assemble_rhs): see
+  /// assemble_previous_slab_faces. value(e, x) → double, callable on the device.
+  template <class Value>
+  void add_previous_slab_term(const Value& value) {
+    assemble_previous_slab_faces_on_device(
+        mesh_, pattern_.view(), value, rhs_.data(),
+        device::detail::LaunchLimits{device_options_.max_block_threads, nullptr});
+    if (device_options_.check_finite) check_finite(nullptr, rhs_.data());
+  }
+  /// As Assembler::map_last_coordinate; re-uploads the geometry (no reallocation).
+  void map_last_coordinate(double from_begin, double from_end, double to_begin, double to_end) {
+    polydg::map_last_coordinate(host_mesh_, from_begin, from_end, to_begin, to_end);
+    mesh_.update_geometry(host_mesh_);
+  }
+
+  /// Phase times of the last assembly (record_timings must be set). Synchronizes.
+  DeviceAssemblyTimings last_timings() const {
+    require(events_ != nullptr, "DeviceAssembler::last_timings: record_timings is off");
+    return {events_->seconds(0), events_->seconds(1), events_->seconds(2),
+            events_->seconds(3), events_->seconds(4), events_->seconds(5)};
+  }
+
+  std::vector<double> values_to_host() const { return values_.to_host(); }
+  std::vector<double> rhs_to_host() const { return rhs_.to_host(); }
+  /// Copies the values into `matrix` (a BlockMatrix on the CPU pattern of the same mesh, e.g.
+  /// Assembler::make_matrix(), or make_host_matrix()) and, when not empty, the rhs into `rhs`.
+  void copy_to_host(BlockMatrix<double>& matrix, std::span<double> rhs = {}) const {
+    require(GlobalIndex(matrix.values().size()) == pattern_.value_count(),
+            "DeviceAssembler::copy_to_host: a matrix of ", matrix.values().size(), " values for ",
+            pattern_.value_count());
+    device::copy_device_to_host(matrix.values().data(), values_.data(),
+                                matrix.values().size_bytes());
+    if (rhs.empty()) return;
+    require(GlobalIndex(rhs.size()) == pattern_.dof_count(),
+            "DeviceAssembler::copy_to_host: rhs of ", rhs.size(), " entries for ",
+            pattern_.dof_count(), " unknowns");
+    device::copy_device_to_host(rhs.data(), rhs_.data(), rhs.size_bytes());
+  }
+  /// A zero BlockMatrix on the CPU copy of the pattern (built on the host on first use).
+  BlockMatrix<double> make_host_matrix() const { return BlockMatrix<double>(host_pattern()); }
+  const std::shared_ptr<const BlockPattern>& host_pattern() const {
+    if (!host_pattern_)
+      host_pattern_ =
+          std::make_shared<const BlockPattern>(block_sizes_, host_mesh_.interface_elements);
+    return host_pattern_;
+  }
+
+ private:
+  static QuadratureMesh<Dim> make_host_mesh(const PolytopicMesh<Dim>& mesh,
+                                            const BoundaryConditions& conditions,
+                                            const AssemblyOptions& options) {
+    require(options.penalty_constant > 0,
+            "DeviceAssembler: penalty constant C_sigma = ", options.penalty_constant,
+            " must be positive");
+    require(options.quadrature.extra >= 0, "DeviceAssembler: extra quadrature degree ",
+            options.quadrature.extra, " must be >= 0");
+    QuadratureMesh<Dim> quadrature_mesh(mesh, conditions);
+    quadrature_mesh.space = options.space;
+    quadrature_mesh.penalty_scaling = options.penalty_scaling;
+    return quadrature_mesh;
+  }
+
+  // The deterministic mode's per-interface scratch (N_a² + N_b² each) and, per element, its
+  // interfaces in ascending order: the order the gather adds them in.
+  void build_scratch() {
+    const Index elements = host_mesh_.element_count();
+    const Index interfaces = host_mesh_.interface_count();
+    std::vector<GlobalIndex> offsets(std::size_t(interfaces) + 1, 0);
+    std::vector<Index> element_offsets(std::size_t(elements) + 1, 0);
+    for (Index i = 0; i < interfaces; ++i) {
+      const auto [a, b] = host_mesh_.interface_elements[i];
+      offsets[i + 1] = offsets[i] + GlobalIndex(block_sizes_[a]) * block_sizes_[a] +
+                       GlobalIndex(block_sizes_[b]) * block_sizes_[b];
+      ++element_offsets[a + 1];
+      ++element_offsets[b + 1];
+    }
+    for (Index e = 0; e < elements; ++e) element_offsets[e + 1] += element_offsets[e];
+    std::vector<Index> element_interfaces(std::size_t(element_offsets.back()));
+    std::vector<Index> fill(element_offsets.begin(), element_offsets.end() - 1);
+    for (Index i = 0; i < interfaces; ++i)
+      for (Index e : host_mesh_.interface_elements[i]) element_interfaces[fill[e]++] = i;
+    scratch_offsets_ = detail::upload(offsets);
+    scratch_values_ = device::DeviceBuffer<double>(std::size_t(offsets.back()));
+    element_interface_offsets_ = detail::upload(element_offsets);
+    element_interfaces_ = detail::upload(element_interfaces);
+  }
+
+  InterfaceScratchView scratch_view() {
+    return {scratch_offsets_.data(), scratch_values_.data(), element_interface_offsets_.data(),
+            element_interfaces_.data()};
+  }
+
+  template <class Coefficients>
+  void run(const Coefficients& coefficients, double* values, double* rhs) {
+    auto record = [&](int k) {
+      if (events_) events_->record(k);
+    };
+    record(0);
+    if (values) values_.fill_zero();
+    if (rhs) rhs_.fill_zero();
+    record(1);
+    const DeviceBlockPatternView pattern = pattern_.view();
+    const device::detail::LaunchLimits limits{device_options_.max_block_threads, nullptr};
+    compute_diffusion_ranges_on_device(mesh_, coefficients, diffusion_ranges_.data());
+    record(2);
+    assemble_elements_on_device(mesh_, pattern, coefficients, values, rhs, limits);
+    record(3);
+    assemble_interior_faces_on_device(mesh_, pattern, diffusion_ranges_.data(),
+                                      options_.penalty_constant, coefficients,
+                                      device_options_.write_mode, scratch_view(), values, limits);
+    record(4);
+    assemble_boundary_faces_on_device(mesh_, pattern, diffusion_ranges_.data(),
+                                      options_.penalty_constant, coefficients, values, rhs, limits);
+    record(5);
+    if (device_options_.check_finite) check_finite(values, rhs);
+    record(6);
+  }
+
+  // Raises, naming the element, when a value or rhs entry is not finite. Synchronizes.
+  void check_finite(const double* values, const double* rhs) {
+    struct Target {
+      const double* data;
+      GlobalIndex count;
+      bool matrix;
+    };
+    for (const Target target :
+         {Target{values, pattern_.value_count(), true}, Target{rhs, pattern_.dof_count(), false}}) {
+      if (!target.data || target.count == 0) continue;
+      const unsigned long long none = ~0ull;
+      device::copy_host_to_device(first_bad_.data(), &none, sizeof none);
+      const GlobalIndex blocks = std::min<GlobalIndex>((target.count + 255) / 256, 4096);
+      device::detail::first_non_finite_kernel<<<static_cast<unsigned>(blocks), 256>>>(
+          target.data, target.count, first_bad_.data());
+      POLYDG_CUDA_CHECK_LAUNCH("first_non_finite_kernel");
+      unsigned long long first = none;
+      device::copy_device_to_host(&first, first_bad_.data(), sizeof first);
+      if (first == none) continue;
+      const BlockPattern& pattern = *host_pattern();
+      Index element = 0;
+      if (target.matrix) {
+        const Index block = pattern.block_of_value(GlobalIndex(first));
+        element = pattern.block_row(block);
+      } else {
+        element = pattern.block_row_of_dof(GlobalIndex(first));
+      }
+      raise("DeviceAssembler: the assembled ", target.matrix ? "matrix" : "rhs",
+            " has a non-finite entry (index ", first, ") in the block row of element ", element,
+            ": a coefficient or boundary datum is not finite (NaN or infinite) on element ",
+            element, " or one of its faces");
+    }
+  }
+
+  QuadratureMesh<Dim> host_mesh_;
+  AssemblyOptions options_;
+  DeviceAssemblyOptions device_options_;
+  DeviceQuadratureMesh<Dim> mesh_;
+  std::vector<Index> block_sizes_;
+  DeviceBlockPattern pattern_;
+  device::DeviceBuffer<double> values_, rhs_;
+  device::DeviceBuffer<DiffusionRange<Dim>> diffusion_ranges_;
+  device::DeviceBuffer<unsigned long long> first_bad_;
+  device::DeviceBuffer<GlobalIndex> scratch_offsets_;
+  device::DeviceBuffer<double> scratch_values_;
+  device::DeviceBuffer<Index> element_interface_offsets_, element_interfaces_;
+  std::unique_ptr<device::detail::PhaseEvents> events_;
+  mutable std::shared_ptr<const BlockPattern> host_pattern_;
+};
+
+}  // namespace polydg

@@ -1,0 +1,307 @@
+#pragma once
+// DeviceQuadratureMesh: the QuadratureMesh (polydg/dg/quadrature_mesh.hpp) in device memory,
+// with the quadrature rules the kernels use and the work lists they are launched on.
+//
+// * Arrays: those of QuadratureMesh, flattened (vertices Dim + 1 or Dim points per piece, two
+//   cell measures per interface facet, two elements per interface).
+// * Rules: for every degree p ≤ max_degree, the element rule of QuadratureDegrees::element(p)
+//   and the facet rule of face(p, p), concatenated (rule p at offsets[p] .. offsets[p + 1]).
+// * Work lists, grouped by degree so one launch has one block shape: all elements (by degree),
+//   interfaces (by the larger degree of their elements, which their rule uses), elements with
+//   boundary facets, elements with previous_slab facets. Each group knows the most pieces
+//   (sub-simplices / sub-facets) of its items, to size the point batches.
+// Built once per mesh; update_geometry re-uploads coordinates after map_last_coordinate.
+#include <algorithm>
+#include <array>
+#include <span>
+#include <vector>
+
+#include "polydg/core/device_buffer.hpp"
+#include "polydg/core/types.hpp"
+#include "polydg/dg/boundary_conditions.hpp"
+#include "polydg/dg/penalty.hpp"
+#include "polydg/dg/quadrature_degree.hpp"
+#include "polydg/dg/quadrature_mesh.hpp"
+#include "polydg/fem/basis_space.hpp"
+#include "polydg/fem/quadrature_cache.hpp"
+
+namespace polydg {
+
+/// Raw device pointers of a DeviceQuadratureMesh, passed by value to kernels (read-only).
+template <int Dim>
+struct DeviceQuadratureMeshView {
+  BasisSpace space = BasisSpace::total_degree;
+  PenaltyScaling penalty_scaling = PenaltyScaling::polytopic_cap;
+  // elements
+  const int* degrees = nullptr;
+  const Box<Dim>* boxes = nullptr;
+  const double* measures = nullptr;
+  const Index* simplex_offsets = nullptr;        ///< element_count + 1
+  const Point<Dim>* simplex_vertices = nullptr;  ///< Dim + 1 per sub-simplex
+  // interfaces
+  const Index* interface_elements = nullptr;  ///< 2 per interface (first < second)
+  const Index* interface_facet_offsets = nullptr;
+  const Point<Dim>* interface_facet_vertices = nullptr;  ///< Dim per sub-facet
+  const Point<Dim>* interface_facet_normals = nullptr;   ///< out of the first element
+  const double* interface_facet_measures = nullptr;
+  const double* interface_facet_cell_measures = nullptr;  ///< 2 per sub-facet
+  // boundary sub-facets, grouped by element
+  const Index* element_boundary_offsets = nullptr;
+  const Point<Dim>* boundary_facet_vertices = nullptr;  ///< Dim per sub-facet
+  const Point<Dim>* boundary_facet_normals = nullptr;
+  const double* boundary_facet_measures = nullptr;
+  const double* boundary_facet_cell_measures = nullptr;
+  const BoundaryKind* boundary_facet_kinds = nullptr;
+  // rules (reference points and weights, all degrees)
+  const Index* element_rule_offsets = nullptr;
+  const Point<Dim>* element_rule_points = nullptr;
+  const double* element_rule_weights = nullptr;
+  const Index* face_rule_offsets = nullptr;
+  const Point<Dim - 1>* face_rule_points = nullptr;
+  const double* face_rule_weights = nullptr;
+};
+
+/// Items of one kind grouped by degree: items[offsets[p] .. offsets[p + 1]) have degree p, and
+/// the largest of them has max_pieces[p] pieces. items lives on the device, the rest on the host.
+struct DegreeGroups {
+  device::DeviceBuffer<Index> items;
+  std::vector<Index> offsets;
+  std::vector<Index> max_pieces;
+  std::vector<Index> host_items;
+
+  Index count(int p) const { return offsets[p + 1] - offsets[p]; }
+  const Index* group(int p) const { return items.data() + offsets[p]; }
+};
+
+namespace detail {
+
+/// Groups the items i < count with include(i) by degree(i) ≤ max_degree, stably.
+template <class Degree, class Include, class Pieces>
+DegreeGroups make_degree_groups(Index count, int max_degree, const Degree& degree,
+                                const Include& include, const Pieces& pieces) {
+  DegreeGroups groups;
+  groups.offsets.assign(std::size_t(max_degree) + 2, 0);
+  groups.max_pieces.assign(std::size_t(max_degree) + 1, 0);
+  for (Index i = 0; i < count; ++i)
+    if (include(i)) {
+      ++groups.offsets[degree(i) + 1];
+      groups.max_pieces[degree(i)] = std::max(groups.max_pieces[degree(i)], pieces(i));
+    }
+  for (int p = 0; p <= max_degree; ++p) groups.offsets[p + 1] += groups.offsets[p];
+  groups.host_items.resize(groups.offsets.back());
+  std::vector<Index> fill(groups.offsets.begin(), groups.offsets.end() - 1);
+  for (Index i = 0; i < count; ++i)
+    if (include(i)) groups.host_items[fill[degree(i)]++] = i;
+  groups.items = device::DeviceBuffer<Index>(std::span<const Index>(groups.host_items));
+  return groups;
+}
+
+template <class T, std::size_t N, class U>
+std::vector<U> flatten(const std::vector<std::array<T, N>>& pieces) {
+  std::vector<U> flat;
+  flat.reserve(pieces.size() * N);
+  for (const auto& piece : pieces)
+    for (const auto& value : piece) flat.push_back(U(value));
+  return flat;
+}
+
+template <class T>
+device::DeviceBuffer<T> upload(const std::vector<T>& host) {
+  return device::DeviceBuffer<T>(std::span<const T>(host));
+}
+
+}  // namespace detail
+
+template <int Dim>
+class DeviceQuadratureMesh {
+ public:
+  DeviceQuadratureMesh(const QuadratureMesh<Dim>& mesh, const QuadratureDegrees& degrees)
+      : space_(mesh.space),
+        penalty_scaling_(mesh.penalty_scaling),
+        element_count_(mesh.element_count()),
+        interface_count_(mesh.interface_count()),
+        max_degree_(mesh.max_degree()),
+        degrees_(detail::upload(mesh.element_degrees)),
+        simplex_offsets_(detail::upload(mesh.element_simplex_offsets)),
+        interface_elements_(
+            detail::upload(detail::flatten<Index, 2, Index>(mesh.interface_elements))),
+        interface_facet_offsets_(detail::upload(mesh.interface_facet_offsets)),
+        element_boundary_offsets_(detail::upload(mesh.element_boundary_offsets)),
+        boundary_facet_kinds_(detail::upload(mesh.boundary_facet_kinds)) {
+    upload_geometry(mesh);
+
+    std::vector<Index> element_offsets{0}, face_offsets{0};
+    std::vector<Point<Dim>> element_points;
+    std::vector<Point<Dim - 1>> face_points;
+    std::vector<double> element_weights, face_weights;
+    for (int p = 0; p <= max_degree_; ++p) {
+      const auto& element_rule = simplex_rule<Dim>(degrees.element(p));
+      element_points.insert(element_points.end(), element_rule.points.begin(),
+                            element_rule.points.end());
+      element_weights.insert(element_weights.end(), element_rule.weights.begin(),
+                             element_rule.weights.end());
+      element_offsets.push_back(Index(element_points.size()));
+      const auto& face_rule = simplex_rule<Dim - 1>(degrees.face(p, p));
+      face_points.insert(face_points.end(), face_rule.points.begin(), face_rule.points.end());
+      face_weights.insert(face_weights.end(), face_rule.weights.begin(), face_rule.weights.end());
+      face_offsets.push_back(Index(face_points.size()));
+    }
+    element_rule_offsets_host_ = element_offsets;
+    face_rule_offsets_host_ = face_offsets;
+    element_rule_offsets_ = detail::upload(element_offsets);
+    element_rule_points_ = detail::upload(element_points);
+    element_rule_weights_ = detail::upload(element_weights);
+    face_rule_offsets_ = detail::upload(face_offsets);
+    face_rule_points_ = detail::upload(face_points);
+    face_rule_weights_ = detail::upload(face_weights);
+
+    const auto element_degree = [&](Index e) { return mesh.element_degrees[e]; };
+    const auto all = [](Index) { return true; };
+    const auto boundary_facets = [&](Index e) {
+      return mesh.element_boundary_offsets[e + 1] - mesh.element_boundary_offsets[e];
+    };
+    elements_ =
+        detail::make_degree_groups(element_count_, max_degree_, element_degree, all, [&](Index e) {
+          return mesh.element_simplex_offsets[e + 1] - mesh.element_simplex_offsets[e];
+        });
+    interfaces_ = detail::make_degree_groups(
+        interface_count_, max_degree_,
+        [&](Index i) {
+          return std::max(element_degree(mesh.interface_elements[i][0]),
+                          element_degree(mesh.interface_elements[i][1]));
+        },
+        all,
+        [&](Index i) {
+          return mesh.interface_facet_offsets[i + 1] - mesh.interface_facet_offsets[i];
+        });
+    boundary_elements_ = detail::make_degree_groups(
+        element_count_, max_degree_, element_degree,
+        [&](Index e) { return boundary_facets(e) > 0; }, boundary_facets);
+    previous_slab_elements_ = detail::make_degree_groups(
+        element_count_, max_degree_, element_degree,
+        [&](Index e) {
+          for (Index f = mesh.element_boundary_offsets[e]; f < mesh.element_boundary_offsets[e + 1];
+               ++f)
+            if (mesh.boundary_facet_kinds[f] == BoundaryKind::previous_slab) return true;
+          return false;
+        },
+        boundary_facets);
+  }
+
+  /// Re-uploads the coordinates, boxes and measures of `mesh` (the same mesh, mapped: see
+  /// map_last_coordinate); index arrays and rules stay.
+  void update_geometry(const QuadratureMesh<Dim>& mesh) {
+    require(mesh.element_count() == element_count_ && mesh.interface_count() == interface_count_,
+            "DeviceQuadratureMesh::update_geometry: another mesh");
+    boxes_.assign(std::span<const Box<Dim>>(mesh.element_boxes));
+    measures_.assign(std::span<const double>(mesh.element_measures));
+    const auto simplices = detail::flatten<Point<Dim>, Dim + 1, Point<Dim>>(mesh.simplex_vertices);
+    simplex_vertices_.assign(std::span<const Point<Dim>>(simplices));
+    const auto interface_vertices =
+        detail::flatten<Point<Dim>, Dim, Point<Dim>>(mesh.interface_facet_vertices);
+    interface_facet_vertices_.assign(std::span<const Point<Dim>>(interface_vertices));
+    interface_facet_measures_.assign(std::span<const double>(mesh.interface_facet_measures));
+    const auto cell_measures =
+        detail::flatten<double, 2, double>(mesh.interface_facet_cell_measures);
+    interface_facet_cell_measures_.assign(std::span<const double>(cell_measures));
+    const auto boundary_vertices =
+        detail::flatten<Point<Dim>, Dim, Point<Dim>>(mesh.boundary_facet_vertices);
+    boundary_facet_vertices_.assign(std::span<const Point<Dim>>(boundary_vertices));
+    boundary_facet_measures_.assign(std::span<const double>(mesh.boundary_facet_measures));
+    boundary_facet_cell_measures_.assign(
+        std::span<const double>(mesh.boundary_facet_cell_measures));
+    interface_facet_normals_.assign(std::span<const Point<Dim>>(mesh.interface_facet_normals));
+    boundary_facet_normals_.assign(std::span<const Point<Dim>>(mesh.boundary_facet_normals));
+  }
+
+  BasisSpace space() const { return space_; }
+  Index element_count() const { return element_count_; }
+  Index interface_count() const { return interface_count_; }
+  int max_degree() const { return max_degree_; }
+  Index element_rule_size(int p) const {
+    return element_rule_offsets_host_[p + 1] - element_rule_offsets_host_[p];
+  }
+  Index face_rule_size(int p) const {
+    return face_rule_offsets_host_[p + 1] - face_rule_offsets_host_[p];
+  }
+  const DegreeGroups& elements() const { return elements_; }
+  const DegreeGroups& interfaces() const { return interfaces_; }
+  const DegreeGroups& boundary_elements() const { return boundary_elements_; }
+  const DegreeGroups& previous_slab_elements() const { return previous_slab_elements_; }
+
+  DeviceQuadratureMeshView<Dim> view() const {
+    DeviceQuadratureMeshView<Dim> v;
+    v.space = space_;
+    v.penalty_scaling = penalty_scaling_;
+    v.degrees = degrees_.data();
+    v.boxes = boxes_.data();
+    v.measures = measures_.data();
+    v.simplex_offsets = simplex_offsets_.data();
+    v.simplex_vertices = simplex_vertices_.data();
+    v.interface_elements = interface_elements_.data();
+    v.interface_facet_offsets = interface_facet_offsets_.data();
+    v.interface_facet_vertices = interface_facet_vertices_.data();
+    v.interface_facet_normals = interface_facet_normals_.data();
+    v.interface_facet_measures = interface_facet_measures_.data();
+    v.interface_facet_cell_measures = interface_facet_cell_measures_.data();
+    v.element_boundary_offsets = element_boundary_offsets_.data();
+    v.boundary_facet_vertices = boundary_facet_vertices_.data();
+    v.boundary_facet_normals = boundary_facet_normals_.data();
+    v.boundary_facet_measures = boundary_facet_measures_.data();
+    v.boundary_facet_cell_measures = boundary_facet_cell_measures_.data();
+    v.boundary_facet_kinds = boundary_facet_kinds_.data();
+    v.element_rule_offsets = element_rule_offsets_.data();
+    v.element_rule_points = element_rule_points_.data();
+    v.element_rule_weights = element_rule_weights_.data();
+    v.face_rule_offsets = face_rule_offsets_.data();
+    v.face_rule_points = face_rule_points_.data();
+    v.face_rule_weights = face_rule_weights_.data();
+    return v;
+  }
+
+ private:
+  void upload_geometry(const QuadratureMesh<Dim>& mesh) {
+    boxes_ = detail::upload(mesh.element_boxes);
+    measures_ = detail::upload(mesh.element_measures);
+    simplex_vertices_ =
+        detail::upload(detail::flatten<Point<Dim>, Dim + 1, Point<Dim>>(mesh.simplex_vertices));
+    interface_facet_vertices_ =
+        detail::upload(detail::flatten<Point<Dim>, Dim, Point<Dim>>(mesh.interface_facet_vertices));
+    interface_facet_normals_ = detail::upload(mesh.interface_facet_normals);
+    interface_facet_measures_ = detail::upload(mesh.interface_facet_measures);
+    interface_facet_cell_measures_ =
+        detail::upload(detail::flatten<double, 2, double>(mesh.interface_facet_cell_measures));
+    boundary_facet_vertices_ =
+        detail::upload(detail::flatten<Point<Dim>, Dim, Point<Dim>>(mesh.boundary_facet_vertices));
+    boundary_facet_normals_ = detail::upload(mesh.boundary_facet_normals);
+    boundary_facet_measures_ = detail::upload(mesh.boundary_facet_measures);
+    boundary_facet_cell_measures_ = detail::upload(mesh.boundary_facet_cell_measures);
+  }
+
+  BasisSpace space_;
+  PenaltyScaling penalty_scaling_;
+  Index element_count_, interface_count_;
+  int max_degree_;
+  std::vector<Index> element_rule_offsets_host_, face_rule_offsets_host_;
+  DegreeGroups elements_, interfaces_, boundary_elements_, previous_slab_elements_;
+  device::DeviceBuffer<int> degrees_;
+  device::DeviceBuffer<Box<Dim>> boxes_;
+  device::DeviceBuffer<double> measures_;
+  device::DeviceBuffer<Index> simplex_offsets_;
+  device::DeviceBuffer<Point<Dim>> simplex_vertices_;
+  device::DeviceBuffer<Index> interface_elements_, interface_facet_offsets_;
+  device::DeviceBuffer<Point<Dim>> interface_facet_vertices_, interface_facet_normals_;
+  device::DeviceBuffer<double> interface_facet_measures_, interface_facet_cell_measures_;
+  device::DeviceBuffer<Index> element_boundary_offsets_;
+  device::DeviceBuffer<Point<Dim>> boundary_facet_vertices_, boundary_facet_normals_;
+  device::DeviceBuffer<double> boundary_facet_measures_, boundary_facet_cell_measures_;
+  device::DeviceBuffer<BoundaryKind> boundary_facet_kinds_;
+  device::DeviceBuffer<Index> element_rule_offsets_;
+  device::DeviceBuffer<Point<Dim>> element_rule_points_;
+  device::DeviceBuffer<double> element_rule_weights_;
+  device::DeviceBuffer<Index> face_rule_offsets_;
+  device::DeviceBuffer<Point<Dim - 1>> face_rule_points_;
+  device::DeviceBuffer<double> face_rule_weights_;
+};
+
+}  // namespace polydg

@@ -1,0 +1,242 @@
+#pragma once
+// The interior-face integrals of SPEC §2 on the device — the CUDA counterpart of
+// assemble_interior_faces (polydg/dg/assembly_kernels.hpp), calling the same POLYDG_HD
+// integrand (dg/face_integrand.hpp): per interface, the SIP and upwind terms into its four
+// blocks (a,a), (a,b), (b,a), (b,b).
+//
+// Schedule: point_batch_schedule.cuh, one thread block per interface, launched per degree (the
+// larger of its two elements'). Outputs: block (a,a) N_a², (a,b) N_a N_b, (b,a) N_b N_a,
+// (b,b) N_b²; point k is (sub-facet k / Q, rule point k mod Q), the CPU's order. Slot of one
+// point: φ and (A∇φ)·n of both sides, the gradients of one side at a time, w, σ, b·n.
+//
+// The off-diagonal blocks belong to the interface alone and are written directly. The diagonal
+// blocks are shared by all interfaces of an element; two write modes (FaceWriteMode):
+//   deterministic  contributions go to per-interface scratch (N_a² then N_b² at
+//                  scratch_offsets[i]) and gather_interface_diagonals adds them per element in
+//                  the order of element_interfaces: the same bits on every run and launch;
+//   atomic         contributions are atomicAdd-ed into the diagonal blocks (seed 004's way):
+//                  no scratch and no gather, but the order of the additions — so the last bits —
+//                  changes from run to run.
+//
+// FLOPs per point: map + weight as the element kernel's facet analogue, σ (2 penalty terms,
+// ≈ 2·(2d² + 12)), A n and b·n (2d² + 2d), two basis evaluations (see element_kernel.cuh),
+// fluxes 2N·2d, entries (N_a + N_b)² · 12.
+#include <cuda_runtime.h>
+
+#include "dg/device_quadrature_mesh.cuh"
+#include "dg/point_batch_schedule.cuh"
+#include "polydg/core/macros.hpp"
+#include "polydg/core/types.hpp"
+#include "polydg/dg/face_integrand.hpp"
+#include "polydg/dg/penalty.hpp"
+#include "polydg/fem/affine_simplex_map.hpp"
+#include "polydg/fem/basis_space.hpp"
+#include "polydg/sparse/device_block_pattern.hpp"
+
+namespace polydg {
+
+/// How the face kernels add into blocks that several interfaces share (see the file comment).
+enum class FaceWriteMode { deterministic, atomic };
+
+/// Per-interface scratch and per-element interface lists of the deterministic mode.
+struct InterfaceScratchView {
+  const GlobalIndex* offsets = nullptr;              ///< interfaces + 1
+  double* values = nullptr;                          ///< offsets[interfaces] entries
+  const Index* element_interface_offsets = nullptr;  ///< elements + 1
+  const Index* element_interfaces = nullptr;         ///< ascending per element
+};
+
+namespace device::detail {
+
+template <int Dim, class Coefficients>
+struct InteriorFaceLaunch {
+  DeviceQuadratureMeshView<Dim> mesh;
+  DeviceBlockPatternView pattern;
+  const DiffusionRange<Dim>* diffusion_ranges;
+  double penalty_constant;
+  const Index* interfaces;
+  int p, n;  ///< the group's degree and N_p (the largest block side)
+  Coefficients coefficients;
+  FaceWriteMode mode;
+  InterfaceScratchView scratch;
+  double* values;
+
+  // Slot (doubles): φ_0[n], flux_0[n], φ_1[n], flux_1[n], ∇φ[n][Dim] (one side at a time),
+  // w, σ, β.
+  POLYDG_HD int phi(int side) const { return 2 * n * side; }
+  POLYDG_HD int flux(int side) const { return 2 * n * side + n; }
+  POLYDG_HD int grad() const { return 4 * n; }
+  POLYDG_HD int scalars() const { return 4 * n + n * Dim; }
+  POLYDG_HD int slot_size() const { return scalars() + 3; }
+
+  struct Item {
+    Index element[2];
+    int degree[2], size[2];
+    Index facet_begin, rule_begin, rule_size;
+    GlobalIndex point_count;
+    double* block[2][2];  ///< where outputs (test side r, trial side c) go
+  };
+  struct Output {
+    int r, c, i, j;
+  };
+
+  __device__ Item item(Index b) const {
+    Item it;
+    const Index i = interfaces[b];
+    for (int s = 0; s < 2; ++s) {
+      it.element[s] = mesh.interface_elements[2 * i + s];
+      it.degree[s] = mesh.degrees[it.element[s]];
+      it.size[s] = space_basis_size(mesh.space, Dim, it.degree[s]);
+    }
+    it.facet_begin = mesh.interface_facet_offsets[i];
+    it.rule_begin = mesh.face_rule_offsets[p];
+    it.rule_size = mesh.face_rule_offsets[p + 1] - it.rule_begin;
+    it.point_count =
+        GlobalIndex(mesh.interface_facet_offsets[i + 1] - it.facet_begin) * it.rule_size;
+    const auto block_values = [&](Index block) { return values + pattern.value_offsets[block]; };
+    it.block[0][1] = block_values(pattern.find_block(it.element[0], it.element[1]));
+    it.block[1][0] = block_values(pattern.find_block(it.element[1], it.element[0]));
+    if (mode == FaceWriteMode::deterministic) {
+      it.block[0][0] = scratch.values + scratch.offsets[i];
+      it.block[1][1] = it.block[0][0] + it.size[0] * it.size[0];
+    } else {
+      it.block[0][0] = block_values(pattern.diagonal_blocks[it.element[0]]);
+      it.block[1][1] = block_values(pattern.diagonal_blocks[it.element[1]]);
+    }
+    return it;
+  }
+  __device__ int outputs(const Item& it) const {
+    return (it.size[0] + it.size[1]) * (it.size[0] + it.size[1]);
+  }
+  __device__ GlobalIndex point_count(const Item& it) const { return it.point_count; }
+  __device__ Output output(const Item& it, int o) const {
+    const int n0 = it.size[0], n1 = it.size[1];
+    int begin[4] = {0, n0 * n0, n0 * n0 + n0 * n1, n0 * n0 + 2 * n0 * n1};
+    int block = 3;
+    while (block > 0 && o < begin[block]) --block;
+    const int r = block >> 1, c = block & 1;
+    const int local = o - begin[block];
+    return {r, c, local / it.size[c], local % it.size[c]};
+  }
+  __device__ bool shared_block(const Output& out) const {
+    return out.r == out.c && mode == FaceWriteMode::atomic;
+  }
+  __device__ double initial(const Item& it, const Output& out) const {
+    // Scratch and atomic contributions start from 0; the interface's own blocks from memory.
+    if (out.r == out.c) return 0.0;
+    return it.block[out.r][out.c][out.i * it.size[out.c] + out.j];
+  }
+  __device__ void store(const Item& it, const Output& out, double value) const {
+    double* target = it.block[out.r][out.c] + out.i * it.size[out.c] + out.j;
+    if (shared_block(out))
+      atomicAdd(target, value);
+    else
+      *target = value;
+  }
+  __device__ void evaluate(const Item& it, GlobalIndex k, double* slot) const {
+    const Index f = it.facet_begin + Index(k / it.rule_size);
+    const Index q = it.rule_begin + Index(k % it.rule_size);
+    const Point<Dim>* vertices = mesh.interface_facet_vertices + GlobalIndex(f) * Dim;
+    const double ratio = affine_measure_ratio<Dim - 1, Dim>(vertices);
+    const Point<Dim> x = map_reference_point<Dim - 1, Dim>(vertices, mesh.face_rule_points[q]);
+    const Point<Dim> normal = mesh.interface_facet_normals[f];
+    double sigma = 0;
+    for (int s = 0; s < 2; ++s) {
+      const double term = penalty_term<Dim>(
+          mesh.measures[it.element[s]], mesh.interface_facet_cell_measures[2 * f + s],
+          mesh.interface_facet_measures[f], it.degree[s],
+          diffusion_bound(diffusion_ranges[it.element[s]], normal), mesh.penalty_scaling);
+      sigma = fmax(sigma, term);
+    }
+    const Tensor<Dim> a = coefficients.diffusion(x);
+    const Point<Dim> b = coefficients.advection(x);
+    const Point<Dim> a_normal = a * normal;
+    double(*gradient)[Dim] = reinterpret_cast<double(*)[Dim]>(slot + grad());
+    for (int s = 0; s < 2; ++s) {
+      evaluate_space_basis_gradients<Dim, double>(
+          mesh.space, it.degree[s], mesh.boxes[it.element[s]], x, slot + phi(s), gradient);
+      for (int m = 0; m < it.size[s]; ++m)
+        slot[flux(s) + m] = normal_flux<Dim>(gradient[m], a_normal);
+    }
+    double* scalar = slot + scalars();
+    scalar[0] = mesh.face_rule_weights[q] * ratio;
+    scalar[1] = sigma * penalty_constant;
+    scalar[2] = dot(b, normal);
+  }
+  __device__ double term(const Item&, const Output& out, const double* slot) const {
+    const double* scalar = slot + scalars();
+    return interior_face_entry(out.r, out.c, slot[phi(out.r) + out.i], slot[flux(out.r) + out.i],
+                               slot[phi(out.c) + out.j], slot[flux(out.c) + out.j], scalar[1],
+                               scalar[2], scalar[0]);
+  }
+};
+
+/// Adds each element's interface scratch into its diagonal block, interfaces in the order of
+/// element_interfaces. One thread block per element, threads over the N² entries.
+template <int Dim>
+__global__ void gather_interface_diagonals_kernel(DeviceQuadratureMeshView<Dim> mesh,
+                                                  DeviceBlockPatternView pattern,
+                                                  InterfaceScratchView scratch, double* values) {
+  const Index e = Index(blockIdx.x);
+  const int n = pattern.block_sizes[e];
+  double* block = values + pattern.value_offsets[pattern.diagonal_blocks[e]];
+  const Index begin = scratch.element_interface_offsets[e];
+  const Index end = scratch.element_interface_offsets[e + 1];
+  for (int v = int(threadIdx.x); v < n * n; v += int(blockDim.x)) {
+    double sum = block[v];
+    for (Index k = begin; k < end; ++k) {
+      const Index i = scratch.element_interfaces[k];
+      const Index first = mesh.interface_elements[2 * i];
+      const int n_first = pattern.block_sizes[first];
+      const double* contribution =
+          scratch.values + scratch.offsets[i] + (first == e ? 0 : n_first * n_first);
+      sum += contribution[v];
+    }
+    block[v] = sum;
+  }
+}
+
+}  // namespace device::detail
+
+/// Adds the interior-face integrals into `values` (device memory, a block matrix on `pattern`,
+/// which must be the mesh's). diffusion_ranges: per element, on the device (the penalty's ā).
+/// In the deterministic mode `scratch` must hold offsets[interfaces] doubles and the element
+/// lists (see InterfaceScratchView); the atomic mode ignores it. Asynchronous on limits.stream.
+template <int Dim, class Coefficients>
+void assemble_interior_faces_on_device(const DeviceQuadratureMesh<Dim>& mesh,
+                                       const DeviceBlockPatternView& pattern,
+                                       const DiffusionRange<Dim>* diffusion_ranges,
+                                       double penalty_constant, const Coefficients& coefficients,
+                                       FaceWriteMode mode, const InterfaceScratchView& scratch,
+                                       double* values,
+                                       const device::detail::LaunchLimits& limits = {}) {
+  if (!values) return;
+  const DegreeGroups& groups = mesh.interfaces();
+  for (int p = 0; p <= mesh.max_degree(); ++p) {
+    if (groups.count(p) == 0) continue;
+    const int n = space_basis_size(mesh.space(), Dim, p);
+    const device::detail::InteriorFaceLaunch<Dim, Coefficients> launch{mesh.view(),
+                                                                       pattern,
+                                                                       diffusion_ranges,
+                                                                       penalty_constant,
+                                                                       groups.group(p),
+                                                                       p,
+                                                                       n,
+                                                                       coefficients,
+                                                                       mode,
+                                                                       scratch,
+                                                                       values};
+    device::detail::launch_point_batches(launch, groups.count(p), 4 * n * n, launch.slot_size(),
+                                         GlobalIndex(groups.max_pieces[p]) * mesh.face_rule_size(p),
+                                         "interior face kernel", limits);
+  }
+  if (mode == FaceWriteMode::deterministic && mesh.element_count() > 0) {
+    device::detail::gather_interface_diagonals_kernel<Dim>
+        <<<static_cast<unsigned>(mesh.element_count()), 128, 0, limits.stream>>>(
+            mesh.view(), pattern, scratch, values);
+    device::detail::check_cuda(cudaGetLastError(), "gather of the interface diagonals", __FILE__,
+                               __LINE__);
+  }
+}
+
+}  // namespace polydg

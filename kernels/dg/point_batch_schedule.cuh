@@ -1,0 +1,111 @@
+#pragma once
+// The schedule every assembly kernel shares: one thread block per item (an element, an
+// interface, an element's boundary), whose outputs — the entries of the blocks and rhs
+// segments the item writes — are sums over the item's quadrature points.
+//
+// Outputs are dealt to the threads (output o belongs to thread o mod blockDim, at most
+// max_outputs_per_thread per thread and pass, accumulated in registers; an item with more
+// outputs than one pass holds is done in several passes over its points). Points are taken in
+// batches: thread t evaluates point t of the batch (map, weight, coefficients, basis) into its
+// slot of shared memory; after a barrier every thread adds the batch's points to its outputs
+// in point order. So each output is a sum in the fixed point order, starting from
+// launch.initial — the same bits on every run and launch; determinism across items is the
+// caller's (each output has one item, or an ordered gather follows).
+//
+// A Launch (trivially copyable, the kernel's parameter: views and pointers) provides, for the
+// per-block state Item = launch.item(blockIdx.x) (the item's index, sizes and offsets):
+//   int outputs(const Item&) const;         GlobalIndex point_count(const Item&) const;
+//   Output output(const Item&, int o) const;   (o decoded once per pass, kept in registers)
+//   double initial(const Item&, const Output&) const;
+//   void evaluate(const Item&, GlobalIndex k, double* slot) const;   (point k into its slot)
+//   double term(const Item&, const Output&, const double* slot) const;  (a point's share)
+//   void store(const Item&, const Output&, double) const;
+#include <cuda_runtime.h>
+
+#include <algorithm>
+
+#include "core/cuda_check.cuh"
+#include "polydg/core/error.hpp"
+#include "polydg/core/types.hpp"
+
+namespace polydg::device::detail {
+
+inline constexpr int max_outputs_per_thread = 8;
+inline constexpr int max_block_threads = 256;
+/// Shared memory per block for the point slots: under the 48 KiB default (no opt-in).
+inline constexpr int point_batch_shared_bytes = 40 * 1024;
+
+template <class Launch, class Item>
+__device__ void sum_over_points(const Launch& launch, const Item& item, int batch, int slot_size,
+                                double* shared) {
+  using Output = decltype(launch.output(item, 0));
+  const int outputs = launch.outputs(item);
+  const GlobalIndex point_count = launch.point_count(item);
+  const int threads = int(blockDim.x);
+  const int t = int(threadIdx.x);
+  for (int pass = 0; pass < outputs; pass += threads * max_outputs_per_thread) {
+    Output output[max_outputs_per_thread];
+    double sum[max_outputs_per_thread];
+#pragma unroll
+    for (int k = 0; k < max_outputs_per_thread; ++k) {
+      const int o = pass + t + k * threads;
+      output[k] = launch.output(item, o < outputs ? o : 0);
+      sum[k] = o < outputs ? launch.initial(item, output[k]) : 0.0;
+    }
+    for (GlobalIndex first = 0; first < point_count; first += batch) {
+      const int count = int(point_count - first < batch ? point_count - first : batch);
+      __syncthreads();  // every thread is done with the previous batch
+      if (t < count) launch.evaluate(item, first + t, shared + t * slot_size);
+      __syncthreads();
+      for (int m = 0; m < count; ++m) {
+        const double* slot = shared + m * slot_size;
+#pragma unroll
+        for (int k = 0; k < max_outputs_per_thread; ++k)
+          if (pass + t + k * threads < outputs) sum[k] += launch.term(item, output[k], slot);
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < max_outputs_per_thread; ++k)
+      if (pass + t + k * threads < outputs) launch.store(item, output[k], sum[k]);
+  }
+}
+
+template <class Launch>
+__global__ void __launch_bounds__(max_block_threads)
+    point_batch_kernel(Launch launch, int batch, int slot_size) {
+  extern __shared__ double shared[];
+  sum_over_points(launch, launch.item(Index(blockIdx.x)), batch, slot_size, shared);
+}
+
+/// The launch configuration the caller may choose (the results do not depend on it).
+struct LaunchLimits {
+  int max_threads = max_block_threads;  ///< a multiple of 32, at most max_block_threads
+  cudaStream_t stream = nullptr;
+};
+
+/// Launches `blocks` blocks of `launch`: threads for up to `max_outputs` outputs per block (one
+/// per output up to limits.max_threads), batches as large as the threads, the shared budget
+/// and `max_points` allow. `name` appears in errors.
+template <class Launch>
+void launch_point_batches(const Launch& launch, Index blocks, int max_outputs, int slot_size,
+                          GlobalIndex max_points, const char* name, const LaunchLimits& limits) {
+  if (blocks <= 0 || max_outputs <= 0) return;
+  if (limits.max_threads < 32 || limits.max_threads > max_block_threads ||
+      limits.max_threads % 32 != 0)
+    raise(name, ": ", limits.max_threads, " threads per block (a multiple of 32 up to ",
+          max_block_threads, " is needed)");
+  const int threads = std::min(limits.max_threads, (max_outputs + 31) / 32 * 32);
+  const int slot_bytes = slot_size * int(sizeof(double));
+  const int batch = int(std::max<GlobalIndex>(
+      1, std::min<GlobalIndex>({GlobalIndex(threads),
+                                GlobalIndex(point_batch_shared_bytes / slot_bytes), max_points})));
+  if (batch * slot_bytes > 48 * 1024)
+    raise(name, ": one quadrature point needs ", slot_bytes,
+          " bytes of shared memory (more than 48 KiB)");
+  point_batch_kernel<Launch>
+      <<<static_cast<unsigned>(blocks), threads, std::size_t(batch) * slot_bytes, limits.stream>>>(
+          launch, batch, slot_size);
+  check_cuda(cudaGetLastError(), name, __FILE__, __LINE__);
+}
+
+}  // namespace polydg::device::detail

@@ -1,0 +1,271 @@
+// The CUDA backend (DeviceAssembler, kernels/dg/device_assembler.cuh) against the CPU reference
+// Assembler on the same meshes: every kernel (element, interior faces, boundary faces with
+// Dirichlet, Neumann and inflow points, the previous slab's data), 2D P_p for p = 1..5 and hp
+// (degrees 1..5 mixed), 2D+1 slabs P_p and PQ_p for p = 1..3, a purely hyperbolic problem (no
+// diffusion: inflow on every tag). Checked:
+// * relative Frobenius difference ≤ 1e-13 for the whole matrix, its off-diagonal blocks (the
+//   interior-face kernel alone writes them) and the rhs, in both write modes;
+// * the deterministic mode gives the same bits on a second run and with 64 instead of 256
+//   threads per block (other passes, other batches); matrix-only and rhs-only assemblies give
+//   the bits of the full one;
+// * map_last_coordinate moves the device geometry as the CPU's;
+// * a NaN coefficient is reported as a polydg::Error naming the element.
+// Exits 77 (ctest: Skipped) when no CUDA device is present.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "dg/device_assembler.cuh"
+#include "gpu_test_support.hpp"
+#include "polydg/dg/assembler.hpp"
+#include "polydg/dg/boundary_conditions.hpp"
+#include "polydg/dg/coefficients.hpp"
+#include "polydg/mesh/agglomeration.hpp"
+#include "polydg/mesh/generators.hpp"
+#include "polydg/mesh/polytopic_mesh.hpp"
+#include "polydg/spacetime/slab_mesh.hpp"
+
+using namespace polydg;
+
+namespace device_assembler_test {
+
+constexpr double tolerance = 1e-13;
+
+double relative_difference(std::span<const double> device, std::span<const double> host) {
+  double difference = 0, norm = 0;
+  for (std::size_t k = 0; k < host.size(); ++k) {
+    difference += (device[k] - host[k]) * (device[k] - host[k]);
+    norm += host[k] * host[k];
+  }
+  return norm > 0 ? std::sqrt(difference / norm) : std::sqrt(difference);
+}
+
+bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+// The off-diagonal entries of `values` in pattern order.
+std::vector<double> off_diagonal(const BlockPattern& pattern, std::span<const double> values) {
+  std::vector<double> entries;
+  for (Index block = 0; block < pattern.block_count(); ++block)
+    if (pattern.block_row(block) != pattern.block_column(block))
+      for (GlobalIndex k = pattern.block_value_offset(block);
+           k < pattern.block_value_offset(block + 1); ++k)
+        entries.push_back(values[k]);
+  return entries;
+}
+
+struct Host {
+  std::vector<double> values, rhs;
+};
+
+template <int Dim, class Coefficients, class PreviousSlab>
+void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
+                   const AssemblyOptions& options, const Coefficients& coefficients,
+                   const PreviousSlab* previous_slab, const char* name) {
+  Assembler<Dim> cpu(mesh, conditions, options);
+  BlockMatrix<double> matrix = cpu.make_matrix();
+  std::vector<double> rhs = cpu.make_vector();
+  cpu.assemble(coefficients, matrix, rhs);
+  constexpr bool slab = !std::is_same_v<PreviousSlab, int>;  // int: no previous slab
+  if constexpr (slab) cpu.add_previous_slab_term(*previous_slab, rhs);
+  const std::vector<double> host_values(matrix.values().begin(), matrix.values().end());
+
+  auto run = [&](DeviceAssemblyOptions device_options) {
+    DeviceAssembler<Dim> gpu(mesh, conditions, options, device_options);
+    gpu.assemble(coefficients);
+    if constexpr (slab) gpu.add_previous_slab_term(*previous_slab);
+    return Host{gpu.values_to_host(), gpu.rhs_to_host()};
+  };
+  DeviceAssemblyOptions narrow;
+  narrow.max_block_threads = 64;
+  DeviceAssemblyOptions atomic;
+  atomic.write_mode = FaceWriteMode::atomic;
+  const Host first = run({}), second = run({}), narrow_run = run(narrow), atomic_run = run(atomic);
+
+  const BlockPattern& pattern = *cpu.pattern();
+  const double matrix_difference = relative_difference(first.values, host_values);
+  const double off_diagonal_difference =
+      relative_difference(off_diagonal(pattern, first.values), off_diagonal(pattern, host_values));
+  const double rhs_difference = relative_difference(first.rhs, rhs);
+  const double atomic_difference = relative_difference(atomic_run.values, host_values);
+  std::printf(
+      "%-24s elements %5d dofs %7lld  |D-C|/|C|: matrix %.1e off-diagonal %.1e rhs %.1e "
+      "atomic %.1e\n",
+      name, int(pattern.block_row_count()), static_cast<long long>(pattern.dof_count()),
+      matrix_difference, off_diagonal_difference, rhs_difference, atomic_difference);
+  POLYDG_GPU_CHECK(matrix_difference <= tolerance);
+  POLYDG_GPU_CHECK(off_diagonal_difference <= tolerance);
+  POLYDG_GPU_CHECK(rhs_difference <= tolerance);
+  POLYDG_GPU_CHECK(atomic_difference <= tolerance);
+  POLYDG_GPU_CHECK(relative_difference(atomic_run.rhs, rhs) <= tolerance);
+  POLYDG_GPU_CHECK(same_bits(first.values, second.values));
+  POLYDG_GPU_CHECK(same_bits(first.rhs, second.rhs));
+  POLYDG_GPU_CHECK(same_bits(first.values, narrow_run.values));
+  POLYDG_GPU_CHECK(same_bits(first.rhs, narrow_run.rhs));
+
+  // Matrix-only and rhs-only assemblies: the same bits as the full one.
+  DeviceAssembler<Dim> gpu(mesh, conditions, options);
+  gpu.assemble_matrix(coefficients);
+  POLYDG_GPU_CHECK(same_bits(gpu.values_to_host(), first.values));
+  gpu.assemble_rhs(coefficients);
+  if constexpr (slab) gpu.add_previous_slab_term(*previous_slab);
+  POLYDG_GPU_CHECK(same_bits(gpu.rhs_to_host(), first.rhs));
+}
+
+std::shared_ptr<const SimplexMesh<2>> fine_square(int n) {
+  return std::make_shared<const SimplexMesh<2>>(unit_square_mesh(n, 0.2, 4));
+}
+
+// Diffusion, advection and reaction varying in x; Dirichlet on tags 1, 2, 4, Neumann on 3.
+void check_square_meshes() {
+  const auto fine = fine_square(20);
+  const Agglomeration parts = agglomerate(*fine, 30);
+  const auto coefficients =
+      make_coefficients<2>()
+          .with_diffusion([] __host__ __device__(const Point<2>& x) {
+            Tensor<2> a{};
+            a[0][0] = 1 + x[0] * x[0];
+            a[1][1] = 2 + x[1];
+            a[0][1] = a[1][0] = 0.25 * x[0] * x[1];
+            return a;
+          })
+          .with_advection([] __host__ __device__(const Point<2>& x) {
+            return Point<2>{{1 + x[1], 0.5 - x[0]}};
+          })
+          .with_reaction([] __host__ __device__(const Point<2>& x) { return 1 + x[0] * x[1]; })
+          .with_source(
+              [] __host__ __device__(const Point<2>& x) { return sin(3 * x[0]) + exp(x[1]); })
+          .with_dirichlet([] __host__ __device__(const Point<2>& x) { return x[0] - x[1] * x[1]; })
+          .with_neumann([] __host__ __device__(const Point<2>& x, const Point<2>& n) {
+            return n[0] * x[1] + n[1] * cos(x[0]);
+          });
+  const BoundaryConditions conditions =
+      BoundaryConditions(BoundaryKind::dirichlet).set(3, BoundaryKind::neumann);
+  const int* no_slab = nullptr;
+  for (int p = 1; p <= 5; ++p) {
+    const PolytopicMesh<2> mesh(fine, parts.element_of_cell, p);
+    char name[64];
+    std::snprintf(name, sizeof name, "square P_%d", p);
+    check_problem(mesh, conditions, AssemblyOptions{}, coefficients, no_slab, name);
+  }
+  const Index elements = PolytopicMesh<2>(fine, parts.element_of_cell, 1).element_count();
+  std::vector<int> mixed(static_cast<std::size_t>(elements));
+  for (Index e = 0; e < elements; ++e) mixed[e] = 1 + int((7 * e) % 5);
+  const PolytopicMesh<2> hp(fine, parts.element_of_cell, mixed);
+  check_problem(hp, conditions, AssemblyOptions{}, coefficients, no_slab, "square hp 1..5");
+  AssemblyOptions sub_simplex;
+  sub_simplex.penalty_scaling = PenaltyScaling::sub_simplex;
+  check_problem(hp, conditions, sub_simplex, coefficients, no_slab, "square hp, sub-simplex σ");
+
+  // Pure advection: no diffusive point anywhere, inflow on every tag (Neumann included).
+  const auto hyperbolic =
+      make_coefficients<2>()
+          .with_advection([] __host__ __device__(const Point<2>& x) {
+            return Point<2>{{cos(x[1]), 0.5 - x[0]}};
+          })
+          .with_reaction(1.0)
+          .with_source([] __host__ __device__(const Point<2>& x) { return x[0] * x[1]; })
+          .with_dirichlet([] __host__ __device__(const Point<2>& x) { return 1 + x[0]; });
+  const PolytopicMesh<2> mesh(fine, parts.element_of_cell, 2);
+  check_problem(mesh, conditions, AssemblyOptions{}, hyperbolic, no_slab, "advection P_2");
+}
+
+// The space-time heat problem's structure: spatial diffusion, b = (w, 1), the bottom face
+// reading a previous slab (here a smooth function of (e, x)), the top face outflow.
+void check_slab_meshes() {
+  const auto fine = fine_square(8);
+  const Agglomeration parts = agglomerate(*fine, 10);
+  const PolytopicMesh<2> spatial(fine, parts.element_of_cell, 1);
+  const auto coefficients =
+      make_coefficients<3>()
+          .with_diffusion([] __host__ __device__(const Point<3>& x) {
+            Tensor<3> a{};
+            a[0][0] = 1 + x[0] * x[0];
+            a[1][1] = 1 + x[1] * x[2];
+            a[0][1] = a[1][0] = 0.1 * x[0];
+            return a;
+          })
+          .with_advection([] __host__ __device__(const Point<3>& x) {
+            return Point<3>{{x[1] - 0.5, 0.5 - x[0], 1.0}};
+          })
+          .with_reaction([] __host__ __device__(const Point<3>& x) { return 0.5 + x[2]; })
+          .with_source([] __host__ __device__(const Point<3>& x) {
+            return cos(2 * x[0]) * (1 + x[1]) * exp(-x[2]);
+          })
+          .with_dirichlet([] __host__ __device__(const Point<3>& x) { return x[0] * x[2]; });
+  const auto previous_slab = [] __host__ __device__(Index e, const Point<3>& x) {
+    return sin(x[0] + 0.1 * e) * x[1];
+  };
+  BoundaryConditions conditions(BoundaryKind::dirichlet);
+  conditions.set(slab_bottom_tag, BoundaryKind::previous_slab);
+  conditions.set(slab_top_tag, BoundaryKind::neumann);
+  for (int p = 1; p <= 3; ++p) {
+    const PolytopicMesh<3> slab = make_slab_mesh(spatial, p);
+    for (BasisSpace space : {BasisSpace::total_degree, BasisSpace::total_degree_times_last}) {
+      AssemblyOptions options;
+      options.space = space;
+      char name[64];
+      std::snprintf(name, sizeof name, "slab %s_%d", space == BasisSpace::total_degree ? "P" : "PQ",
+                    p);
+      check_problem(slab, conditions, options, coefficients, &previous_slab, name);
+    }
+  }
+
+  // map_last_coordinate: both backends moved onto [0.5, 0.75] assemble the same matrix.
+  const PolytopicMesh<3> slab = make_slab_mesh(spatial, 2);
+  Assembler<3> cpu(slab, conditions);
+  DeviceAssembler<3> gpu(slab, conditions);
+  cpu.map_last_coordinate(0, 1, 0.5, 0.75);
+  gpu.map_last_coordinate(0, 1, 0.5, 0.75);
+  BlockMatrix<double> matrix = cpu.make_matrix();
+  std::vector<double> rhs = cpu.make_vector();
+  cpu.assemble(coefficients, matrix, rhs);
+  gpu.assemble(coefficients);
+  const double mapped_difference = relative_difference(gpu.values_to_host(), matrix.values());
+  std::printf("slab P_2 mapped to [0.5, 0.75]: |D-C|/|C| = %.1e\n", mapped_difference);
+  POLYDG_GPU_CHECK(mapped_difference <= tolerance);
+  POLYDG_GPU_CHECK(relative_difference(gpu.rhs_to_host(), rhs) <= tolerance);
+  BlockMatrix<double> copied = gpu.make_host_matrix();
+  std::vector<double> copied_rhs(rhs.size());
+  gpu.copy_to_host(copied, copied_rhs);
+  POLYDG_GPU_CHECK(relative_difference(copied.values(), matrix.values()) <= tolerance);
+  POLYDG_GPU_CHECK(copied.values().size() == matrix.values().size());
+}
+
+void check_non_finite_coefficient() {
+  const auto fine = fine_square(8);
+  const PolytopicMesh<2> mesh(fine, agglomerate(*fine, 10).element_of_cell, 1);
+  const auto coefficients = make_coefficients<2>().with_reaction(
+      [] __host__ __device__(const Point<2>& x) { return x[0] > 0.7 ? nan("") : 1.0; });
+  DeviceAssembler<2> gpu(mesh, BoundaryConditions::all_dirichlet());
+  std::string message;
+  try {
+    gpu.assemble(coefficients);
+  } catch (const Error& error) {
+    message = error.what();
+  }
+  std::printf("NaN reaction: %s\n", message.c_str());
+  POLYDG_GPU_CHECK(message.find("non-finite") != std::string::npos);
+  POLYDG_GPU_CHECK(message.find("element") != std::string::npos);
+}
+
+}  // namespace device_assembler_test
+
+int main() {
+  if (testing::no_cuda_device()) return testing::skipped_exit_code;
+  try {
+    device_assembler_test::check_square_meshes();
+    device_assembler_test::check_slab_meshes();
+    device_assembler_test::check_non_finite_coefficient();
+  } catch (const Error& error) {
+    std::fprintf(stderr, "polydg::Error: %s\n", error.what());
+    return 1;
+  }
+  return testing::gpu_test_result();
+}
