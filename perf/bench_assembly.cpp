@@ -4,10 +4,18 @@
 // BlockPattern + scratch), of the matrix values, and of the rhs, in seconds and DoFs/s.
 // The problem is the convergence study's advection-diffusion-reaction problem (b): full
 // anisotropic A(x), b(x), c(x), f(x). With --spacetime, the 2D+1 slab of seed 004 Table 2
-// instead: prisms κ × I_n, a = I, w = (1, 1/2), c = 1 (the heat demo's slab system).
+// instead: prisms κ × I_n, a = I, w = (1, 1/2), c = 1 (the heat demo's slab system,
+// heat_slab_problem.hpp). --cells-per-element 1 keeps the fine mesh (no agglomeration).
+//
+// With --gpu (a CUDA build, --spacetime): the DeviceAssembler on the same slab in the same run
+// (assembly_gpu_runs.cu): device pattern, first assembly, values-only re-assembly in the
+// deterministic and atomic modes, rhs, the kernels' times and FLOP rates, and the relative
+// difference to the CPU matrix. The CPU backend is timed for p ≤ --cpu-max-p only (it is
+// slow at high p; larger p are compared with no CPU number in that row).
 //
 //   build/bin/bench_assembly [--cells-per-side 274] [--cells-per-element 3] [--p 1,2,3,4,5]
-//                            [--spacetime] [--repeats 3] [--json perf/results/assembly_cpu.json]
+//                            [--spacetime] [--gpu] [--cpu-max-p 5] [--fp64-peak-tflops 34]
+//                            [--repeats 3] [--json perf/results/assembly_cpu.json]
 #include <omp.h>
 
 #include <algorithm>
@@ -22,6 +30,7 @@
 #include <vector>
 
 #include "../examples/manufactured_problems.hpp"
+#include "heat_slab_problem.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/dg/assembler.hpp"
 #include "polydg/mesh/agglomeration.hpp"
@@ -29,6 +38,9 @@
 #include "polydg/spacetime/slab_mesh.hpp"
 #include "polydg/spacetime/slab_solver.hpp"
 #include "polydg/spacetime/space_time_coefficients.hpp"
+#if POLYDG_BENCH_GPU
+#include "assembly_gpu_runs.hpp"
+#endif
 
 namespace {
 
@@ -50,27 +62,124 @@ double median_seconds(int repeats, Work&& work) {
   return times[times.size() / 2];
 }
 
-// Times pattern (Assembler construction), values and rhs on `mesh` for `problem`.
+struct Row {
+  int p = 0;
+  long long elements = 0, dofs = 0, nonzeros = 0;
+  double pattern_s = -1, values_s = -1, rhs_s = -1;  // CPU; −1: not timed
+#if POLYDG_BENCH_GPU
+  polydg::bench::GpuAssemblyTimes gpu;
+  bool has_gpu = false;
+#endif
+};
+
+// Times pattern (Assembler construction), values and rhs on `mesh` for `problem` (unless
+// `time_cpu` is false: then only the sizes) and returns the matrix values.
 template <int Dim, class Problem>
-void time_assembly(const polydg::PolytopicMesh<Dim>& mesh, const polydg::BoundaryConditions& bc,
-                   const Problem& problem, int repeats, double& pattern_s, double& values_s,
-                   double& rhs_s, long long& dofs, long long& nonzeros) {
-  pattern_s = median_seconds(repeats, [&] { polydg::Assembler<Dim> probe(mesh, bc); });
+std::vector<double> time_assembly(const polydg::PolytopicMesh<Dim>& mesh,
+                                  const polydg::BoundaryConditions& bc, const Problem& problem,
+                                  int repeats, bool time_cpu, Row& row) {
+  if (!time_cpu) {
+    const polydg::Assembler<Dim> assembler(mesh, bc);
+    row.dofs = assembler.pattern()->dof_count();
+    row.nonzeros = assembler.pattern()->value_count();
+    return {};
+  }
+  row.pattern_s = median_seconds(repeats, [&] { polydg::Assembler<Dim> probe(mesh, bc); });
   polydg::Assembler<Dim> assembler(mesh, bc);
   auto matrix = assembler.make_matrix();
   auto rhs = assembler.make_vector();
   assembler.assemble_matrix(problem, matrix);  // warm-up (rule cache, thread pool)
-  values_s = median_seconds(repeats, [&] { assembler.assemble_matrix(problem, matrix); });
-  rhs_s = median_seconds(repeats, [&] { assembler.assemble_rhs(problem, rhs); });
-  dofs = assembler.pattern()->dof_count();
-  nonzeros = assembler.pattern()->value_count();
+  row.values_s = median_seconds(repeats, [&] { assembler.assemble_matrix(problem, matrix); });
+  row.rhs_s = median_seconds(repeats, [&] { assembler.assemble_rhs(problem, rhs); });
+  row.dofs = assembler.pattern()->dof_count();
+  row.nonzeros = assembler.pattern()->value_count();
+  return std::vector<double>(matrix.values().begin(), matrix.values().end());
 }
 
-struct Row {
-  int p;
-  long long elements, dofs, nonzeros;
-  double pattern_s, values_s, rhs_s;
-};
+#if POLYDG_BENCH_GPU
+// Seed 004 Table 2's layout, seconds per million DoFs, and the kernels' FLOP rates.
+void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
+  std::printf("\nGPU (%s), double precision, seconds per million DoFs (Table 2 layout):\n",
+              polydg::bench::gpu_name().c_str());
+  std::printf("%-34s", "p");
+  for (const Row& r : rows) std::printf("%10d", r.p);
+  auto line = [&](const char* name, auto value) {
+    std::printf("\n%-34s", name);
+    for (const Row& r : rows) std::printf("%10.5f", value(r) / (r.dofs * 1e-6));
+  };
+  line("element kernel", [](const Row& r) { return r.gpu.element_s; });
+  line("interior kernel (+ gather)", [](const Row& r) { return r.gpu.interior_s; });
+  line("boundary (inflow) kernel", [](const Row& r) { return r.gpu.boundary_s; });
+  line("zero + ranges + finite check",
+       [](const Row& r) { return r.gpu.zero_s + r.gpu.ranges_s + r.gpu.check_s; });
+  line("values re-assembly (deterministic)", [](const Row& r) { return r.gpu.values_s; });
+  line("values re-assembly (atomic)", [](const Row& r) { return r.gpu.values_atomic_s; });
+  line("interior kernel (atomic)", [](const Row& r) { return r.gpu.interior_atomic_s; });
+  line("values re-assembly (single)", [](const Row& r) { return r.gpu.values_single_s; });
+  line("  element kernel (single)", [](const Row& r) { return r.gpu.element_single_s; });
+  line("  interior kernel (single)", [](const Row& r) { return r.gpu.interior_single_s; });
+  line("  boundary kernel (single)", [](const Row& r) { return r.gpu.boundary_single_s; });
+  line("rhs + previous slab", [](const Row& r) { return r.gpu.rhs_s; });
+  line("indices (device pattern)", [](const Row& r) { return r.gpu.pattern_s; });
+  line("first assembly (device: setup - host mesh + all)",
+       [](const Row& r) { return r.gpu.first_s - r.gpu.host_mesh_s; });
+  line("host QuadratureMesh (CPU)", [](const Row& r) { return r.gpu.host_mesh_s; });
+  line("CPU values (same run)", [](const Row& r) { return r.values_s; });
+  std::printf("\n%-34s", "speed-up values CPU/GPU");
+  for (const Row& r : rows) std::printf("%10.0f", r.values_s > 0 ? r.values_s / r.gpu.values_s : 0);
+  std::printf("\n%-34s", "deterministic/atomic");
+  for (const Row& r : rows) std::printf("%10.2f", r.gpu.values_s / r.gpu.values_atomic_s);
+  std::printf("\n%-34s", "|GPU-CPU|/|CPU| (matrix)");
+  for (const Row& r : rows) std::printf("%10.1e", r.gpu.cpu_difference);
+  std::printf("\n%-34s", "deterministic runs identical");
+  for (const Row& r : rows) std::printf("%10s", r.gpu.deterministic_repeatable ? "yes" : "NO");
+  std::printf(
+      "\n\nIntegrand FLOPs (entries + trial terms / fluxes; basis not counted), GFLOP/s "
+      "and %% of %.0f TFLOP/s FP64:\n",
+      peak_tflops);
+  auto rate = [&](const char* name, auto flops, auto seconds) {
+    std::printf("%-34s", name);
+    for (const Row& r : rows) {
+      const double gflops = flops(r) / seconds(r) * 1e-9;
+      std::printf("  %6.0f %4.1f%%", gflops, 100 * gflops / (peak_tflops * 1e3));
+    }
+    std::printf("\n");
+  };
+  rate(
+      "element", [](const Row& r) { return r.gpu.element_flops; },
+      [](const Row& r) { return r.gpu.element_s; });
+  rate(
+      "interior", [](const Row& r) { return r.gpu.interior_flops; },
+      [](const Row& r) { return r.gpu.interior_s; });
+  rate(
+      "boundary", [](const Row& r) { return r.gpu.boundary_flops; },
+      [](const Row& r) { return r.gpu.boundary_s; });
+  rate(
+      "all kernels",
+      [](const Row& r) {
+        return r.gpu.element_flops + r.gpu.interior_flops + r.gpu.boundary_flops;
+      },
+      [](const Row& r) { return r.gpu.element_s + r.gpu.interior_s + r.gpu.boundary_s; });
+}
+
+void write_gpu_json(std::ofstream& json, const polydg::bench::GpuAssemblyTimes& g) {
+  json << ", \"gpu\": {\"host_mesh_s\": " << g.host_mesh_s << ", \"pattern_s\": " << g.pattern_s
+       << ", \"setup_s\": " << g.setup_s << ", \"first_s\": " << g.first_s
+       << ", \"values_s\": " << g.values_s << ", \"values_atomic_s\": " << g.values_atomic_s
+       << ", \"rhs_s\": " << g.rhs_s << ", \"values_single_s\": " << g.values_single_s
+       << ", \"element_single_s\": " << g.element_single_s
+       << ", \"interior_single_s\": " << g.interior_single_s
+       << ", \"boundary_single_s\": " << g.boundary_single_s << ", \"zero_s\": " << g.zero_s
+       << ", \"ranges_s\": " << g.ranges_s << ", \"element_s\": " << g.element_s
+       << ", \"interior_s\": " << g.interior_s << ", \"boundary_s\": " << g.boundary_s
+       << ", \"check_s\": " << g.check_s << ", \"interior_atomic_s\": " << g.interior_atomic_s
+       << ", \"element_flops\": " << g.element_flops << ", \"interior_flops\": " << g.interior_flops
+       << ", \"boundary_flops\": " << g.boundary_flops
+       << ", \"cpu_difference\": " << g.cpu_difference
+       << ", \"deterministic_repeatable\": " << (g.deterministic_repeatable ? "true" : "false")
+       << "}";
+}
+#endif
 
 }  // namespace
 
@@ -81,12 +190,18 @@ int main(int argc, char** argv) {
   std::vector<int> degrees = {1, 2, 3, 4, 5};
   int repeats = 3;
   std::string json_path;
-  bool spacetime = false;
+  bool spacetime = false, gpu = false;
+  int cpu_max_p = 10;
+  double fp64_peak_tflops = 34;  // H100 SXM / H200 without tensor cores
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string flag = argv[i];
       if (flag == "--spacetime") {
         spacetime = true;
+        continue;
+      }
+      if (flag == "--gpu") {
+        gpu = true;
         continue;
       }
       polydg::require(i + 1 < argc, "bench_assembly: option ", flag, " needs a value");
@@ -95,6 +210,10 @@ int main(int argc, char** argv) {
         domain.cells_per_side = std::stoi(value);
       else if (flag == "--cells-per-element")
         cells_per_element = std::stod(value);
+      else if (flag == "--cpu-max-p")
+        cpu_max_p = std::stoi(value);
+      else if (flag == "--fp64-peak-tflops")
+        fp64_peak_tflops = std::stod(value);
       else if (flag == "--repeats")
         repeats = std::stoi(value);
       else if (flag == "--json")
@@ -108,28 +227,42 @@ int main(int argc, char** argv) {
       }
     }
 
+#if !POLYDG_BENCH_GPU
+    polydg::require(!gpu, "bench_assembly: --gpu needs a build with CUDA (POLYDG_CUDA=ON)");
+#endif
+    polydg::require(!gpu || spacetime, "bench_assembly: --gpu times the --spacetime problem");
     const auto fine =
         std::make_shared<const polydg::SimplexMesh<2>>(polydg::oscillating_domain_mesh(domain));
-    const polydg::Agglomeration parts = polydg::agglomerate_by_cell_count(*fine, cells_per_element);
+    polydg::Agglomeration parts;
+    if (cells_per_element <= 1) {  // the fine mesh itself: one element per triangle
+      parts.element_count = fine->cell_count();
+      parts.element_of_cell.resize(std::size_t(fine->cell_count()));
+      for (polydg::Index c = 0; c < fine->cell_count(); ++c) parts.element_of_cell[c] = c;
+    } else {
+      parts = polydg::agglomerate_by_cell_count(*fine, cells_per_element);
+    }
     std::vector<Row> rows;
     for (int p : degrees) {
       const polydg::PolytopicMesh<2> mesh(fine, parts.element_of_cell, p);
-      Row row{p, mesh.element_count(), 0, 0, 0, 0, 0};
+      Row row;
+      row.p = p;
+      row.elements = mesh.element_count();
+      const bool time_cpu = p <= cpu_max_p;
       if (spacetime) {
         const polydg::PolytopicMesh<3> slab = polydg::make_slab_mesh(mesh);
-        const auto heat = polydg::space_time_coefficients(
-            polydg::make_coefficients<2>()
-                .with_diffusion(1.0)
-                .with_advection(polydg::Point<2>{{1.0, 0.5}})
-                .with_reaction(1.0)
-                .with_source([](const polydg::Point<3>& x) { return std::sin(x[0] + x[2]); }));
-        time_assembly(
-            slab, polydg::slab_boundary_conditions(polydg::BoundaryConditions::all_dirichlet()),
-            heat, repeats, row.pattern_s, row.values_s, row.rhs_s, row.dofs, row.nonzeros);
+        const std::vector<double> cpu_values =
+            time_assembly(slab, polydg::bench::heat_slab_conditions(),
+                          polydg::bench::heat_slab_coefficients(), repeats, time_cpu, row);
+#if POLYDG_BENCH_GPU
+        if (gpu) {
+          row.gpu = polydg::bench::time_gpu_slab_assembly(slab, repeats, cpu_values);
+          row.has_gpu = true;
+        }
+#endif
       } else {
         time_assembly(mesh, polydg::examples::AdvectionDiffusionReaction::boundary_conditions(),
                       polydg::examples::AdvectionDiffusionReaction::coefficients(), repeats,
-                      row.pattern_s, row.values_s, row.rhs_s, row.dofs, row.nonzeros);
+                      time_cpu, row);
       }
       rows.push_back(row);
     }
@@ -146,10 +279,14 @@ int main(int argc, char** argv) {
       std::printf("%2d %10lld %10lld %12lld %10.3f %10.3f %10.3f %12.3f %14.3e\n", r.p, r.elements,
                   r.dofs, r.nonzeros, r.pattern_s, r.values_s, r.rhs_s,
                   r.values_s / (r.dofs * 1e-6), r.dofs / r.values_s);
+#if POLYDG_BENCH_GPU
+    if (gpu) print_gpu_tables(rows, fp64_peak_tflops);
+#endif
     if (!json_path.empty()) {
       std::ofstream json(json_path);
       polydg::require(bool(json), "bench_assembly: cannot write ", json_path);
-      json << "{\"backend\": \"cpu\", \"problem\": \"" << (spacetime ? "spacetime" : "steady_2d")
+      json << "{\"backend\": \"" << (gpu ? "cpu+gpu" : "cpu") << "\", \"problem\": \""
+           << (spacetime ? "spacetime" : "steady_2d")
            << "\", \"threads\": " << omp_get_max_threads()
            << ", \"fine_cells\": " << fine->cell_count() << ", \"runs\": [";
       for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -157,7 +294,11 @@ int main(int argc, char** argv) {
         json << (i ? ", " : "") << "{\"p\": " << r.p << ", \"elements\": " << r.elements
              << ", \"dofs\": " << r.dofs << ", \"nonzeros\": " << r.nonzeros
              << ", \"pattern_s\": " << r.pattern_s << ", \"values_s\": " << r.values_s
-             << ", \"rhs_s\": " << r.rhs_s << "}";
+             << ", \"rhs_s\": " << r.rhs_s;
+#if POLYDG_BENCH_GPU
+        if (r.has_gpu) write_gpu_json(json, r.gpu);
+#endif
+        json << "}";
       }
       json << "]}\n";
     }

@@ -31,7 +31,7 @@ namespace device::detail {
 template <int Dim>
 struct BoundaryPoint {
   bool acts = false;
-  BoundaryPointTerms terms;
+  BoundaryPointTerms<> terms;
   Point<Dim> a_normal{};
 };
 
@@ -83,17 +83,18 @@ struct PreviousSlabTerms {
   }
 };
 
-template <int Dim, class PointTerms>
+template <int Dim, class ValueType, class PointTerms>
 struct BoundaryLaunch {
+  using Real = ValueType;
   DeviceQuadratureMeshView<Dim> mesh;
   DeviceBlockPatternView pattern;
   const Index* elements;
   int p, n;
   PointTerms terms;
-  double* values;  ///< null: matrix not assembled
-  double* rhs;     ///< null: rhs not assembled
+  Real* values;  ///< null: matrix not assembled
+  Real* rhs;     ///< null: rhs not assembled
 
-  // Slot (doubles): φ[n], flux[n], ∇φ[n][Dim], w, flux, mass, rhs_value, rhs_flux.
+  // Slot (Reals): φ[n], flux[n], ∇φ[n][Dim], w, flux, mass, rhs_value, rhs_flux.
   POLYDG_HD int flux() const { return n; }
   POLYDG_HD int grad() const { return 2 * n; }
   POLYDG_HD int scalars() const { return 2 * n + n * Dim; }
@@ -103,8 +104,8 @@ struct BoundaryLaunch {
     Index element;
     Index facet_begin, rule_begin, rule_size;
     GlobalIndex point_count;
-    double* block;
-    double* rhs;
+    Real* block;
+    Real* rhs;
   };
   struct Output {
     int i, j;  ///< j < 0: rhs entry i
@@ -130,55 +131,57 @@ struct BoundaryLaunch {
     if (o >= matrix_outputs) return {o - matrix_outputs, -1};
     return {o / n, o % n};
   }
-  __device__ double initial(const Item& it, const Output& out) const {
+  __device__ Real initial(const Item& it, const Output& out) const {
     return out.j < 0 ? it.rhs[out.i] : it.block[out.i * n + out.j];
   }
-  __device__ void store(const Item& it, const Output& out, double value) const {
+  __device__ void store(const Item& it, const Output& out, Real value) const {
     if (out.j < 0)
       it.rhs[out.i] = value;
     else
       it.block[out.i * n + out.j] = value;
   }
-  __device__ void evaluate(const Item& it, GlobalIndex k, double* slot) const {
+  __device__ void evaluate(const Item& it, GlobalIndex k, Real* slot) const {
     const Index f = it.facet_begin + Index(k / it.rule_size);
     const Index q = it.rule_begin + Index(k % it.rule_size);
     const Point<Dim>* vertices = mesh.boundary_facet_vertices + GlobalIndex(f) * Dim;
     const Point<Dim> x = map_reference_point<Dim - 1, Dim>(vertices, mesh.face_rule_points[q]);
     const BoundaryPoint<Dim> point = terms(mesh, it.element, f, x);
-    double* scalar = slot + scalars();
+    Real* scalar = slot + scalars();
     if (!point.acts) {  // adds exact zeros: φ and the fluxes must be finite
-      for (int m = 0; m < 2 * n; ++m) slot[m] = 0.0;
-      for (int m = 0; m < 5; ++m) scalar[m] = 0.0;
+      for (int m = 0; m < 2 * n; ++m) slot[m] = 0;
+      for (int m = 0; m < 5; ++m) scalar[m] = 0;
       return;
     }
-    double(*gradient)[Dim] = reinterpret_cast<double(*)[Dim]>(slot + grad());
-    evaluate_space_basis_gradients<Dim, double>(mesh.space, p, mesh.boxes[it.element], x, slot,
-                                                gradient);
-    for (int m = 0; m < n; ++m) slot[flux() + m] = normal_flux<Dim>(gradient[m], point.a_normal);
-    scalar[0] = mesh.face_rule_weights[q] * affine_measure_ratio<Dim - 1, Dim>(vertices);
-    scalar[1] = point.terms.flux;
-    scalar[2] = point.terms.mass;
-    scalar[3] = point.terms.rhs_value;
-    scalar[4] = point.terms.rhs_flux;
+    // The geometry and the terms in double; the basis and the fluxes in Real.
+    Real(*gradient)[Dim] = reinterpret_cast<Real(*)[Dim]>(slot + grad());
+    evaluate_space_basis_gradients<Dim, Real>(mesh.space, p, convert<Real>(mesh.boxes[it.element]),
+                                              convert<Real>(x), slot, gradient);
+    const Point<Dim, Real> a_normal = convert<Real>(point.a_normal);
+    for (int m = 0; m < n; ++m) slot[flux() + m] = normal_flux<Dim, Real>(gradient[m], a_normal);
+    scalar[0] = Real(mesh.face_rule_weights[q] * affine_measure_ratio<Dim - 1, Dim>(vertices));
+    scalar[1] = Real(point.terms.flux);
+    scalar[2] = Real(point.terms.mass);
+    scalar[3] = Real(point.terms.rhs_value);
+    scalar[4] = Real(point.terms.rhs_flux);
   }
-  __device__ double term(const Item&, const Output& out, const double* slot) const {
-    const double* scalar = slot + scalars();
-    const BoundaryPointTerms point{scalar[1], scalar[2], scalar[3], scalar[4]};
+  __device__ Real term(const Item&, const Output& out, const Real* slot) const {
+    const Real* scalar = slot + scalars();
+    const BoundaryPointTerms<Real> point{scalar[1], scalar[2], scalar[3], scalar[4]};
     if (out.j < 0) return boundary_rhs_entry(point, slot[out.i], slot[flux() + out.i], scalar[0]);
     return boundary_entry(point, slot[out.i], slot[flux() + out.i], slot[out.j],
                           slot[flux() + out.j], scalar[0]);
   }
 };
 
-template <int Dim, class PointTerms>
+template <int Dim, class Real, class PointTerms>
 void launch_boundary(const DeviceQuadratureMesh<Dim>& mesh, const DegreeGroups& groups,
-                     const DeviceBlockPatternView& pattern, const PointTerms& terms, double* values,
-                     double* rhs, const char* name, const LaunchLimits& limits) {
+                     const DeviceBlockPatternView& pattern, const PointTerms& terms, Real* values,
+                     Real* rhs, const char* name, const LaunchLimits& limits) {
   for (int p = 0; p <= mesh.max_degree(); ++p) {
     if (groups.count(p) == 0) continue;
     const int n = space_basis_size(mesh.space(), Dim, p);
-    const BoundaryLaunch<Dim, PointTerms> launch{mesh.view(), pattern, groups.group(p), p,
-                                                 n,           terms,   values,          rhs};
+    const BoundaryLaunch<Dim, Real, PointTerms> launch{mesh.view(), pattern, groups.group(p), p,
+                                                       n,           terms,   values,          rhs};
     launch_point_batches(launch, groups.count(p), (values ? n * n : 0) + (rhs ? n : 0),
                          launch.slot_size(),
                          GlobalIndex(groups.max_pieces[p]) * mesh.face_rule_size(p), name, limits);
@@ -190,12 +193,12 @@ void launch_boundary(const DeviceQuadratureMesh<Dim>& mesh, const DegreeGroups& 
 /// Adds the Dirichlet, inflow and Neumann terms into the diagonal blocks of `values` and into
 /// `rhs` (device memory; null skips a target). diffusion_ranges: per element, on the device.
 /// Asynchronous on limits.stream.
-template <int Dim, class Coefficients>
+template <int Dim, class Real, class Coefficients>
 void assemble_boundary_faces_on_device(const DeviceQuadratureMesh<Dim>& mesh,
                                        const DeviceBlockPatternView& pattern,
                                        const DiffusionRange<Dim>* diffusion_ranges,
                                        double penalty_constant, const Coefficients& coefficients,
-                                       double* values, double* rhs,
+                                       Real* values, Real* rhs,
                                        const device::detail::LaunchLimits& limits = {}) {
   if (!values && !rhs) return;
   const device::detail::BoundaryTerms<Dim, Coefficients> terms{
@@ -206,14 +209,15 @@ void assemble_boundary_faces_on_device(const DeviceQuadratureMesh<Dim>& mesh,
 
 /// Adds ∫ value(e, x) φ_i over the previous_slab facets of every element into `rhs` (device
 /// memory). value must be callable on the device. Asynchronous on limits.stream.
-template <int Dim, class Value>
+template <int Dim, class Real, class Value>
 void assemble_previous_slab_faces_on_device(const DeviceQuadratureMesh<Dim>& mesh,
                                             const DeviceBlockPatternView& pattern,
-                                            const Value& value, double* rhs,
+                                            const Value& value, Real* rhs,
                                             const device::detail::LaunchLimits& limits = {}) {
   const device::detail::PreviousSlabTerms<Dim, Value> terms{value};
-  device::detail::launch_boundary(mesh, mesh.previous_slab_elements(), pattern, terms, nullptr, rhs,
-                                  "previous slab face kernel", limits);
+  device::detail::launch_boundary(mesh, mesh.previous_slab_elements(), pattern, terms,
+                                  static_cast<Real*>(nullptr), rhs, "previous slab face kernel",
+                                  limits);
 }
 
 }  // namespace polydg

@@ -76,8 +76,9 @@ struct DeviceAssemblyTimings {
 namespace device::detail {
 
 /// first_bad = min(first_bad, k) over the k < count with a non-finite data[k].
-__global__ inline void first_non_finite_kernel(const double* data, GlobalIndex count,
-                                               unsigned long long* first_bad) {
+template <class Real>
+__global__ void first_non_finite_kernel(const Real* data, GlobalIndex count,
+                                        unsigned long long* first_bad) {
   for (GlobalIndex k = GlobalIndex(blockIdx.x) * blockDim.x + threadIdx.x; k < count;
        k += GlobalIndex(gridDim.x) * blockDim.x)
     if (!isfinite(data[k])) atomicMin(first_bad, static_cast<unsigned long long>(k));
@@ -114,7 +115,10 @@ class PhaseEvents {
 
 }  // namespace device::detail
 
-template <int Dim>
+/// Real: the precision of the values and rhs (float or double), of the basis values and of the
+/// products and sums in the kernels; geometry, quadrature weights, σ and the coefficients are
+/// evaluated in double and rounded once.
+template <int Dim, class Real = double>
 class DeviceAssembler {
  public:
   DeviceAssembler(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
@@ -129,8 +133,8 @@ class DeviceAssembler {
     for (Index e = 0; e < elements; ++e)
       block_sizes_[e] = space_basis_size(options.space, Dim, host_mesh_.element_degrees[e]);
     pattern_ = build_block_pattern_on_device(block_sizes_, host_mesh_.interface_elements);
-    values_ = device::DeviceBuffer<double>(std::size_t(pattern_.value_count()));
-    rhs_ = device::DeviceBuffer<double>(std::size_t(pattern_.dof_count()));
+    values_ = device::DeviceBuffer<Real>(std::size_t(pattern_.value_count()));
+    rhs_ = device::DeviceBuffer<Real>(std::size_t(pattern_.dof_count()));
     values_.fill_zero();
     rhs_.fill_zero();
     diffusion_ranges_ = device::DeviceBuffer<DiffusionRange<Dim>>(std::size_t(elements));
@@ -146,10 +150,10 @@ class DeviceAssembler {
   const DeviceAssemblyOptions& device_options() const { return device_options_; }
   /// The matrix values (pattern().value_count(), block order of the pattern) and the rhs
   /// (pattern().dof_count()), in device memory.
-  double* values() { return values_.data(); }
-  const double* values() const { return values_.data(); }
-  double* rhs() { return rhs_.data(); }
-  const double* rhs() const { return rhs_.data(); }
+  Real* values() { return values_.data(); }
+  const Real* values() const { return values_.data(); }
+  Real* rhs() { return rhs_.data(); }
+  const Real* rhs() const { return rhs_.data(); }
 
   /// Overwrites the matrix values and the rhs.
   template <class Coefficients>
@@ -188,11 +192,11 @@ class DeviceAssembler {
             events_->seconds(3), events_->seconds(4), events_->seconds(5)};
   }
 
-  std::vector<double> values_to_host() const { return values_.to_host(); }
-  std::vector<double> rhs_to_host() const { return rhs_.to_host(); }
+  std::vector<Real> values_to_host() const { return values_.to_host(); }
+  std::vector<Real> rhs_to_host() const { return rhs_.to_host(); }
   /// Copies the values into `matrix` (a BlockMatrix on the CPU pattern of the same mesh, e.g.
   /// Assembler::make_matrix(), or make_host_matrix()) and, when not empty, the rhs into `rhs`.
-  void copy_to_host(BlockMatrix<double>& matrix, std::span<double> rhs = {}) const {
+  void copy_to_host(BlockMatrix<Real>& matrix, std::span<Real> rhs = {}) const {
     require(GlobalIndex(matrix.values().size()) == pattern_.value_count(),
             "DeviceAssembler::copy_to_host: a matrix of ", matrix.values().size(), " values for ",
             pattern_.value_count());
@@ -205,7 +209,7 @@ class DeviceAssembler {
     device::copy_device_to_host(rhs.data(), rhs_.data(), rhs.size_bytes());
   }
   /// A zero BlockMatrix on the CPU copy of the pattern (built on the host on first use).
-  BlockMatrix<double> make_host_matrix() const { return BlockMatrix<double>(host_pattern()); }
+  BlockMatrix<Real> make_host_matrix() const { return BlockMatrix<Real>(host_pattern()); }
   const std::shared_ptr<const BlockPattern>& host_pattern() const {
     if (!host_pattern_)
       host_pattern_ =
@@ -248,18 +252,18 @@ class DeviceAssembler {
     for (Index i = 0; i < interfaces; ++i)
       for (Index e : host_mesh_.interface_elements[i]) element_interfaces[fill[e]++] = i;
     scratch_offsets_ = detail::upload(offsets);
-    scratch_values_ = device::DeviceBuffer<double>(std::size_t(offsets.back()));
+    scratch_values_ = device::DeviceBuffer<Real>(std::size_t(offsets.back()));
     element_interface_offsets_ = detail::upload(element_offsets);
     element_interfaces_ = detail::upload(element_interfaces);
   }
 
-  InterfaceScratchView scratch_view() {
+  InterfaceScratchView<Real> scratch_view() {
     return {scratch_offsets_.data(), scratch_values_.data(), element_interface_offsets_.data(),
             element_interfaces_.data()};
   }
 
   template <class Coefficients>
-  void run(const Coefficients& coefficients, double* values, double* rhs) {
+  void run(const Coefficients& coefficients, Real* values, Real* rhs) {
     auto record = [&](int k) {
       if (events_) events_->record(k);
     };
@@ -285,9 +289,9 @@ class DeviceAssembler {
   }
 
   // Raises, naming the element, when a value or rhs entry is not finite. Synchronizes.
-  void check_finite(const double* values, const double* rhs) {
+  void check_finite(const Real* values, const Real* rhs) {
     struct Target {
-      const double* data;
+      const Real* data;
       GlobalIndex count;
       bool matrix;
     };
@@ -324,11 +328,11 @@ class DeviceAssembler {
   DeviceQuadratureMesh<Dim> mesh_;
   std::vector<Index> block_sizes_;
   DeviceBlockPattern pattern_;
-  device::DeviceBuffer<double> values_, rhs_;
+  device::DeviceBuffer<Real> values_, rhs_;
   device::DeviceBuffer<DiffusionRange<Dim>> diffusion_ranges_;
   device::DeviceBuffer<unsigned long long> first_bad_;
   device::DeviceBuffer<GlobalIndex> scratch_offsets_;
-  device::DeviceBuffer<double> scratch_values_;
+  device::DeviceBuffer<Real> scratch_values_;
   device::DeviceBuffer<Index> element_interface_offsets_, element_interfaces_;
   std::unique_ptr<device::detail::PhaseEvents> events_;
   mutable std::shared_ptr<const BlockPattern> host_pattern_;

@@ -40,17 +40,18 @@ namespace polydg {
 namespace device::detail {
 
 /// The launch of the element kernel on the elements of one degree (see the file comment).
-template <int Dim, class Coefficients>
+template <int Dim, class ValueType, class Coefficients>
 struct ElementLaunch {
+  using Real = ValueType;
   DeviceQuadratureMeshView<Dim> mesh;
   DeviceBlockPatternView pattern;
   const Index* elements;
   int p, n;
   Coefficients coefficients;
-  double* values;  ///< null: matrix not assembled
-  double* rhs;     ///< null: rhs not assembled
+  Real* values;  ///< null: matrix not assembled
+  Real* rhs;     ///< null: rhs not assembled
 
-  // Slot of one point (doubles): φ[n], ∇φ[n][Dim], A∇φ[n][Dim], b·∇φ[n], w, c, f.
+  // Slot of one point (Reals): φ[n], ∇φ[n][Dim], A∇φ[n][Dim], b·∇φ[n], w, c, f.
   POLYDG_HD int grad() const { return n; }
   POLYDG_HD int a_grad() const { return n + n * Dim; }
   POLYDG_HD int b_grad() const { return n + 2 * n * Dim; }
@@ -61,8 +62,8 @@ struct ElementLaunch {
     Index element;
     Index simplex_begin, rule_begin, rule_size;
     GlobalIndex point_count;
-    double* block;
-    double* rhs;
+    Real* block;
+    Real* rhs;
   };
   struct Output {
     int i, j;  ///< j < 0: rhs entry i
@@ -88,46 +89,47 @@ struct ElementLaunch {
     if (o >= matrix_outputs) return {o - matrix_outputs, -1};
     return {o / n, o % n};
   }
-  __device__ double initial(const Item& it, const Output& out) const {
+  __device__ Real initial(const Item& it, const Output& out) const {
     return out.j < 0 ? it.rhs[out.i] : it.block[out.i * n + out.j];
   }
-  __device__ void store(const Item& it, const Output& out, double value) const {
+  __device__ void store(const Item& it, const Output& out, Real value) const {
     if (out.j < 0)
       it.rhs[out.i] = value;
     else
       it.block[out.i * n + out.j] = value;
   }
-  __device__ void evaluate(const Item& it, GlobalIndex k, double* slot) const {
+  __device__ void evaluate(const Item& it, GlobalIndex k, Real* slot) const {
     const Point<Dim>* vertices =
         mesh.simplex_vertices + (it.simplex_begin + k / it.rule_size) * (Dim + 1);
     const Index q = it.rule_begin + Index(k % it.rule_size);
     const double jacobian = affine_measure_ratio<Dim, Dim>(vertices);
     const Point<Dim> x = map_reference_point<Dim, Dim>(vertices, mesh.element_rule_points[q]);
-    double(*gradient)[Dim] = reinterpret_cast<double(*)[Dim]>(slot + grad());
-    evaluate_space_basis_gradients<Dim, double>(mesh.space, p, mesh.boxes[it.element], x, slot,
-                                                gradient);
-    double* scalar = slot + scalars();
-    scalar[0] = mesh.element_rule_weights[q] * jacobian;
-    scalar[1] = 0.0;  // c and f stay 0 for a target not assembled
-    scalar[2] = 0.0;
+    // The map and the weight in double; the basis and everything after in Real.
+    Real(*gradient)[Dim] = reinterpret_cast<Real(*)[Dim]>(slot + grad());
+    evaluate_space_basis_gradients<Dim, Real>(mesh.space, p, convert<Real>(mesh.boxes[it.element]),
+                                              convert<Real>(x), slot, gradient);
+    Real* scalar = slot + scalars();
+    scalar[0] = Real(mesh.element_rule_weights[q] * jacobian);
+    scalar[1] = 0;  // c and f stay 0 for a target not assembled
+    scalar[2] = 0;
     if (it.block) {
-      const Tensor<Dim> a = coefficients.diffusion(x);
-      const Point<Dim> b = coefficients.advection(x);
-      scalar[1] = coefficients.reaction(x);
-      Point<Dim>* a_gradient = reinterpret_cast<Point<Dim>*>(slot + a_grad());
+      const Tensor<Dim, Real> a = convert<Real>(coefficients.diffusion(x));
+      const Point<Dim, Real> b = convert<Real>(coefficients.advection(x));
+      scalar[1] = Real(coefficients.reaction(x));
+      Point<Dim, Real>* a_gradient = reinterpret_cast<Point<Dim, Real>*>(slot + a_grad());
       for (int j = 0; j < n; ++j)
-        element_trial_terms<Dim>(a, b, gradient[j], a_gradient[j], slot[b_grad() + j]);
+        element_trial_terms<Dim, Real>(a, b, gradient[j], a_gradient[j], slot[b_grad() + j]);
     }
-    if (it.rhs) scalar[2] = coefficients.source(x);
+    if (it.rhs) scalar[2] = Real(coefficients.source(x));
   }
-  __device__ double term(const Item&, const Output& out, const double* slot) const {
-    const double* phi = slot;
-    const double* scalar = slot + scalars();
+  __device__ Real term(const Item&, const Output& out, const Real* slot) const {
+    const Real* phi = slot;
+    const Real* scalar = slot + scalars();
     if (out.j < 0) return source_entry(phi[out.i], scalar[2], scalar[0]);
-    const double(*gradient)[Dim] = reinterpret_cast<const double(*)[Dim]>(slot + grad());
-    const Point<Dim>* a_gradient = reinterpret_cast<const Point<Dim>*>(slot + a_grad());
-    return element_entry<Dim>(gradient[out.i], phi[out.i], a_gradient[out.j],
-                              slot[b_grad() + out.j], phi[out.j], scalar[1], scalar[0]);
+    const Real(*gradient)[Dim] = reinterpret_cast<const Real(*)[Dim]>(slot + grad());
+    const Point<Dim, Real>* a_gradient = reinterpret_cast<const Point<Dim, Real>*>(slot + a_grad());
+    return element_entry<Dim, Real>(gradient[out.i], phi[out.i], a_gradient[out.j],
+                                    slot[b_grad() + out.j], phi[out.j], scalar[1], scalar[0]);
   }
 };
 
@@ -137,19 +139,21 @@ struct ElementLaunch {
 /// matrix on `pattern`, device memory) and into `rhs` (dof_count entries, device memory); a
 /// null pointer skips that target. The pattern must be the one built for the mesh (block sizes
 /// N_p of its space). Coefficients: diffusion, advection, reaction (matrix) and source (rhs)
-/// are called on the device; non-finite values are not detected here (DeviceAssembler checks
-/// the assembled arrays). Asynchronous on limits.stream (launch errors are reported at once).
-template <int Dim, class Coefficients>
+/// are called on the device. Real (float or double) is the precision of the basis values, the
+/// products and the sums; the geometry stays double. Non-finite values are not detected here
+/// (DeviceAssembler checks the assembled arrays). Asynchronous on limits.stream (launch errors are
+/// reported at once).
+template <int Dim, class Real, class Coefficients>
 void assemble_elements_on_device(const DeviceQuadratureMesh<Dim>& mesh,
                                  const DeviceBlockPatternView& pattern,
-                                 const Coefficients& coefficients, double* values, double* rhs,
+                                 const Coefficients& coefficients, Real* values, Real* rhs,
                                  const device::detail::LaunchLimits& limits = {}) {
   if (!values && !rhs) return;
   const DegreeGroups& groups = mesh.elements();
   for (int p = 0; p <= mesh.max_degree(); ++p) {
     if (groups.count(p) == 0) continue;
     const int n = space_basis_size(mesh.space(), Dim, p);
-    const device::detail::ElementLaunch<Dim, Coefficients> launch{
+    const device::detail::ElementLaunch<Dim, Real, Coefficients> launch{
         mesh.view(), pattern, groups.group(p), p, n, coefficients, values, rhs};
     device::detail::launch_point_batches(
         launch, groups.count(p), (values ? n * n : 0) + (rhs ? n : 0), launch.slot_size(),

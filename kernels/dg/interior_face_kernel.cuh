@@ -39,17 +39,19 @@ namespace polydg {
 enum class FaceWriteMode { deterministic, atomic };
 
 /// Per-interface scratch and per-element interface lists of the deterministic mode.
+template <class Real>
 struct InterfaceScratchView {
   const GlobalIndex* offsets = nullptr;              ///< interfaces + 1
-  double* values = nullptr;                          ///< offsets[interfaces] entries
+  Real* values = nullptr;                            ///< offsets[interfaces] entries
   const Index* element_interface_offsets = nullptr;  ///< elements + 1
   const Index* element_interfaces = nullptr;         ///< ascending per element
 };
 
 namespace device::detail {
 
-template <int Dim, class Coefficients>
+template <int Dim, class ValueType, class Coefficients>
 struct InteriorFaceLaunch {
+  using Real = ValueType;
   DeviceQuadratureMeshView<Dim> mesh;
   DeviceBlockPatternView pattern;
   const DiffusionRange<Dim>* diffusion_ranges;
@@ -58,10 +60,10 @@ struct InteriorFaceLaunch {
   int p, n;  ///< the group's degree and N_p (the largest block side)
   Coefficients coefficients;
   FaceWriteMode mode;
-  InterfaceScratchView scratch;
-  double* values;
+  InterfaceScratchView<Real> scratch;
+  Real* values;
 
-  // Slot (doubles): φ_0[n], flux_0[n], φ_1[n], flux_1[n], ∇φ[n][Dim] (one side at a time),
+  // Slot (Reals): φ_0[n], flux_0[n], φ_1[n], flux_1[n], ∇φ[n][Dim] (one side at a time),
   // w, σ, β.
   POLYDG_HD int phi(int side) const { return 2 * n * side; }
   POLYDG_HD int flux(int side) const { return 2 * n * side + n; }
@@ -74,7 +76,7 @@ struct InteriorFaceLaunch {
     int degree[2], size[2];
     Index facet_begin, rule_begin, rule_size;
     GlobalIndex point_count;
-    double* block[2][2];  ///< where outputs (test side r, trial side c) go
+    Real* block[2][2];  ///< where outputs (test side r, trial side c) go
   };
   struct Output {
     int r, c, i, j;
@@ -121,19 +123,19 @@ struct InteriorFaceLaunch {
   __device__ bool shared_block(const Output& out) const {
     return out.r == out.c && mode == FaceWriteMode::atomic;
   }
-  __device__ double initial(const Item& it, const Output& out) const {
+  __device__ Real initial(const Item& it, const Output& out) const {
     // Scratch and atomic contributions start from 0; the interface's own blocks from memory.
-    if (out.r == out.c) return 0.0;
+    if (out.r == out.c) return 0;
     return it.block[out.r][out.c][out.i * it.size[out.c] + out.j];
   }
-  __device__ void store(const Item& it, const Output& out, double value) const {
-    double* target = it.block[out.r][out.c] + out.i * it.size[out.c] + out.j;
+  __device__ void store(const Item& it, const Output& out, Real value) const {
+    Real* target = it.block[out.r][out.c] + out.i * it.size[out.c] + out.j;
     if (shared_block(out))
       atomicAdd(target, value);
     else
       *target = value;
   }
-  __device__ void evaluate(const Item& it, GlobalIndex k, double* slot) const {
+  __device__ void evaluate(const Item& it, GlobalIndex k, Real* slot) const {
     const Index f = it.facet_begin + Index(k / it.rule_size);
     const Index q = it.rule_begin + Index(k % it.rule_size);
     const Point<Dim>* vertices = mesh.interface_facet_vertices + GlobalIndex(f) * Dim;
@@ -150,21 +152,23 @@ struct InteriorFaceLaunch {
     }
     const Tensor<Dim> a = coefficients.diffusion(x);
     const Point<Dim> b = coefficients.advection(x);
-    const Point<Dim> a_normal = a * normal;
-    double(*gradient)[Dim] = reinterpret_cast<double(*)[Dim]>(slot + grad());
+    const Point<Dim, Real> a_normal = convert<Real>(a * normal);
+    // The geometry, σ and the coefficients in double; the basis and the fluxes in Real.
+    Real(*gradient)[Dim] = reinterpret_cast<Real(*)[Dim]>(slot + grad());
     for (int s = 0; s < 2; ++s) {
-      evaluate_space_basis_gradients<Dim, double>(
-          mesh.space, it.degree[s], mesh.boxes[it.element[s]], x, slot + phi(s), gradient);
+      evaluate_space_basis_gradients<Dim, Real>(mesh.space, it.degree[s],
+                                                convert<Real>(mesh.boxes[it.element[s]]),
+                                                convert<Real>(x), slot + phi(s), gradient);
       for (int m = 0; m < it.size[s]; ++m)
-        slot[flux(s) + m] = normal_flux<Dim>(gradient[m], a_normal);
+        slot[flux(s) + m] = normal_flux<Dim, Real>(gradient[m], a_normal);
     }
-    double* scalar = slot + scalars();
-    scalar[0] = mesh.face_rule_weights[q] * ratio;
-    scalar[1] = sigma * penalty_constant;
-    scalar[2] = dot(b, normal);
+    Real* scalar = slot + scalars();
+    scalar[0] = Real(mesh.face_rule_weights[q] * ratio);
+    scalar[1] = Real(sigma * penalty_constant);
+    scalar[2] = Real(dot(b, normal));
   }
-  __device__ double term(const Item&, const Output& out, const double* slot) const {
-    const double* scalar = slot + scalars();
+  __device__ Real term(const Item&, const Output& out, const Real* slot) const {
+    const Real* scalar = slot + scalars();
     return interior_face_entry(out.r, out.c, slot[phi(out.r) + out.i], slot[flux(out.r) + out.i],
                                slot[phi(out.c) + out.j], slot[flux(out.c) + out.j], scalar[1],
                                scalar[2], scalar[0]);
@@ -173,22 +177,23 @@ struct InteriorFaceLaunch {
 
 /// Adds each element's interface scratch into its diagonal block, interfaces in the order of
 /// element_interfaces. One thread block per element, threads over the N² entries.
-template <int Dim>
+template <int Dim, class Real>
 __global__ void gather_interface_diagonals_kernel(DeviceQuadratureMeshView<Dim> mesh,
                                                   DeviceBlockPatternView pattern,
-                                                  InterfaceScratchView scratch, double* values) {
+                                                  InterfaceScratchView<Real> scratch,
+                                                  Real* values) {
   const Index e = Index(blockIdx.x);
   const int n = pattern.block_sizes[e];
-  double* block = values + pattern.value_offsets[pattern.diagonal_blocks[e]];
+  Real* block = values + pattern.value_offsets[pattern.diagonal_blocks[e]];
   const Index begin = scratch.element_interface_offsets[e];
   const Index end = scratch.element_interface_offsets[e + 1];
   for (int v = int(threadIdx.x); v < n * n; v += int(blockDim.x)) {
-    double sum = block[v];
+    Real sum = block[v];
     for (Index k = begin; k < end; ++k) {
       const Index i = scratch.element_interfaces[k];
       const Index first = mesh.interface_elements[2 * i];
       const int n_first = pattern.block_sizes[first];
-      const double* contribution =
+      const Real* contribution =
           scratch.values + scratch.offsets[i] + (first == e ? 0 : n_first * n_first);
       sum += contribution[v];
     }
@@ -200,38 +205,38 @@ __global__ void gather_interface_diagonals_kernel(DeviceQuadratureMeshView<Dim> 
 
 /// Adds the interior-face integrals into `values` (device memory, a block matrix on `pattern`,
 /// which must be the mesh's). diffusion_ranges: per element, on the device (the penalty's ā).
-/// In the deterministic mode `scratch` must hold offsets[interfaces] doubles and the element
+/// In the deterministic mode `scratch` must hold offsets[interfaces] values and the element
 /// lists (see InterfaceScratchView); the atomic mode ignores it. Asynchronous on limits.stream.
-template <int Dim, class Coefficients>
+template <int Dim, class Real, class Coefficients>
 void assemble_interior_faces_on_device(const DeviceQuadratureMesh<Dim>& mesh,
                                        const DeviceBlockPatternView& pattern,
                                        const DiffusionRange<Dim>* diffusion_ranges,
                                        double penalty_constant, const Coefficients& coefficients,
-                                       FaceWriteMode mode, const InterfaceScratchView& scratch,
-                                       double* values,
+                                       FaceWriteMode mode,
+                                       const InterfaceScratchView<Real>& scratch, Real* values,
                                        const device::detail::LaunchLimits& limits = {}) {
   if (!values) return;
   const DegreeGroups& groups = mesh.interfaces();
   for (int p = 0; p <= mesh.max_degree(); ++p) {
     if (groups.count(p) == 0) continue;
     const int n = space_basis_size(mesh.space(), Dim, p);
-    const device::detail::InteriorFaceLaunch<Dim, Coefficients> launch{mesh.view(),
-                                                                       pattern,
-                                                                       diffusion_ranges,
-                                                                       penalty_constant,
-                                                                       groups.group(p),
-                                                                       p,
-                                                                       n,
-                                                                       coefficients,
-                                                                       mode,
-                                                                       scratch,
-                                                                       values};
+    const device::detail::InteriorFaceLaunch<Dim, Real, Coefficients> launch{mesh.view(),
+                                                                             pattern,
+                                                                             diffusion_ranges,
+                                                                             penalty_constant,
+                                                                             groups.group(p),
+                                                                             p,
+                                                                             n,
+                                                                             coefficients,
+                                                                             mode,
+                                                                             scratch,
+                                                                             values};
     device::detail::launch_point_batches(launch, groups.count(p), 4 * n * n, launch.slot_size(),
                                          GlobalIndex(groups.max_pieces[p]) * mesh.face_rule_size(p),
                                          "interior face kernel", limits);
   }
   if (mode == FaceWriteMode::deterministic && mesh.element_count() > 0) {
-    device::detail::gather_interface_diagonals_kernel<Dim>
+    device::detail::gather_interface_diagonals_kernel<Dim, Real>
         <<<static_cast<unsigned>(mesh.element_count()), 128, 0, limits.stream>>>(
             mesh.view(), pattern, scratch, values);
     device::detail::check_cuda(cudaGetLastError(), "gather of the interface diagonals", __FILE__,

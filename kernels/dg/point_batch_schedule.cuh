@@ -12,14 +12,15 @@
 // launch.initial — the same bits on every run and launch; determinism across items is the
 // caller's (each output has one item, or an ordered gather follows).
 //
-// A Launch (trivially copyable, the kernel's parameter: views and pointers) provides, for the
+// A Launch (trivially copyable, the kernel's parameter: views and pointers; Launch::Real the
+// precision of the values, the slots and the sums) provides, for the
 // per-block state Item = launch.item(blockIdx.x) (the item's index, sizes and offsets):
 //   int outputs(const Item&) const;         GlobalIndex point_count(const Item&) const;
 //   Output output(const Item&, int o) const;   (o decoded once per pass, kept in registers)
-//   double initial(const Item&, const Output&) const;
-//   void evaluate(const Item&, GlobalIndex k, double* slot) const;   (point k into its slot)
-//   double term(const Item&, const Output&, const double* slot) const;  (a point's share)
-//   void store(const Item&, const Output&, double) const;
+//   Real initial(const Item&, const Output&) const;
+//   void evaluate(const Item&, GlobalIndex k, Real* slot) const;   (point k into its slot)
+//   Real term(const Item&, const Output&, const Real* slot) const;  (a point's share)
+//   void store(const Item&, const Output&, Real) const;
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -37,7 +38,8 @@ inline constexpr int point_batch_shared_bytes = 40 * 1024;
 
 template <class Launch, class Item>
 __device__ void sum_over_points(const Launch& launch, const Item& item, int batch, int slot_size,
-                                double* shared) {
+                                typename Launch::Real* shared) {
+  using Real = typename Launch::Real;
   using Output = decltype(launch.output(item, 0));
   const int outputs = launch.outputs(item);
   const GlobalIndex point_count = launch.point_count(item);
@@ -45,12 +47,12 @@ __device__ void sum_over_points(const Launch& launch, const Item& item, int batc
   const int t = int(threadIdx.x);
   for (int pass = 0; pass < outputs; pass += threads * max_outputs_per_thread) {
     Output output[max_outputs_per_thread];
-    double sum[max_outputs_per_thread];
+    Real sum[max_outputs_per_thread];
 #pragma unroll
     for (int k = 0; k < max_outputs_per_thread; ++k) {
       const int o = pass + t + k * threads;
       output[k] = launch.output(item, o < outputs ? o : 0);
-      sum[k] = o < outputs ? launch.initial(item, output[k]) : 0.0;
+      sum[k] = o < outputs ? launch.initial(item, output[k]) : Real(0);
     }
     for (GlobalIndex first = 0; first < point_count; first += batch) {
       const int count = int(point_count - first < batch ? point_count - first : batch);
@@ -58,7 +60,7 @@ __device__ void sum_over_points(const Launch& launch, const Item& item, int batc
       if (t < count) launch.evaluate(item, first + t, shared + t * slot_size);
       __syncthreads();
       for (int m = 0; m < count; ++m) {
-        const double* slot = shared + m * slot_size;
+        const Real* slot = shared + m * slot_size;
 #pragma unroll
         for (int k = 0; k < max_outputs_per_thread; ++k)
           if (pass + t + k * threads < outputs) sum[k] += launch.term(item, output[k], slot);
@@ -73,8 +75,9 @@ __device__ void sum_over_points(const Launch& launch, const Item& item, int batc
 template <class Launch>
 __global__ void __launch_bounds__(max_block_threads)
     point_batch_kernel(Launch launch, int batch, int slot_size) {
-  extern __shared__ double shared[];
-  sum_over_points(launch, launch.item(Index(blockIdx.x)), batch, slot_size, shared);
+  extern __shared__ double shared_storage[];  // double: aligned for either precision
+  sum_over_points(launch, launch.item(Index(blockIdx.x)), batch, slot_size,
+                  reinterpret_cast<typename Launch::Real*>(shared_storage));
 }
 
 /// The launch configuration the caller may choose (the results do not depend on it).
@@ -95,7 +98,7 @@ void launch_point_batches(const Launch& launch, Index blocks, int max_outputs, i
     raise(name, ": ", limits.max_threads, " threads per block (a multiple of 32 up to ",
           max_block_threads, " is needed)");
   const int threads = std::min(limits.max_threads, (max_outputs + 31) / 32 * 32);
-  const int slot_bytes = slot_size * int(sizeof(double));
+  const int slot_bytes = slot_size * int(sizeof(typename Launch::Real));
   const int batch = int(std::max<GlobalIndex>(
       1, std::min<GlobalIndex>({GlobalIndex(threads),
                                 GlobalIndex(point_batch_shared_bytes / slot_bytes), max_points})));

@@ -91,4 +91,23 @@ struct Box {
   }
 };
 
+/// The same point, tensor or box in another precision (e.g. the single-precision assembly).
+template <class To, int Dim, class From>
+POLYDG_HD constexpr Point<Dim, To> convert(const Point<Dim, From>& x) {
+  Point<Dim, To> y{};
+  for (int i = 0; i < Dim; ++i) y[i] = To(x[i]);
+  return y;
+}
+template <class To, int Dim, class From>
+POLYDG_HD constexpr Tensor<Dim, To> convert(const Tensor<Dim, From>& a) {
+  Tensor<Dim, To> b{};
+  for (int i = 0; i < Dim; ++i)
+    for (int j = 0; j < Dim; ++j) b[i][j] = To(a[i][j]);
+  return b;
+}
+template <class To, int Dim, class From>
+POLYDG_HD constexpr Box<Dim, To> convert(const Box<Dim, From>& box) {
+  return {convert<To>(box.lower), convert<To>(box.upper)};
+}
+
 }  // namespace polydg

@@ -325,7 +325,7 @@ void assemble_boundary_faces(const AssemblyData<Dim>& data, const Coefficients& 
         if (t.rhs && point.neumann_diffusive)
           g_neumann = detail::at_point(
               x, [&] { return detail::checked(coefficients.neumann(x, normal), "g_N(x)", e); });
-        const BoundaryPointTerms terms =
+        const BoundaryPointTerms<> terms =
             boundary_point_terms(point, beta, sigma, g_dirichlet, g_neumann);
         const detail::BasisAtPoint<Dim> phi(mesh.space, t.degree, mesh.element_boxes[e], x);
         double flux[detail::BasisAtPoint<Dim>::capacity];

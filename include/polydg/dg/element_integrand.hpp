@@ -23,28 +23,32 @@
 namespace polydg {
 
 /// A∇φ_j and b·∇φ_j for one trial function with gradient grad_j.
-template <int Dim>
-POLYDG_HD inline void element_trial_terms(const Tensor<Dim>& a, const Point<Dim>& b,
-                                          const double* grad_j, Point<Dim>& a_grad_j,
-                                          double& b_grad_j) {
-  Point<Dim> g;
+template <int Dim, class Real>
+POLYDG_HD inline void element_trial_terms(const Tensor<Dim, Real>& a, const Point<Dim, Real>& b,
+                                          const Real* grad_j, Point<Dim, Real>& a_grad_j,
+                                          Real& b_grad_j) {
+  Point<Dim, Real> g;
   for (int d = 0; d < Dim; ++d) g[d] = grad_j[d];
   a_grad_j = a * g;
   b_grad_j = dot(b, g);
 }
 
-/// One entry (test i, trial j) of one point's contribution: w (A∇φ_j·∇φ_i + (b·∇φ_j + c φ_j) φ_i).
-template <int Dim>
-POLYDG_HD inline double element_entry(const double* grad_i, double phi_i,
-                                      const Point<Dim>& a_grad_j, double b_grad_j, double phi_j,
-                                      double c, double w) {
-  double diffusion = 0;
+/// One entry (test i, trial j) of one point's contribution: w (A∇φ_j·∇φ_i + (b·∇φ_j + c φ_j) φ_i),
+/// in the precision Real of the values (double on the CPU; float or double on the device).
+template <int Dim, class Real>
+POLYDG_HD inline Real element_entry(const Real* grad_i, Real phi_i,
+                                    const Point<Dim, Real>& a_grad_j, Real b_grad_j, Real phi_j,
+                                    Real c, Real w) {
+  Real diffusion = 0;
   for (int d = 0; d < Dim; ++d) diffusion += a_grad_j[d] * grad_i[d];
   return w * (diffusion + (b_grad_j + c * phi_j) * phi_i);
 }
 
 /// One entry of one point's contribution to the rhs: w f φ_i.
-POLYDG_HD inline double source_entry(double phi_i, double f, double w) { return w * f * phi_i; }
+template <class Real>
+POLYDG_HD inline Real source_entry(Real phi_i, Real f, Real w) {
+  return w * f * phi_i;
+}
 
 /// block (n × n, row-major, row = test) += one point's element integrand: values phi[0..n),
 /// gradients grad[0..n), coefficients a, b, c at the point, weight w (reference weight × |det J|).

@@ -26,15 +26,16 @@
 namespace polydg {
 
 /// (A∇φ)·n of one basis function with gradient grad, given A n.
-template <int Dim>
-POLYDG_HD inline double normal_flux(const double* grad, const Point<Dim>& a_normal) {
-  double value = 0;
+template <int Dim, class Real>
+POLYDG_HD inline Real normal_flux(const Real* grad, const Point<Dim, Real>& a_normal) {
+  Real value = 0;
   for (int d = 0; d < Dim; ++d) value += grad[d] * a_normal[d];
   return value;
 }
 
 /// The upwind coefficient of block (r, c) for β = b·n (n out of side 0).
-POLYDG_HD inline double interior_face_upwind(int r, int c, double beta) {
+template <class Real>
+POLYDG_HD inline Real interior_face_upwind(int r, int c, Real beta) {
   if (beta < 0 && r == 0) return c == 0 ? -beta : beta;
   if (beta > 0 && r == 1) return c == 1 ? beta : -beta;
   return 0;
@@ -73,21 +74,23 @@ POLYDG_HD inline BoundaryPointClass classify_boundary_point(BoundaryKind kind, d
   return point;
 }
 
-/// The coefficients of one boundary point's contribution (see the file comment).
+/// The coefficients of one boundary point's contribution (see the file comment), in the
+/// precision Real of the values.
+template <class Real = double>
 struct BoundaryPointTerms {
-  double flux = 0;
-  double mass = 0;
-  double rhs_value = 0;
-  double rhs_flux = 0;
+  Real flux = 0;
+  Real mass = 0;
+  Real rhs_value = 0;
+  Real rhs_flux = 0;
 };
 
 /// Terms of a classified point: σ used on diffusive Dirichlet points, g_D where
 /// needs_dirichlet_data(), g_N on diffusive Neumann points (others may be passed as 0).
-POLYDG_HD inline BoundaryPointTerms boundary_point_terms(const BoundaryPointClass& point,
-                                                         double beta, double sigma,
-                                                         double dirichlet_value,
-                                                         double neumann_value) {
-  BoundaryPointTerms terms;
+POLYDG_HD inline BoundaryPointTerms<> boundary_point_terms(const BoundaryPointClass& point,
+                                                           double beta, double sigma,
+                                                           double dirichlet_value,
+                                                           double neumann_value) {
+  BoundaryPointTerms<> terms;
   if (point.dirichlet_diffusive) {
     terms.flux = 1;
     terms.mass = sigma;
@@ -101,14 +104,16 @@ POLYDG_HD inline BoundaryPointTerms boundary_point_terms(const BoundaryPointClas
 }
 
 /// One entry (test i, trial j) of one boundary point's contribution to the element's block.
-POLYDG_HD inline double boundary_entry(const BoundaryPointTerms& terms, double phi_i, double flux_i,
-                                       double phi_j, double flux_j, double w) {
+template <class Real>
+POLYDG_HD inline Real boundary_entry(const BoundaryPointTerms<Real>& terms, Real phi_i, Real flux_i,
+                                     Real phi_j, Real flux_j, Real w) {
   return w * (terms.mass * phi_j * phi_i - terms.flux * (flux_j * phi_i + flux_i * phi_j));
 }
 
 /// One entry of one boundary point's contribution to the element's rhs.
-POLYDG_HD inline double boundary_rhs_entry(const BoundaryPointTerms& terms, double phi_i,
-                                           double flux_i, double w) {
+template <class Real>
+POLYDG_HD inline Real boundary_rhs_entry(const BoundaryPointTerms<Real>& terms, Real phi_i,
+                                         Real flux_i, Real w) {
   return w * (terms.rhs_value * phi_i - terms.rhs_flux * flux_i);
 }
 

@@ -8,32 +8,55 @@
 ///   diffusion(X) → Tensor<2> a(x, t)      advection(X) → Point<2> w(x, t)
 ///   reaction(X), source(X), dirichlet(X) → double
 ///   neumann(X, n) → double, n the spatial outward normal (Point<2>)
-/// Constants (with_diffusion(1.0), ...) work as they are.
+/// Constants (with_diffusion(1.0), ...) work as they are. With __host__ __device__ spatial
+/// callables (or constants) the result runs on the device as well.
+#include "polydg/core/macros.hpp"
+#include "polydg/core/types.hpp"
 #include "polydg/dg/coefficients.hpp"
 
 namespace polydg {
+
+/// The space-time lifts of the spatial callables: named functors rather than lambdas so that
+/// they run on the device too (POLYDG_HD) when the spatial callables do (DeviceAssembler).
+template <class SpatialDiffusion>
+struct SpaceTimeDiffusion {
+  SpatialDiffusion a;
+  POLYDG_HD Tensor<3> operator()(const Point<3>& x) const {
+    const Tensor<2> spatial_a = a(x);
+    Tensor<3> result{};
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j) result[i][j] = spatial_a[i][j];
+    return result;
+  }
+};
+
+template <class SpatialAdvection>
+struct SpaceTimeAdvection {
+  SpatialAdvection w;
+  POLYDG_HD Point<3> operator()(const Point<3>& x) const {
+    const Point<2> spatial_w = w(x);
+    return Point<3>{{spatial_w[0], spatial_w[1], 1.0}};
+  }
+};
+
+template <class SpatialNeumann>
+struct SpaceTimeNeumann {
+  SpatialNeumann g;
+  POLYDG_HD double operator()(const Point<3>& x, const Point<3>& n) const {
+    return g(x, Point<2>{{n[0], n[1]}});
+  }
+};
 
 template <class Spatial>
 auto space_time_coefficients(const Spatial& spatial) {
   static_assert(Spatial::dimension == 2, "space_time_coefficients takes 2D spatial data");
   return make_coefficients<3>()
-      .with_diffusion([a = spatial.diffusion](const Point<3>& x) {
-        const Tensor<2> spatial_a = a(x);
-        Tensor<3> result{};
-        for (int i = 0; i < 2; ++i)
-          for (int j = 0; j < 2; ++j) result[i][j] = spatial_a[i][j];
-        return result;
-      })
-      .with_advection([w = spatial.advection](const Point<3>& x) {
-        const Point<2> spatial_w = w(x);
-        return Point<3>{{spatial_w[0], spatial_w[1], 1.0}};
-      })
+      .with_diffusion(SpaceTimeDiffusion<decltype(spatial.diffusion)>{spatial.diffusion})
+      .with_advection(SpaceTimeAdvection<decltype(spatial.advection)>{spatial.advection})
       .with_reaction(spatial.reaction)
       .with_source(spatial.source)
       .with_dirichlet(spatial.dirichlet)
-      .with_neumann([g = spatial.neumann](const Point<3>& x, const Point<3>& n) {
-        return g(x, Point<2>{{n[0], n[1]}});
-      });
+      .with_neumann(SpaceTimeNeumann<decltype(spatial.neumann)>{spatial.neumann});
 }
 
 }  // namespace polydg

@@ -1,0 +1,159 @@
+// The GPU half of bench_assembly: see assembly_gpu_runs.hpp.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+#include "assembly_gpu_runs.hpp"
+#include "dg/device_assembler.cuh"
+#include "heat_slab_problem.hpp"
+#include "polydg/core/device_buffer.hpp"
+#include "polydg/fem/basis_space.hpp"
+
+namespace polydg::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+template <class Work>
+double median_seconds(int repeats, Work&& work) {
+  std::vector<double> times(std::size_t(std::max(repeats, 1)));
+  for (double& time : times) {
+    device::synchronize();
+    const auto start = Clock::now();
+    work();
+    device::synchronize();
+    time = seconds_since(start);
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+// The FLOPs of the integrands (entries and per-point trial terms / fluxes; not the basis
+// evaluation, the map or the coefficients), counted as in element_integrand.hpp and
+// face_integrand.hpp, summed over the quadrature points of the mesh.
+void count_flops(const QuadratureMesh<3>& mesh, const QuadratureDegrees& degrees,
+                 GpuAssemblyTimes& times) {
+  constexpr int d = 3;
+  auto size = [&](Index e) {
+    return double(space_basis_size(mesh.space, d, mesh.element_degrees[e]));
+  };
+  for (Index e = 0; e < mesh.element_count(); ++e) {
+    const int p = mesh.element_degrees[e];
+    const double n = size(e);
+    const double points =
+        double(mesh.element_simplex_offsets[e + 1] - mesh.element_simplex_offsets[e]) *
+        double(simplex_rule<3>(degrees.element(p)).size());
+    times.element_flops += points * (n * n * (2 * d + 6) + n * (2 * d * d + 2 * d - 1));
+    const double boundary_points =
+        double(mesh.element_boundary_offsets[e + 1] - mesh.element_boundary_offsets[e]) *
+        double(simplex_rule<2>(degrees.face(p, p)).size());
+    times.boundary_flops += boundary_points * (n * n * 8 + n * 2 * d);
+  }
+  for (Index i = 0; i < mesh.interface_count(); ++i) {
+    const auto [a, b] = mesh.interface_elements[i];
+    const double n = size(a) + size(b);
+    const double points =
+        double(mesh.interface_facet_offsets[i + 1] - mesh.interface_facet_offsets[i]) *
+        double(
+            simplex_rule<2>(degrees.face(mesh.element_degrees[a], mesh.element_degrees[b])).size());
+    times.interior_flops += points * (n * n * 12 + n * 2 * d);
+  }
+}
+
+}  // namespace
+
+std::string gpu_name() {
+  cudaDeviceProp properties{};
+  if (cudaGetDeviceProperties(&properties, 0) != cudaSuccess) return "unknown GPU";
+  return properties.name;
+}
+
+GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab, int repeats,
+                                        std::span<const double> cpu_values) {
+  const auto coefficients = heat_slab_coefficients();
+  const BoundaryConditions conditions = heat_slab_conditions();
+  const PreviousSlabValue previous{};
+  GpuAssemblyTimes times;
+
+  auto start = Clock::now();
+  const QuadratureMesh<3> host_mesh(slab, conditions);
+  times.host_mesh_s = seconds_since(start);
+  count_flops(host_mesh, QuadratureDegrees{}, times);
+  {
+    std::vector<Index> block_sizes(std::size_t(host_mesh.element_count()));
+    for (Index e = 0; e < host_mesh.element_count(); ++e)
+      block_sizes[e] = space_basis_size(BasisSpace::total_degree, 3, host_mesh.element_degrees[e]);
+    build_block_pattern_on_device(block_sizes, host_mesh.interface_elements);  // warm-up
+    times.pattern_s = median_seconds(
+        repeats, [&] { build_block_pattern_on_device(block_sizes, host_mesh.interface_elements); });
+  }
+
+  DeviceAssemblyOptions options;
+  options.record_timings = true;
+  {  // scoped: the deterministic assembler's memory is freed before the atomic one's
+    device::synchronize();
+    start = Clock::now();
+    DeviceAssembler<3> assembler(slab, conditions, AssemblyOptions{}, options);
+    device::synchronize();
+    times.setup_s = seconds_since(start);
+    assembler.assemble(coefficients);
+    assembler.add_previous_slab_term(previous);
+    device::synchronize();
+    times.first_s = seconds_since(start);
+
+    const std::vector<double> first_values = assembler.values_to_host();
+    times.values_s = median_seconds(repeats, [&] { assembler.assemble_matrix(coefficients); });
+    const DeviceAssemblyTimings phases = assembler.last_timings();
+    times.zero_s = phases.zero;
+    times.ranges_s = phases.diffusion_ranges;
+    times.element_s = phases.elements;
+    times.interior_s = phases.interior_faces;
+    times.boundary_s = phases.boundary_faces;
+    times.check_s = phases.finite_check;
+    times.rhs_s = median_seconds(repeats, [&] {
+      assembler.assemble_rhs(coefficients);
+      assembler.add_previous_slab_term(previous);
+    });
+    const std::vector<double> second_values = assembler.values_to_host();
+    times.deterministic_repeatable = first_values.size() == second_values.size() &&
+                                     std::memcmp(first_values.data(), second_values.data(),
+                                                 first_values.size() * sizeof(double)) == 0;
+    if (!cpu_values.empty() && cpu_values.size() == first_values.size()) {
+      double difference = 0, norm = 0;
+      for (std::size_t k = 0; k < cpu_values.size(); ++k) {
+        difference += (first_values[k] - cpu_values[k]) * (first_values[k] - cpu_values[k]);
+        norm += cpu_values[k] * cpu_values[k];
+      }
+      times.cpu_difference = std::sqrt(difference / norm);
+    }
+  }
+
+  options.write_mode = FaceWriteMode::atomic;
+  std::optional<DeviceAssembler<3>> atomic_holder;  // freed before the single-precision one
+  DeviceAssembler<3>& atomic = atomic_holder.emplace(slab, conditions, AssemblyOptions{}, options);
+  atomic.assemble_matrix(coefficients);  // warm-up
+  times.values_atomic_s = median_seconds(repeats, [&] { atomic.assemble_matrix(coefficients); });
+  times.interior_atomic_s = atomic.last_timings().interior_faces;
+  atomic_holder.reset();
+
+  options.write_mode = FaceWriteMode::deterministic;
+  DeviceAssembler<3, float> single(slab, conditions, AssemblyOptions{}, options);
+  single.assemble_matrix(coefficients);  // warm-up
+  times.values_single_s = median_seconds(repeats, [&] { single.assemble_matrix(coefficients); });
+  const DeviceAssemblyTimings single_phases = single.last_timings();
+  times.element_single_s = single_phases.elements;
+  times.interior_single_s = single_phases.interior_faces;
+  times.boundary_single_s = single_phases.boundary_faces;
+  return times;
+}
+
+}  // namespace polydg::bench

@@ -1,0 +1,37 @@
+#pragma once
+// The GPU half of bench_assembly (compiled only with CUDA): times the DeviceAssembler on a
+// space-time slab mesh, in the same run as the CPU reference. No CUDA header here.
+#include <span>
+#include <string>
+
+#include "polydg/mesh/polytopic_mesh.hpp"
+
+namespace polydg::bench {
+
+struct GpuAssemblyTimes {
+  double host_mesh_s = 0;      ///< QuadratureMesh on the host (CPU preprocessing)
+  double pattern_s = 0;        ///< build_block_pattern_on_device alone
+  double setup_s = 0;          ///< DeviceAssembler construction (host mesh, uploads, pattern)
+  double first_s = 0;          ///< setup + first assemble (matrix + rhs + previous slab), synced
+  double values_s = 0;         ///< matrix re-assembly, deterministic (median)
+  double values_atomic_s = 0;  ///< matrix re-assembly, atomic (median)
+  double rhs_s = 0;            ///< rhs re-assembly + previous slab term (median)
+  double values_single_s = 0;  ///< matrix re-assembly in single precision, deterministic
+  double element_single_s = 0, interior_single_s = 0, boundary_single_s = 0;
+  // phases of one deterministic matrix re-assembly (CUDA events)
+  double zero_s = 0, ranges_s = 0, element_s = 0, interior_s = 0, boundary_s = 0, check_s = 0;
+  double interior_atomic_s = 0;
+  double element_flops = 0, interior_flops = 0, boundary_flops = 0;  ///< integrand FLOPs
+  double cpu_difference = -1;  ///< |GPU − CPU| / |CPU| of the matrix (−1: not compared)
+  bool deterministic_repeatable = false;  ///< two deterministic runs: identical bytes
+};
+
+/// Times the heat slab problem (heat_slab_problem.hpp) on `slab`; compares with `cpu_values`
+/// (the CPU Assembler's matrix values on the same mesh) when not empty.
+GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab, int repeats,
+                                        std::span<const double> cpu_values);
+
+/// "NVIDIA H100 80GB HBM3" etc.
+std::string gpu_name();
+
+}  // namespace polydg::bench

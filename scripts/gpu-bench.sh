@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Run on the GPU machine (device tool) from the project root, after
+#   source .devdeps/activate.sh
+# Builds build-gpu/ (sm_90) if needed and runs the GPU assembly benchmark: seed 004 Table 2's
+# setting (2D+1 slab, ~3 triangles per polygon, p = 1..5) and Table 5's (a 504k-triangle
+# oscillating mesh agglomerated into ~8k and ~126k elements and not agglomerated, p = 1..3).
+# Tables go to stdout, JSON to $OUT (or build-gpu/out).
+#   scripts/gpu-bench.sh [table2|table5|all] [cells-per-side for table 2, default 502]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${OUT:-$root/build-gpu/out}"
+mkdir -p "$out"
+which="${1:-all}"
+cells="${2:-502}"
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
+cmake -S "$root" -B "$root/build-gpu" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DPOLYDG_WARNINGS_AS_ERRORS=OFF > "$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
+cmake --build "$root/build-gpu" -j "$(nproc)" --target bench_assembly > "$out/build-bench.log" 2>&1 \
+  || { grep -E "error" -A5 "$out/build-bench.log" | head -60; exit 1; }
+bench="$root/build-gpu/bin/bench_assembly"
+if [ "$which" = table2 ] || [ "$which" = all ]; then
+  "$bench" --spacetime --gpu --cells-per-side "$cells" --cells-per-element 3 --p 1,2,3,4,5 \
+    --cpu-max-p "${CPU_MAX_P:-2}" --repeats 3 --json "$out/assembly_gpu_table2.json" | tee "$out/assembly_gpu_table2.txt"
+fi
+if [ "$which" = table5 ] || [ "$which" = all ]; then
+  for per_element in 63 4 1; do
+    "$bench" --spacetime --gpu --cells-per-side 502 --cells-per-element "$per_element" --p 1,2,3 \
+      --cpu-max-p 0 --repeats 3 --json "$out/assembly_gpu_table5_$per_element.json" \
+      | tee "$out/assembly_gpu_table5_$per_element.txt"
+  done
+fi
