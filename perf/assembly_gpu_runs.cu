@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <vector>
 
 #include "assembly_gpu_runs.hpp"
+#include "dg/coo_assembly.cuh"
 #include "dg/device_assembler.cuh"
 #include "heat_slab_problem.hpp"
 #include "polydg/core/device_buffer.hpp"

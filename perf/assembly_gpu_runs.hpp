@@ -22,6 +22,10 @@ struct GpuAssemblyTimes {
   double zero_s = 0, ranges_s = 0, element_s = 0, interior_s = 0, boundary_s = 0, check_s = 0;
   double interior_atomic_s = 0;
   double element_flops = 0, interior_flops = 0, boundary_flops = 0;  ///< integrand FLOPs
+  // Approach 1 (CooAssembly): the kernels into the COO array, and the whole assembly (kernels,
+  // sort_by_key, reduce_by_key, CSR); −1 when it did not fit in memory
+  double approach1_kernels_s = -1, approach1_total_s = -1;
+  double approach1_coo_entries = 0;
   double cpu_difference = -1;  ///< |GPU − CPU| / |CPU| of the matrix (−1: not compared)
   bool deterministic_repeatable = false;  ///< two deterministic runs: identical bytes
 };

@@ -120,6 +120,10 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   line("  interior kernel (single)", [](const Row& r) { return r.gpu.interior_single_s; });
   line("  boundary kernel (single)", [](const Row& r) { return r.gpu.boundary_single_s; });
   line("rhs + previous slab", [](const Row& r) { return r.gpu.rhs_s; });
+  line("Approach 1: kernels into COO", [](const Row& r) { return r.gpu.approach1_kernels_s; });
+  line("Approach 1: indices (sort, reduce)",
+       [](const Row& r) { return r.gpu.approach1_total_s - r.gpu.approach1_kernels_s; });
+  line("Approach 1: total", [](const Row& r) { return r.gpu.approach1_total_s; });
   line("indices (device pattern)", [](const Row& r) { return r.gpu.pattern_s; });
   line("first assembly (device: setup - host mesh + all)",
        [](const Row& r) { return r.gpu.first_s - r.gpu.host_mesh_s; });
@@ -175,6 +179,9 @@ void write_gpu_json(std::ofstream& json, const polydg::bench::GpuAssemblyTimes& 
        << ", \"check_s\": " << g.check_s << ", \"interior_atomic_s\": " << g.interior_atomic_s
        << ", \"element_flops\": " << g.element_flops << ", \"interior_flops\": " << g.interior_flops
        << ", \"boundary_flops\": " << g.boundary_flops
+       << ", \"approach1_kernels_s\": " << g.approach1_kernels_s
+       << ", \"approach1_total_s\": " << g.approach1_total_s
+       << ", \"approach1_coo_entries\": " << g.approach1_coo_entries
        << ", \"cpu_difference\": " << g.cpu_difference
        << ", \"deterministic_repeatable\": " << (g.deterministic_repeatable ? "true" : "false")
        << "}";

@@ -139,7 +139,11 @@ class DeviceAssembler {
     rhs_.fill_zero();
     diffusion_ranges_ = device::DeviceBuffer<DiffusionRange<Dim>>(std::size_t(elements));
     first_bad_ = device::DeviceBuffer<unsigned long long>(1);
-    if (device_options.write_mode == FaceWriteMode::deterministic) build_scratch();
+    require(device_options.write_mode != FaceWriteMode::scratch_only,
+            "DeviceAssembler: write mode scratch_only leaves the matrix incomplete (it is "
+            "Approach 1's, see CooAssembly)");
+    if (device_options.write_mode != FaceWriteMode::atomic)
+      scratch_ = InterfaceScratch<Real>(host_mesh_.interface_elements, block_sizes_);
     if (device_options.record_timings) events_ = std::make_unique<device::detail::PhaseEvents>(6);
   }
 
@@ -232,36 +236,6 @@ class DeviceAssembler {
     return quadrature_mesh;
   }
 
-  // The deterministic mode's per-interface scratch (N_a² + N_b² each) and, per element, its
-  // interfaces in ascending order: the order the gather adds them in.
-  void build_scratch() {
-    const Index elements = host_mesh_.element_count();
-    const Index interfaces = host_mesh_.interface_count();
-    std::vector<GlobalIndex> offsets(std::size_t(interfaces) + 1, 0);
-    std::vector<Index> element_offsets(std::size_t(elements) + 1, 0);
-    for (Index i = 0; i < interfaces; ++i) {
-      const auto [a, b] = host_mesh_.interface_elements[i];
-      offsets[i + 1] = offsets[i] + GlobalIndex(block_sizes_[a]) * block_sizes_[a] +
-                       GlobalIndex(block_sizes_[b]) * block_sizes_[b];
-      ++element_offsets[a + 1];
-      ++element_offsets[b + 1];
-    }
-    for (Index e = 0; e < elements; ++e) element_offsets[e + 1] += element_offsets[e];
-    std::vector<Index> element_interfaces(std::size_t(element_offsets.back()));
-    std::vector<Index> fill(element_offsets.begin(), element_offsets.end() - 1);
-    for (Index i = 0; i < interfaces; ++i)
-      for (Index e : host_mesh_.interface_elements[i]) element_interfaces[fill[e]++] = i;
-    scratch_offsets_ = detail::upload(offsets);
-    scratch_values_ = device::DeviceBuffer<Real>(std::size_t(offsets.back()));
-    element_interface_offsets_ = detail::upload(element_offsets);
-    element_interfaces_ = detail::upload(element_interfaces);
-  }
-
-  InterfaceScratchView<Real> scratch_view() {
-    return {scratch_offsets_.data(), scratch_values_.data(), element_interface_offsets_.data(),
-            element_interfaces_.data()};
-  }
-
   template <class Coefficients>
   void run(const Coefficients& coefficients, Real* values, Real* rhs) {
     auto record = [&](int k) {
@@ -279,7 +253,7 @@ class DeviceAssembler {
     record(3);
     assemble_interior_faces_on_device(mesh_, pattern, diffusion_ranges_.data(),
                                       options_.penalty_constant, coefficients,
-                                      device_options_.write_mode, scratch_view(), values, limits);
+                                      device_options_.write_mode, scratch_.view(), values, limits);
     record(4);
     assemble_boundary_faces_on_device(mesh_, pattern, diffusion_ranges_.data(),
                                       options_.penalty_constant, coefficients, values, rhs, limits);
@@ -331,9 +305,7 @@ class DeviceAssembler {
   device::DeviceBuffer<Real> values_, rhs_;
   device::DeviceBuffer<DiffusionRange<Dim>> diffusion_ranges_;
   device::DeviceBuffer<unsigned long long> first_bad_;
-  device::DeviceBuffer<GlobalIndex> scratch_offsets_;
-  device::DeviceBuffer<Real> scratch_values_;
-  device::DeviceBuffer<Index> element_interface_offsets_, element_interfaces_;
+  InterfaceScratch<Real> scratch_;
   std::unique_ptr<device::detail::PhaseEvents> events_;
   mutable std::shared_ptr<const BlockPattern> host_pattern_;
 };

@@ -16,15 +16,22 @@
 //                  the order of element_interfaces: the same bits on every run and launch;
 //   atomic         contributions are atomicAdd-ed into the diagonal blocks (seed 004's way):
 //                  no scratch and no gather, but the order of the additions — so the last bits —
-//                  changes from run to run.
+//                  changes from run to run;
+//   scratch_only   as deterministic without the gather: the contributions stay in the scratch
+//                  (Approach 1, coo_assembly.cuh, sums them with the rest by key).
 //
 // FLOPs per point: map + weight as the element kernel's facet analogue, σ (2 penalty terms,
 // ≈ 2·(2d² + 12)), A n and b·n (2d² + 2d), two basis evaluations (see element_kernel.cuh),
 // fluxes 2N·2d, entries (N_a + N_b)² · 12.
 #include <cuda_runtime.h>
 
+#include <array>
+#include <span>
+#include <vector>
+
 #include "dg/device_quadrature_mesh.cuh"
 #include "dg/point_batch_schedule.cuh"
+#include "polydg/core/device_buffer.hpp"
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/dg/face_integrand.hpp"
@@ -36,7 +43,7 @@
 namespace polydg {
 
 /// How the face kernels add into blocks that several interfaces share (see the file comment).
-enum class FaceWriteMode { deterministic, atomic };
+enum class FaceWriteMode { deterministic, atomic, scratch_only };
 
 /// Per-interface scratch and per-element interface lists of the deterministic mode.
 template <class Real>
@@ -45,6 +52,48 @@ struct InterfaceScratchView {
   Real* values = nullptr;                            ///< offsets[interfaces] entries
   const Index* element_interface_offsets = nullptr;  ///< elements + 1
   const Index* element_interfaces = nullptr;         ///< ascending per element
+};
+
+/// The scratch of InterfaceScratchView, owned: built on the host from the mesh's interfaces and
+/// the block sizes, uploaded once. offsets[i] = Σ_{k<i} (N_a² + N_b²) of interface k = (a, b);
+/// per element its interfaces in ascending order (the order the gather adds them in).
+template <class Real>
+struct InterfaceScratch {
+  InterfaceScratch() = default;
+  InterfaceScratch(std::span<const std::array<Index, 2>> interfaces,
+                   std::span<const Index> block_sizes) {
+    const Index elements = Index(block_sizes.size());
+    host_offsets.assign(interfaces.size() + 1, 0);
+    std::vector<Index> element_offsets(std::size_t(elements) + 1, 0);
+    for (std::size_t i = 0; i < interfaces.size(); ++i) {
+      const auto [a, b] = interfaces[i];
+      host_offsets[i + 1] = host_offsets[i] + GlobalIndex(block_sizes[a]) * block_sizes[a] +
+                            GlobalIndex(block_sizes[b]) * block_sizes[b];
+      ++element_offsets[a + 1];
+      ++element_offsets[b + 1];
+    }
+    for (Index e = 0; e < elements; ++e) element_offsets[e + 1] += element_offsets[e];
+    std::vector<Index> element_interfaces(std::size_t(element_offsets.back()));
+    std::vector<Index> fill(element_offsets.begin(), element_offsets.end() - 1);
+    for (std::size_t i = 0; i < interfaces.size(); ++i)
+      for (Index e : interfaces[i]) element_interfaces[fill[e]++] = Index(i);
+    offsets = device::DeviceBuffer<GlobalIndex>(std::span<const GlobalIndex>(host_offsets));
+    values = device::DeviceBuffer<Real>(std::size_t(host_offsets.back()));
+    element_interface_offsets =
+        device::DeviceBuffer<Index>(std::span<const Index>(element_offsets));
+    this->element_interfaces =
+        device::DeviceBuffer<Index>(std::span<const Index>(element_interfaces));
+  }
+
+  InterfaceScratchView<Real> view() {
+    return {offsets.data(), values.data(), element_interface_offsets.data(),
+            element_interfaces.data()};
+  }
+
+  std::vector<GlobalIndex> host_offsets;
+  device::DeviceBuffer<GlobalIndex> offsets;
+  device::DeviceBuffer<Real> values;
+  device::DeviceBuffer<Index> element_interface_offsets, element_interfaces;
 };
 
 namespace device::detail {
@@ -98,7 +147,7 @@ struct InteriorFaceLaunch {
     const auto block_values = [&](Index block) { return values + pattern.value_offsets[block]; };
     it.block[0][1] = block_values(pattern.find_block(it.element[0], it.element[1]));
     it.block[1][0] = block_values(pattern.find_block(it.element[1], it.element[0]));
-    if (mode == FaceWriteMode::deterministic) {
+    if (mode != FaceWriteMode::atomic) {
       it.block[0][0] = scratch.values + scratch.offsets[i];
       it.block[1][1] = it.block[0][0] + it.size[0] * it.size[0];
     } else {
@@ -205,8 +254,8 @@ __global__ void gather_interface_diagonals_kernel(DeviceQuadratureMeshView<Dim> 
 
 /// Adds the interior-face integrals into `values` (device memory, a block matrix on `pattern`,
 /// which must be the mesh's). diffusion_ranges: per element, on the device (the penalty's ā).
-/// In the deterministic mode `scratch` must hold offsets[interfaces] values and the element
-/// lists (see InterfaceScratchView); the atomic mode ignores it. Asynchronous on limits.stream.
+/// In the deterministic and scratch_only modes `scratch` must be the mesh's (InterfaceScratch);
+/// the atomic mode ignores it. Asynchronous on limits.stream.
 template <int Dim, class Real, class Coefficients>
 void assemble_interior_faces_on_device(const DeviceQuadratureMesh<Dim>& mesh,
                                        const DeviceBlockPatternView& pattern,

@@ -10,10 +10,14 @@
 //   threads per block (other passes, other batches); matrix-only and rhs-only assemblies give
 //   the bits of the full one;
 // * map_last_coordinate moves the device geometry as the CPU's;
+// * Approach 1 (CooAssembly: COO with duplicates, sort and reduce by key) gives the CSR of the
+//   same matrix;
 // * a NaN coefficient is reported as a polydg::Error naming the element.
 // Exits 77 (ctest: Skipped) when no CUDA device is present.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <span>
@@ -21,6 +25,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "dg/coo_assembly.cuh"
 #include "dg/device_assembler.cuh"
 #include "gpu_test_support.hpp"
 #include "polydg/dg/assembler.hpp"
@@ -38,6 +43,13 @@ namespace device_assembler_test {
 constexpr double tolerance = 1e-13;
 
 constexpr double single_tolerance = 1e-5;
+
+// POLYDG_GPU_TEST_SMALL=1 (set for compute-sanitizer's racecheck, which is slow): the lowest
+// degrees only.
+bool small_run() {
+  const char* value = std::getenv("POLYDG_GPU_TEST_SMALL");
+  return value && std::string(value) == "1";
+}
 
 template <class Real>
 double relative_difference(std::span<const Real> device, std::span<const double> host) {
@@ -161,7 +173,7 @@ void check_square_meshes() {
   const BoundaryConditions conditions =
       BoundaryConditions(BoundaryKind::dirichlet).set(3, BoundaryKind::neumann);
   const int* no_slab = nullptr;
-  for (int p = 1; p <= 5; ++p) {
+  for (int p = 1; p <= (small_run() ? 2 : 5); ++p) {
     const PolytopicMesh<2> mesh(fine, parts.element_of_cell, p);
     char name[64];
     std::snprintf(name, sizeof name, "square P_%d", p);
@@ -218,7 +230,7 @@ void check_slab_meshes() {
   BoundaryConditions conditions(BoundaryKind::dirichlet);
   conditions.set(slab_bottom_tag, BoundaryKind::previous_slab);
   conditions.set(slab_top_tag, BoundaryKind::neumann);
-  for (int p = 1; p <= 3; ++p) {
+  for (int p = 1; p <= (small_run() ? 1 : 3); ++p) {
     const PolytopicMesh<3> slab = make_slab_mesh(spatial, p);
     for (BasisSpace space : {BasisSpace::total_degree, BasisSpace::total_degree_times_last}) {
       AssemblyOptions options;
@@ -252,6 +264,75 @@ void check_slab_meshes() {
   POLYDG_GPU_CHECK(copied.values().size() == matrix.values().size());
 }
 
+// Approach 1 (CooAssembly): the CSR it builds holds every pattern entry with the value of the
+// Approach 2 assembly (other summation order: ≤ 1e-13), and nothing else.
+template <int Dim, class Coefficients>
+void check_approach_one(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
+                        const AssemblyOptions& options, const Coefficients& coefficients,
+                        const char* name) {
+  DeviceAssembler<Dim> gpu(mesh, conditions, options);
+  gpu.assemble_matrix(coefficients);
+  CooAssembly<Dim> coo(gpu);
+  coo.assemble_matrix(coefficients);
+  const std::vector<GlobalIndex> row_offsets = coo.row_offsets().to_host();
+  const std::vector<Index> columns = coo.columns().to_host();
+  const std::vector<double> csr = coo.values().to_host();
+  const std::vector<double> blocks = gpu.values_to_host();
+  const BlockPattern& pattern = *gpu.host_pattern();
+  std::vector<double> reordered(blocks.size(), 0.0);
+  bool all_found = true;
+  for (Index block = 0; block < pattern.block_count(); ++block) {
+    const Index r = pattern.block_row(block), c = pattern.block_column(block);
+    const int rows = pattern.block_size(r), cols = pattern.block_size(c);
+    for (int v = 0; v < rows * cols; ++v) {
+      const GlobalIndex row = pattern.dof_offset(r) + v / cols;
+      const Index column = Index(pattern.dof_offset(c) + v % cols);
+      const auto begin = columns.begin() + row_offsets[row];
+      const auto end = columns.begin() + row_offsets[row + 1];
+      const auto found = std::lower_bound(begin, end, column);
+      if (found == end || *found != column) {
+        all_found = false;
+        continue;
+      }
+      reordered[pattern.block_value_offset(block) + v] = csr[found - columns.begin()];
+    }
+  }
+  const double difference = relative_difference<double>(reordered, blocks);
+  std::printf("%-24s Approach 1: COO %lld entries -> CSR %lld, |A1-A2|/|A2| = %.1e\n", name,
+              static_cast<long long>(coo.coo_count()), static_cast<long long>(coo.nonzero_count()),
+              difference);
+  POLYDG_GPU_CHECK(all_found);
+  POLYDG_GPU_CHECK(row_offsets.back() == GlobalIndex(blocks.size()));
+  POLYDG_GPU_CHECK(difference <= tolerance);
+}
+
+void check_approach_one_meshes() {
+  const auto fine = fine_square(12);
+  const Agglomeration parts = agglomerate(*fine, 20);
+  const Index elements = PolytopicMesh<2>(fine, parts.element_of_cell, 1).element_count();
+  std::vector<int> mixed(static_cast<std::size_t>(elements));
+  for (Index e = 0; e < elements; ++e) mixed[e] = 1 + int((3 * e) % 4);
+  const PolytopicMesh<2> hp(fine, parts.element_of_cell, mixed);
+  const auto coefficients =
+      make_coefficients<2>()
+          .with_diffusion(0.5)
+          .with_advection([] __host__ __device__(const Point<2>& x) {
+            return Point<2>{{1 + x[1], -x[0]}};
+          })
+          .with_reaction([] __host__ __device__(const Point<2>& x) { return 1 + x[0]; });
+  check_approach_one(hp, BoundaryConditions::all_dirichlet(), AssemblyOptions{}, coefficients,
+                     "square hp 1..4");
+  const PolytopicMesh<3> slab = make_slab_mesh(PolytopicMesh<2>(fine, parts.element_of_cell, 1), 2);
+  BoundaryConditions conditions(BoundaryKind::dirichlet);
+  conditions.set(slab_bottom_tag, BoundaryKind::previous_slab);
+  conditions.set(slab_top_tag, BoundaryKind::neumann);
+  const auto heat = make_coefficients<3>()
+                        .with_diffusion(Tensor<3>{{{1, 0, 0}, {0, 1, 0}, {0, 0, 0}}})
+                        .with_advection(Point<3>{{1.0, 0.5, 1.0}})
+                        .with_reaction(1.0);
+  check_approach_one(slab, conditions, AssemblyOptions{}, heat, "slab P_2");
+}
+
 void check_non_finite_coefficient() {
   const auto fine = fine_square(8);
   const PolytopicMesh<2> mesh(fine, agglomerate(*fine, 10).element_of_cell, 1);
@@ -276,6 +357,7 @@ int main() {
   try {
     device_assembler_test::check_square_meshes();
     device_assembler_test::check_slab_meshes();
+    device_assembler_test::check_approach_one_meshes();
     device_assembler_test::check_non_finite_coefficient();
   } catch (const Error& error) {
     std::fprintf(stderr, "polydg::Error: %s\n", error.what());
