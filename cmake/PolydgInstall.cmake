@@ -8,6 +8,10 @@ install(TARGETS polydg EXPORT polydgTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/polydg DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+if(POLYDG_CUDA)
+  install(DIRECTORY kernels/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/polydg/kernels
+          FILES_MATCHING PATTERN "*.cuh")
+endif()
 install(EXPORT polydgTargets NAMESPACE polydg:: DESTINATION ${POLYDG_CMAKE_DIR})
 
 configure_package_config_file(cmake/polydgConfig.cmake.in

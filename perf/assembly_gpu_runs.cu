@@ -137,6 +137,16 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab, int repeat
       }
       times.cpu_difference = std::sqrt(difference / norm);
     }
+    try {  // Approach 1 needs about six times the matrix's memory: it may not fit
+      CooAssembly<3> coo(assembler);
+      coo.assemble_matrix(coefficients);  // warm-up
+      times.approach1_coo_entries = double(coo.coo_count());
+      times.approach1_kernels_s =
+          median_seconds(repeats, [&] { coo.compute_contributions(coefficients); });
+      times.approach1_total_s = median_seconds(repeats, [&] { coo.assemble_matrix(coefficients); });
+    } catch (const Error& error) {
+      std::fprintf(stderr, "Approach 1 skipped: %s\n", error.what());
+    }
   }
 
   options.write_mode = FaceWriteMode::atomic;
