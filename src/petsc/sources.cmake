@@ -1,8 +1,9 @@
-# petsc: AIJ export, KSP helpers, PETSc error handling.
+# petsc: AIJ export, MATSHELL over a LinearOperator, KSP helpers, PETSc error handling.
 target_sources(polydg PRIVATE
   ${PROJECT_SOURCE_DIR}/src/petsc/petsc_error.cpp
   ${PROJECT_SOURCE_DIR}/src/petsc/session.cpp
   ${PROJECT_SOURCE_DIR}/src/petsc/aij_matrix.cpp
   ${PROJECT_SOURCE_DIR}/src/petsc/petsc_vector.cpp
   ${PROJECT_SOURCE_DIR}/src/petsc/linear_solver.cpp
+  ${PROJECT_SOURCE_DIR}/src/petsc/shell_matrix.cpp
 )

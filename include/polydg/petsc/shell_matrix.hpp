@@ -1,0 +1,118 @@
+#pragma once
+/// ShellMatrix: a PETSc MATSHELL whose products, diagonal and inverted diagonal blocks come from
+/// a LinearOperator, so KSP and the point-block preconditioners run on the dense block format
+/// (and, with a device LinearOperator, on the GPU) without an AIJ copy of the matrix.
+///
+///   polydg::DenseBlockMatrix<double> dense(matrix);
+///   polydg::petsc::DenseBlockOperator op(dense);
+///   polydg::petsc::ShellMatrix shell(op, "flow_");
+///   polydg::petsc::LinearSolver solver(shell.mat(), {.options_prefix = "flow_"});
+///   solver.solve(b.vec(), x.vec());     // -flow_ksp_type cg -flow_pc_type pbjacobi
+#include <petscmat.h>
+
+#include <string>
+
+#include "polydg/core/types.hpp"
+#include "polydg/petsc/linear_operator.hpp"
+
+namespace polydg::petsc {
+
+class ShellMatrix {
+ public:
+  /// An empty ShellMatrix (no Mat), as left behind by a move.
+  ShellMatrix() = default;
+
+  /// ShellMatrix - creates a MATSHELL on PETSC_COMM_WORLD that applies `linear_operator`.
+  ///
+  /// Collective on PETSC_COMM_WORLD.
+  ///
+  /// Input parameters:
+  ///   linear_operator - the operator A; its pattern().dof_count() is the number of rows and
+  ///                     columns. It must outlive the Mat, including every reference to the
+  ///                     Mat taken with PetscObjectReference() (e.g. by a KSP)
+  ///   options_prefix  - prefix of the Mat's options (MatSetOptionsPrefix()), e.g. "flow_";
+  ///                     empty for none
+  ///
+  /// Level: beginner
+  ///
+  /// Example:
+  ///   polydg::petsc::DenseBlockOperator op(dense);
+  ///   polydg::petsc::ShellMatrix shell(op);
+  ///   KSPSetOperators(ksp, shell.mat(), shell.mat());
+  ///
+  /// Notes:
+  ///   The Mat implements MATOP_MULT, MATOP_MULT_TRANSPOSE, MATOP_MULT_ADD and
+  ///   MATOP_GET_DIAGONAL (so -pc_type jacobi works) and MATOP_INVERT_VBLOCK_DIAGONAL with
+  ///   the pattern's block sizes set by MatSetVariableBlockSizes() (so -pc_type vpbjacobi works,
+  ///   also on hp meshes). When all block sizes are equal to N, the Mat's block size is N
+  ///   (MatSetBlockSize()) and MATOP_INVERT_BLOCK_DIAGONAL is implemented (so -pc_type
+  ///   pbjacobi works). PETSc stores inverted blocks column-major while
+  ///   LinearOperator::inverted_block_diagonal() returns them row-major: they are transposed
+  ///   here. The inverted blocks handed out by MatInvertBlockDiagonal() are owned by the Mat
+  ///   and valid until its next call or its destruction.
+  ///
+  ///   Vectors are taken with VecGetArrayReadAndMemType(), VecGetArrayWriteAndMemType() and,
+  ///   for MatMultAdd() with z = y, VecGetArrayAndMemType(). An array in the memory space of
+  ///   linear_operator.memory() goes to the operator as it is; any other is staged through
+  ///   buffers owned by the Mat (allocated at the first product that needs them) with
+  ///   polydg::device copies, which throw "built without CUDA" in a CPU build. When the
+  ///   operator works in device memory and PETSc has CUDA, the Mat's vectors are VECCUDA
+  ///   (MatShellSetVecType()), so MatCreateVecs() gives vectors used in place.
+  ///
+  ///   A polydg::Error (or any exception) thrown by the operator inside a PETSc callback does
+  ///   not cross into PETSc: it is caught and returned as a PETSc error (PETSC_ERR_LIB) whose
+  ///   message is the exception's text, so POLYDG_PETSC_CALL around the PETSc call that led
+  ///   to it (MatMult(), KSPSolve(), ...) throws polydg::Error carrying that text.
+  ///
+  ///   MatSetFromOptions() is called under the prefix; a -[prefix]mat_type other than shell
+  ///   throws polydg::Error (it would replace the shell). PETSc does not
+  ///   manage scalings and shifts of this shell (MatShellSetManageScalingShifts()):
+  ///   MatScale(), MatShift(), MatDiagonalScale() and MatAXPY() on it fail instead of
+  ///   changing the products but not the inverted diagonal blocks.
+  ///
+  ///   Throws polydg::Error when PETSC_COMM_WORLD has more than one rank (distributed
+  ///   operators are not supported yet), when dof_count() does not fit in PetscInt and for any
+  ///   failing PETSc call.
+  ///
+  /// See also: LinearOperator, DenseBlockOperator, values_changed(), AijMatrix
+  explicit ShellMatrix(const LinearOperator& linear_operator,
+                       const std::string& options_prefix = "");
+
+  /// ~ShellMatrix - releases the Mat (MatDestroy()); other references keep it, and the
+  /// buffers it owns, alive.
+  ~ShellMatrix();
+
+  ShellMatrix(ShellMatrix&& other) noexcept;
+  ShellMatrix& operator=(ShellMatrix&& other) noexcept;
+  ShellMatrix(const ShellMatrix&) = delete;
+  ShellMatrix& operator=(const ShellMatrix&) = delete;
+
+  /// values_changed - tells PETSc that the operator's values changed (e.g. after
+  /// DenseBlockMatrix::update_values()).
+  ///
+  /// Collective on PETSC_COMM_WORLD.
+  ///
+  /// Level: beginner
+  ///
+  /// Notes:
+  ///   PETSc cannot see into the operator: this increases the Mat's object state (through
+  ///   MatAssemblyBegin() / MatAssemblyEnd(), which also applies -[prefix]mat_view), so a KSP
+  ///   using the Mat sets its preconditioner up again (recomputing the diagonal or the
+  ///   inverted blocks) on the next solve. Products always use the operator's current
+  ///   values, with or without this call.
+  ///
+  /// See also: AijMatrix::update()
+  void values_changed();
+
+  /// The PETSc matrix, for KSPSetOperators() and the like; owned by this object (take a
+  /// reference with PetscObjectReference() to keep it beyond this object's lifetime).
+  Mat mat() const { return mat_; }
+  /// Number of rows and columns (the pattern's dof_count()).
+  GlobalIndex row_count() const { return row_count_; }
+
+ private:
+  Mat mat_ = nullptr;
+  GlobalIndex row_count_ = 0;
+};
+
+}  // namespace polydg::petsc

@@ -1,0 +1,418 @@
+#include "polydg/petsc/shell_matrix.hpp"
+
+#include <petscdevicetypes.h>
+
+#include <array>
+#include <exception>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <new>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "polydg/core/device_buffer.hpp"
+#include "polydg/core/error.hpp"
+#include "polydg/petsc/petsc_error.hpp"
+#include "single_rank.hpp"
+
+namespace polydg::petsc {
+
+// The operator's pointers are handed PETSc's arrays as they are.
+static_assert(std::is_same_v<PetscScalar, double>,
+              "polydg::petsc::ShellMatrix needs a PETSc built with double-precision real scalars");
+
+namespace {
+
+/// The staging buffers of one product: one per vector argument.
+enum StagingSlot { slot_x = 0, slot_z = 1, slot_y = 2, slot_count = 3 };
+
+/// What the Mat owns (MatShellSetContext(); freed by MatShellSetContextDestroy() when the
+/// last reference to the Mat goes, so a KSP holding the Mat never sees freed buffers).
+struct ShellContext {
+  const LinearOperator* linear_operator = nullptr;
+  std::size_t size = 0;
+  // Staging for vectors whose memory type differs from the operator's; allocated on first use.
+  std::array<std::vector<double>, slot_count> host_staging;
+  std::array<device::DeviceBuffer<double>, slot_count> device_staging;
+  // MatInvertBlockDiagonal()'s result: PETSc keeps the pointer, the Mat owns the values.
+  std::vector<PetscScalar> inverted_blocks;
+
+  bool wants_device() const { return linear_operator->memory() == MemorySpace::device; }
+
+  /// A buffer of `size` entries in the operator's memory space, for vector argument `slot`.
+  double* staging(StagingSlot slot) {
+    if (wants_device()) {
+      if (device_staging[slot].size() != size)
+        device_staging[slot] = device::DeviceBuffer<double>(size);
+      return device_staging[slot].data();
+    }
+    host_staging[slot].resize(size);
+    return host_staging[slot].data();
+  }
+
+  /// Copies `size` values from a Vec's array (in the other memory space) into the staging
+  /// buffer `to`, or back.
+  void copy_in(double* to, const double* from) const {
+    if (wants_device())
+      device::copy_host_to_device(to, from, size * sizeof(double));
+    else
+      device::copy_device_to_host(to, from, size * sizeof(double));
+  }
+  void copy_out(double* to, const double* from) const {
+    if (wants_device())
+      device::copy_device_to_host(to, from, size * sizeof(double));
+    else
+      device::copy_host_to_device(to, from, size * sizeof(double));
+  }
+  bool matches(PetscMemType memory) const {
+    return wants_device() ? PetscMemTypeDevice(memory) : PetscMemTypeHost(memory);
+  }
+};
+
+ShellContext& context_of(Mat mat) {
+  void* context = nullptr;
+  POLYDG_PETSC_CALL(MatShellGetContext(mat, &context));
+  require(context != nullptr, "polydg::petsc::ShellMatrix: the MATSHELL has no context");
+  return *static_cast<ShellContext*>(context);
+}
+
+/// A Vec's array for reading, where the operator wants it: the Vec's own array when its
+/// memory type is the operator's, else a staging buffer filled from it. release() gives the
+/// array back; on an error path the destructor does (and ignores a failure, since an error
+/// is already on its way out).
+class InputArray {
+ public:
+  InputArray(Vec vec, ShellContext& context, StagingSlot slot) : vec_(vec) {
+    PetscMemType memory = PETSC_MEMTYPE_HOST;
+    POLYDG_PETSC_CALL(VecGetArrayReadAndMemType(vec_, &array_, &memory));
+    data_ = array_;
+    if (context.matches(memory)) return;
+    try {  // a throwing constructor runs no destructor: give the array back here
+      double* staged = context.staging(slot);
+      context.copy_in(staged, array_);
+      data_ = staged;
+    } catch (...) {
+      VecRestoreArrayReadAndMemType(vec_, &array_);
+      throw;
+    }
+  }
+  ~InputArray() {
+    if (array_ != nullptr) VecRestoreArrayReadAndMemType(vec_, &array_);
+  }
+  InputArray(const InputArray&) = delete;
+  InputArray& operator=(const InputArray&) = delete;
+
+  const double* data() const { return data_; }
+  void release() {
+    POLYDG_PETSC_CALL(VecRestoreArrayReadAndMemType(vec_, &array_));
+    array_ = nullptr;
+  }
+
+ private:
+  Vec vec_;
+  const PetscScalar* array_ = nullptr;
+  const double* data_ = nullptr;
+};
+
+/// A Vec's array for writing (or, with `read_too`, for reading and writing), where the
+/// operator wants it. release() copies staged values back into the Vec and gives the array
+/// back.
+class OutputArray {
+ public:
+  OutputArray(Vec vec, ShellContext& context, StagingSlot slot, bool read_too = false)
+      : vec_(vec), context_(context), read_too_(read_too) {
+    PetscMemType memory = PETSC_MEMTYPE_HOST;
+    if (read_too_)
+      POLYDG_PETSC_CALL(VecGetArrayAndMemType(vec_, &array_, &memory));
+    else
+      POLYDG_PETSC_CALL(VecGetArrayWriteAndMemType(vec_, &array_, &memory));
+    data_ = array_;
+    if (context.matches(memory)) return;
+    try {  // a throwing constructor runs no destructor: give the array back here
+      data_ = context.staging(slot);
+      if (read_too_) context.copy_in(data_, array_);
+    } catch (...) {
+      restore_quietly();
+      throw;
+    }
+  }
+  ~OutputArray() {
+    if (array_ != nullptr) restore_quietly();
+  }
+  OutputArray(const OutputArray&) = delete;
+  OutputArray& operator=(const OutputArray&) = delete;
+
+  double* data() const { return data_; }
+  void release() {
+    if (data_ != array_) context_.copy_out(array_, data_);
+    if (read_too_)
+      POLYDG_PETSC_CALL(VecRestoreArrayAndMemType(vec_, &array_));
+    else
+      POLYDG_PETSC_CALL(VecRestoreArrayWriteAndMemType(vec_, &array_));
+    array_ = nullptr;
+  }
+
+ private:
+  void restore_quietly() {
+    if (read_too_)
+      VecRestoreArrayAndMemType(vec_, &array_);
+    else
+      VecRestoreArrayWriteAndMemType(vec_, &array_);
+  }
+
+  Vec vec_;
+  ShellContext& context_;
+  bool read_too_;
+  PetscScalar* array_ = nullptr;
+  double* data_ = nullptr;
+};
+
+/// Runs `body` for the PETSc callback `function`: an exception must not unwind through PETSc's
+/// C frames, so it becomes a PETSc error carrying its text (PETSC_ERROR_INITIAL, so that
+/// PetscErrorMessage() — and with it polydg::Error at the outer POLYDG_PETSC_CALL — reports it).
+template <class Body>
+PetscErrorCode guarded(const char* function, Body&& body) noexcept {
+  try {
+    body();
+    return 0;
+  } catch (const std::bad_alloc&) {
+    return PetscError(PETSC_COMM_SELF, __LINE__, function, __FILE__, PETSC_ERR_MEM,
+                      PETSC_ERROR_INITIAL, "polydg::petsc::ShellMatrix: out of memory");
+  } catch (const std::exception& error) {
+    return PetscError(PETSC_COMM_SELF, __LINE__, function, __FILE__, PETSC_ERR_LIB,
+                      PETSC_ERROR_INITIAL, "%s", error.what());
+  } catch (...) {
+    return PetscError(PETSC_COMM_SELF, __LINE__, function, __FILE__, PETSC_ERR_LIB,
+                      PETSC_ERROR_INITIAL,
+                      "polydg::petsc::ShellMatrix: unknown exception from the operator");
+  }
+}
+
+PetscErrorCode shell_mult(Mat mat, Vec x, Vec y) {
+  return guarded("polydg::petsc::ShellMatrix MatMult", [&] {
+    ShellContext& context = context_of(mat);
+    InputArray input(x, context, slot_x);
+    OutputArray output(y, context, slot_y);
+    context.linear_operator->multiply(input.data(), output.data());
+    output.release();
+    input.release();
+  });
+}
+
+PetscErrorCode shell_mult_transpose(Mat mat, Vec x, Vec y) {
+  return guarded("polydg::petsc::ShellMatrix MatMultTranspose", [&] {
+    ShellContext& context = context_of(mat);
+    InputArray input(x, context, slot_x);
+    OutputArray output(y, context, slot_y);
+    context.linear_operator->multiply_transpose(input.data(), output.data());
+    output.release();
+    input.release();
+  });
+}
+
+// MatMultAdd(mat, x, z, y): y = A x + z, where z may be y (MatMultAdd() has checked x ≠ y).
+PetscErrorCode shell_mult_add(Mat mat, Vec x, Vec z, Vec y) {
+  return guarded("polydg::petsc::ShellMatrix MatMultAdd", [&] {
+    ShellContext& context = context_of(mat);
+    InputArray input(x, context, slot_x);
+    if (z == y) {
+      OutputArray output(y, context, slot_y, /*read_too=*/true);
+      context.linear_operator->multiply_add(input.data(), output.data(), output.data());
+      output.release();
+    } else {
+      InputArray addend(z, context, slot_z);
+      OutputArray output(y, context, slot_y);
+      context.linear_operator->multiply_add(input.data(), addend.data(), output.data());
+      output.release();
+      addend.release();
+    }
+    input.release();
+  });
+}
+
+// The operator writes the diagonal to host memory: a device Vec gets it through host staging.
+PetscErrorCode shell_get_diagonal(Mat mat, Vec d) {
+  return guarded("polydg::petsc::ShellMatrix MatGetDiagonal", [&] {
+    ShellContext& context = context_of(mat);
+    PetscScalar* array = nullptr;
+    PetscMemType memory = PETSC_MEMTYPE_HOST;
+    POLYDG_PETSC_CALL(VecGetArrayWriteAndMemType(d, &array, &memory));
+    try {
+      if (PetscMemTypeHost(memory)) {
+        context.linear_operator->diagonal(array);
+      } else {
+        std::vector<double>& staged = context.host_staging[slot_y];
+        staged.resize(context.size);
+        context.linear_operator->diagonal(staged.data());
+        device::copy_host_to_device(array, staged.data(), context.size * sizeof(double));
+      }
+    } catch (...) {
+      VecRestoreArrayWriteAndMemType(d, &array);
+      throw;
+    }
+    POLYDG_PETSC_CALL(VecRestoreArrayWriteAndMemType(d, &array));
+  });
+}
+
+/// The operator's inverted diagonal blocks (row-major) written column-major into `inverted`,
+/// as PETSc's point-block Jacobi preconditioners read them: MatInvertBlockDiagonal_SeqAIJ and
+/// MatInvertVariableBlockDiagonal_SeqAIJ invert each block read row-major by MatGetValues()
+/// and then transpose it (PetscKernel_A_gets_transpose_A_*), and PCApply_PBJacobi_N /
+/// PCApply_VPBJacobi compute y_i = Σ_j diag[i + j N] x_j.
+void write_inverted_blocks_column_major(const ShellContext& context, PetscScalar* inverted) {
+  const BlockPattern& pattern = context.linear_operator->pattern();
+  const std::vector<double> row_major = context.linear_operator->inverted_block_diagonal();
+  std::size_t expected = 0;
+  for (Index e = 0; e < pattern.block_row_count(); ++e)
+    expected += std::size_t(pattern.block_size(e)) * std::size_t(pattern.block_size(e));
+  require(row_major.size() == expected,
+          "polydg::petsc::ShellMatrix: the operator's inverted_block_diagonal() returned ",
+          row_major.size(), " values, the pattern's diagonal blocks have ", expected);
+  std::size_t offset = 0;
+  for (Index e = 0; e < pattern.block_row_count(); ++e) {
+    const std::size_t n = std::size_t(pattern.block_size(e));
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j)
+        inverted[offset + i + j * n] = PetscScalar(row_major[offset + i * n + j]);
+    offset += n * n;
+  }
+}
+
+PetscErrorCode shell_invert_block_diagonal(Mat mat, const PetscScalar** values) {
+  return guarded("polydg::petsc::ShellMatrix MatInvertBlockDiagonal", [&] {
+    ShellContext& context = context_of(mat);
+    const BlockPattern& pattern = context.linear_operator->pattern();
+    const std::size_t n = std::size_t(pattern.block_row_count() > 0 ? pattern.block_size(0) : 0);
+    context.inverted_blocks.resize(std::size_t(pattern.block_row_count()) * n * n);
+    write_inverted_blocks_column_major(context, context.inverted_blocks.data());
+    *values = context.inverted_blocks.data();
+  });
+}
+
+// `sizes` are the Mat's own variable block sizes (PCVPBJACOBI passes MatGetVariableBlockSizes())
+// unless a caller of MatInvertVariableBlockDiagonal() passes others: those are refused.
+PetscErrorCode shell_invert_variable_block_diagonal(Mat mat, PetscInt block_count,
+                                                    const PetscInt* sizes, PetscScalar* values) {
+  return guarded("polydg::petsc::ShellMatrix MatInvertVariableBlockDiagonal", [&] {
+    ShellContext& context = context_of(mat);
+    const BlockPattern& pattern = context.linear_operator->pattern();
+    require(block_count == PetscInt(pattern.block_row_count()),
+            "polydg::petsc::ShellMatrix: MatInvertVariableBlockDiagonal asked for ", block_count,
+            " blocks; the operator's diagonal blocks are its ", pattern.block_row_count(),
+            " elements");
+    for (Index e = 0; e < pattern.block_row_count(); ++e)
+      require(sizes[e] == PetscInt(pattern.block_size(e)),
+              "polydg::petsc::ShellMatrix: MatInvertVariableBlockDiagonal asked for block ", e,
+              " of size ", sizes[e], "; element ", e, " has ", pattern.block_size(e), " unknowns");
+    write_inverted_blocks_column_major(context, values);
+  });
+}
+
+PetscErrorCode destroy_context(void* context) {
+  delete static_cast<ShellContext*>(context);
+  return 0;
+}
+
+void destroy(Mat& mat) {
+  if (mat == nullptr) return;
+  PetscBool finalized = PETSC_FALSE;
+  PetscFinalized(&finalized);
+  // After PetscFinalize() the Mat is gone with the rest of PETSc's memory.
+  if (!finalized && MatDestroy(&mat) != 0)
+    std::cerr << "polydg::petsc::ShellMatrix: MatDestroy failed\n";
+  mat = nullptr;
+}
+
+template <class Function>
+void set_operation(Mat mat, MatOperation operation, Function function) {
+  POLYDG_PETSC_CALL(
+      MatShellSetOperation(mat, operation, reinterpret_cast<void (*)(void)>(function)));
+}
+
+}  // namespace
+
+ShellMatrix::ShellMatrix(const LinearOperator& linear_operator, const std::string& options_prefix)
+    : row_count_(linear_operator.pattern().dof_count()) {
+  detail::require_single_rank("polydg::petsc::ShellMatrix");
+  require(row_count_ <= GlobalIndex(std::numeric_limits<PetscInt>::max()),
+          "polydg::petsc::ShellMatrix: the operator has ", row_count_,
+          " unknowns, more than PetscInt (", sizeof(PetscInt) * 8,
+          " bits) can index; use a PETSc configured with --with-64-bit-indices");
+  const BlockPattern& pattern = linear_operator.pattern();
+
+  auto context = std::make_unique<ShellContext>();
+  context->linear_operator = &linear_operator;
+  context->size = std::size_t(row_count_);
+  const PetscInt size = PetscInt(row_count_);
+  POLYDG_PETSC_CALL(MatCreateShell(PETSC_COMM_WORLD, size, size, size, size, context.get(), &mat_));
+  try {
+    // From here the Mat owns the context and frees it with its last reference.
+    POLYDG_PETSC_CALL(MatShellSetContextDestroy(mat_, destroy_context));
+    context.release();
+    // Before the operations: PETSc then calls ours directly instead of wrapping them in its
+    // scaling and shift handling, which would not reach the inverted diagonal blocks.
+    POLYDG_PETSC_CALL(MatShellSetManageScalingShifts(mat_));
+    set_operation(mat_, MATOP_MULT, shell_mult);
+    set_operation(mat_, MATOP_MULT_TRANSPOSE, shell_mult_transpose);
+    set_operation(mat_, MATOP_MULT_ADD, shell_mult_add);
+    set_operation(mat_, MATOP_GET_DIAGONAL, shell_get_diagonal);
+    set_operation(mat_, MATOP_INVERT_VBLOCK_DIAGONAL, shell_invert_variable_block_diagonal);
+
+    std::vector<PetscInt> block_sizes(std::size_t(pattern.block_row_count()));
+    bool uniform = true;
+    for (Index e = 0; e < pattern.block_row_count(); ++e) {
+      block_sizes[e] = PetscInt(pattern.block_size(e));
+      uniform = uniform && block_sizes[e] == block_sizes[0];
+    }
+    POLYDG_PETSC_CALL(
+        MatSetVariableBlockSizes(mat_, PetscInt(block_sizes.size()), block_sizes.data()));
+    // PCPBJACOBI reads the block size from the Mat: only meaningful when every element has it.
+    if (uniform && !block_sizes.empty()) {
+      POLYDG_PETSC_CALL(MatSetBlockSize(mat_, block_sizes[0]));
+      set_operation(mat_, MATOP_INVERT_BLOCK_DIAGONAL, shell_invert_block_diagonal);
+    }
+
+#if defined(PETSC_HAVE_CUDA)
+    if (linear_operator.memory() == MemorySpace::device)
+      POLYDG_PETSC_CALL(MatShellSetVecType(mat_, VECCUDA));
+#endif
+
+    if (!options_prefix.empty())
+      POLYDG_PETSC_CALL(MatSetOptionsPrefix(mat_, options_prefix.c_str()));
+    POLYDG_PETSC_CALL(MatSetFromOptions(mat_));
+    PetscBool still_shell = PETSC_FALSE;
+    POLYDG_PETSC_CALL(
+        PetscObjectTypeCompare(reinterpret_cast<PetscObject>(mat_), MATSHELL, &still_shell));
+    require(still_shell == PETSC_TRUE, "polydg::petsc::ShellMatrix: -", options_prefix,
+            "mat_type changed the type of the MATSHELL; a ShellMatrix must stay a shell");
+  } catch (...) {
+    destroy(mat_);
+    throw;
+  }
+}
+
+ShellMatrix::~ShellMatrix() { destroy(mat_); }
+
+ShellMatrix::ShellMatrix(ShellMatrix&& other) noexcept
+    : mat_(std::exchange(other.mat_, nullptr)), row_count_(std::exchange(other.row_count_, 0)) {}
+
+ShellMatrix& ShellMatrix::operator=(ShellMatrix&& other) noexcept {
+  if (this != &other) {
+    destroy(mat_);
+    mat_ = std::exchange(other.mat_, nullptr);
+    row_count_ = std::exchange(other.row_count_, 0);
+  }
+  return *this;
+}
+
+void ShellMatrix::values_changed() {
+  require(mat_ != nullptr, "polydg::petsc::ShellMatrix::values_changed: the ShellMatrix is empty");
+  // The public way to raise a Mat's object state (PetscObjectStateIncrease() is private in
+  // PETSc 3.18); a shell has nothing to assemble.
+  POLYDG_PETSC_CALL(MatAssemblyBegin(mat_, MAT_FINAL_ASSEMBLY));
+  POLYDG_PETSC_CALL(MatAssemblyEnd(mat_, MAT_FINAL_ASSEMBLY));
+}
+
+}  // namespace polydg::petsc

@@ -1,0 +1,607 @@
+#define BOOST_TEST_MODULE petsc_shell
+// ShellMatrix over a DenseBlockOperator against the AIJ export of the same IP-DG matrices:
+// (a) advection-diffusion on agglomerated polygons, (b) SIPG Poisson (SPD), (c) an hp mesh,
+// (d) a space-time slab. Products, diagonal and inverted diagonal blocks agree entry for entry;
+// KSP on the shell and on the AIJ take the same iterations to the same solution.
+#include <petscksp.h>
+
+#include <algorithm>
+#include <array>
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "petsc_test_support.hpp"
+#include "polydg/core/device_buffer.hpp"
+#include "polydg/core/error.hpp"
+#include "polydg/dg/assembler.hpp"
+#include "polydg/dg/coefficients.hpp"
+#include "polydg/mesh/agglomeration.hpp"
+#include "polydg/mesh/generators.hpp"
+#include "polydg/petsc/aij_matrix.hpp"
+#include "polydg/petsc/dense_block_operator.hpp"
+#include "polydg/petsc/linear_operator.hpp"
+#include "polydg/petsc/linear_solver.hpp"
+#include "polydg/petsc/petsc_error.hpp"
+#include "polydg/petsc/petsc_vector.hpp"
+#include "polydg/petsc/shell_matrix.hpp"
+#include "polydg/spacetime/slab_errors.hpp"
+#include "polydg/spacetime/slab_solver.hpp"
+#include "polydg/spacetime/space_time_coefficients.hpp"
+#include "polydg/sparse/dense_block_matrix.hpp"
+
+using namespace polydg;
+
+using PetscTestSession = testing::PetscTestSession;
+BOOST_TEST_GLOBAL_FIXTURE(PetscTestSession);
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+/// max_i |a_i − b_i| / max_i |b_i|.
+double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double difference = 0, largest = 0;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    difference = std::max(difference, std::abs(a[i] - b[i]));
+    largest = std::max(largest, std::abs(b[i]));
+  }
+  return difference / largest;
+}
+
+std::vector<double> values_of(Vec vec, GlobalIndex size) {
+  std::vector<double> values(size);
+  petsc::copy_from_vec(vec, values);
+  return values;
+}
+
+/// Agglomerated polygons of a perturbed 24 × 24 square: ~40 elements of ~29 triangles each.
+std::shared_ptr<const SimplexMesh<2>> fine_square() {
+  static const auto fine = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(24, 0.2, 4));
+  return fine;
+}
+const Agglomeration& polygons() {
+  static const Agglomeration parts = agglomerate(*fine_square(), 40);
+  return parts;
+}
+PolytopicMesh<2> uniform_mesh(int degree) {
+  return PolytopicMesh<2>(fine_square(), polygons().element_of_cell, degree);
+}
+/// Degrees 1, 2, 3 in turn: block sizes 3, 6 and 10 side by side.
+PolytopicMesh<2> hp_mesh() {
+  std::vector<int> degrees(polygons().element_count);
+  for (std::size_t e = 0; e < degrees.size(); ++e) degrees[e] = 1 + int(e % 3);
+  return PolytopicMesh<2>(fine_square(), polygons().element_of_cell, degrees);
+}
+
+struct DgSystem {
+  BlockMatrix<double> matrix;
+  std::vector<double> rhs;
+};
+
+/// −∇·(A∇u) + b·∇u + c u = 1 with variable A, u = 0 on the boundary: diagonal blocks that are
+/// not symmetric, so a transposed inverse would show.
+DgSystem advection_diffusion(const PolytopicMesh<2>& mesh) {
+  Assembler<2> assembler(mesh, BoundaryConditions::all_dirichlet());
+  DgSystem system{assembler.make_matrix(), assembler.make_vector()};
+  assembler.assemble(
+      make_coefficients<2>()
+          .with_diffusion([](const Point<2>& x) {
+            return Tensor<2>{{{0.01 + 0.005 * x[0], 0.002}, {0.002, 0.01 + 0.005 * x[1]}}};
+          })
+          .with_advection([](const Point<2>& x) {
+            return Point<2>{{1 - 0.3 * x[1], 0.5 + 0.2 * x[0]}};
+          })
+          .with_reaction(0.5)
+          .with_source([](const Point<2>& x) { return 1 + x[0] * x[1]; }),
+      system.matrix, system.rhs);
+  return system;
+}
+
+/// −∇·(A∇u) = f with symmetric interior penalty and u = 0 on the whole boundary: SPD.
+DgSystem poisson(const PolytopicMesh<2>& mesh) {
+  Assembler<2> assembler(mesh, BoundaryConditions::all_dirichlet());
+  DgSystem system{assembler.make_matrix(), assembler.make_vector()};
+  assembler.assemble(
+      make_coefficients<2>()
+          .with_diffusion([](const Point<2>& x) {
+            return Tensor<2>{{{1 + x[0] * x[1], 0.3 * x[0]}, {0.3 * x[0], 2 - x[1]}}};
+          })
+          .with_source([](const Point<2>& x) { return std::sin(3 * x[0]) + x[1]; }),
+      system.matrix, system.rhs);
+  return system;
+}
+
+/// One matrix as a ShellMatrix over its dense block format and as an AijMatrix.
+struct ShellAndAij {
+  explicit ShellAndAij(const BlockMatrix<double>& matrix, const std::string& prefix = "")
+      : dense(matrix), op(dense), shell(op, prefix), aij(matrix.pattern()) {
+    aij.update(matrix);
+  }
+  GlobalIndex size() const { return dense.dof_count(); }
+
+  DenseBlockMatrix<double> dense;
+  petsc::DenseBlockOperator op;
+  petsc::ShellMatrix shell;
+  petsc::AijMatrix aij;
+};
+
+/// Gives the AIJ export the element blocks the shell has: a block size when all are equal
+/// (for PCPBJACOBI), variable block sizes always (for PCVPBJACOBI).
+void set_aij_blocks(Mat aij, const BlockPattern& pattern) {
+  std::vector<PetscInt> sizes(pattern.block_row_count());
+  for (Index e = 0; e < pattern.block_row_count(); ++e) sizes[e] = pattern.block_size(e);
+  if (std::all_of(sizes.begin(), sizes.end(), [&](PetscInt n) { return n == sizes[0]; }))
+    POLYDG_PETSC_CALL(MatSetBlockSize(aij, sizes[0]));
+  POLYDG_PETSC_CALL(MatSetVariableBlockSizes(aij, PetscInt(sizes.size()), sizes.data()));
+}
+
+/// MatMult, MatMultTranspose, MatMultAdd (separate z and z = y) and MatGetDiagonal of the
+/// shell equal those of the AIJ to 1e-13 relative.
+void check_products(const ShellAndAij& matrices) {
+  const GlobalIndex n = matrices.size();
+  const std::vector<double> x_values = testing::random_vector(n, 21);
+  const std::vector<double> z_values = testing::random_vector(n, 22);
+  petsc::Vector x(n), z(n), y_shell(n), y_aij(n);
+  petsc::copy_to_vec(x_values, x.vec());
+  petsc::copy_to_vec(z_values, z.vec());
+  const Mat shell = matrices.shell.mat(), aij = matrices.aij.mat();
+
+  POLYDG_PETSC_CALL(MatMult(shell, x.vec(), y_shell.vec()));
+  POLYDG_PETSC_CALL(MatMult(aij, x.vec(), y_aij.vec()));
+  BOOST_TEST(relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)) < 1e-13);
+
+  POLYDG_PETSC_CALL(MatMultTranspose(shell, x.vec(), y_shell.vec()));
+  POLYDG_PETSC_CALL(MatMultTranspose(aij, x.vec(), y_aij.vec()));
+  BOOST_TEST(relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)) < 1e-13);
+
+  POLYDG_PETSC_CALL(MatMultAdd(shell, x.vec(), z.vec(), y_shell.vec()));
+  POLYDG_PETSC_CALL(MatMultAdd(aij, x.vec(), z.vec(), y_aij.vec()));
+  BOOST_TEST(relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)) < 1e-13);
+
+  // z = y: y = A x + y in place.
+  petsc::copy_to_vec(z_values, y_shell.vec());
+  petsc::copy_to_vec(z_values, y_aij.vec());
+  POLYDG_PETSC_CALL(MatMultAdd(shell, x.vec(), y_shell.vec(), y_shell.vec()));
+  POLYDG_PETSC_CALL(MatMultAdd(aij, x.vec(), y_aij.vec(), y_aij.vec()));
+  BOOST_TEST(relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)) < 1e-13);
+
+  POLYDG_PETSC_CALL(MatGetDiagonal(shell, y_shell.vec()));
+  POLYDG_PETSC_CALL(MatGetDiagonal(aij, y_aij.vec()));
+  BOOST_TEST(relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)) < 1e-13);
+}
+
+struct KspOutcome {
+  PetscInt iterations = 0;
+  std::vector<double> solution;
+  std::string pc_type;
+};
+
+/// Solves A x = rhs from x = 0 with a KSP configured from the options database under `prefix`.
+KspOutcome solve(Mat matrix, const std::vector<double>& rhs, const std::string& prefix) {
+  const GlobalIndex n = GlobalIndex(rhs.size());
+  petsc::Vector b(n), x(n);
+  petsc::copy_to_vec(rhs, b.vec());
+  petsc::LinearSolver solver(matrix, {.options_prefix = prefix});
+  const petsc::SolveResult result = solver.solve(b.vec(), x.vec());
+  PC pc = nullptr;
+  PCType pc_type = nullptr;
+  POLYDG_PETSC_CALL(KSPGetPC(solver.ksp(), &pc));
+  POLYDG_PETSC_CALL(PCGetType(pc, &pc_type));
+  return {result.iterations, values_of(x.vec(), n), pc_type};
+}
+
+/// KSP on the shell and on the AIJ: the same iterations, solutions within 1e-10 relative.
+void check_same_solves(const ShellAndAij& matrices, const std::vector<double>& rhs,
+                       const std::string& prefix, const std::string& expected_pc) {
+  const KspOutcome shell = solve(matrices.shell.mat(), rhs, prefix);
+  const KspOutcome aij = solve(matrices.aij.mat(), rhs, prefix);
+  BOOST_TEST_MESSAGE(prefix << ": " << shell.iterations << " iterations (shell), " << aij.iterations
+                            << " (AIJ), relative difference "
+                            << relative_difference(shell.solution, aij.solution));
+  BOOST_TEST(shell.pc_type == expected_pc);
+  BOOST_TEST(aij.pc_type == expected_pc);
+  BOOST_TEST(shell.iterations > 1);
+  BOOST_TEST(shell.iterations == aij.iterations);
+  BOOST_TEST(relative_difference(shell.solution, aij.solution) < 1e-10);
+}
+
+/// Wraps an operator and throws from the operations chosen, as a failing device kernel would.
+class FailingOperator final : public petsc::LinearOperator {
+ public:
+  explicit FailingOperator(const petsc::LinearOperator& inner) : inner_(inner) {}
+  bool fail_products = true;
+  bool fail_inversion = false;
+  mutable int inversions = 0;  ///< calls of inverted_block_diagonal()
+
+  const BlockPattern& pattern() const override { return inner_.pattern(); }
+  petsc::MemorySpace memory() const override { return inner_.memory(); }
+  void multiply(const double* x, double* y) const override {
+    if (fail_products) raise("FailingOperator: multiply failed on purpose");
+    inner_.multiply(x, y);
+  }
+  void multiply_transpose(const double* x, double* y) const override {
+    if (fail_products) raise("FailingOperator: multiply_transpose failed on purpose");
+    inner_.multiply_transpose(x, y);
+  }
+  void multiply_add(const double* x, const double* z, double* y) const override {
+    if (fail_products) raise("FailingOperator: multiply_add failed on purpose");
+    inner_.multiply_add(x, z, y);
+  }
+  void diagonal(double* d) const override { inner_.diagonal(d); }
+  std::vector<double> inverted_block_diagonal() const override {
+    ++inversions;
+    if (fail_inversion) raise("FailingOperator: block 7 is singular (on purpose)");
+    return inner_.inverted_block_diagonal();
+  }
+
+ private:
+  const petsc::LinearOperator& inner_;
+};
+
+/// A host operator that claims to want device memory: every product must stage through
+/// polydg::device, which a build without CUDA refuses.
+class DeviceClaimingOperator final : public petsc::LinearOperator {
+ public:
+  explicit DeviceClaimingOperator(const petsc::LinearOperator& inner) : inner_(inner) {}
+  const BlockPattern& pattern() const override { return inner_.pattern(); }
+  petsc::MemorySpace memory() const override { return petsc::MemorySpace::device; }
+  void multiply(const double* x, double* y) const override { inner_.multiply(x, y); }
+  void multiply_transpose(const double* x, double* y) const override {
+    inner_.multiply_transpose(x, y);
+  }
+  void multiply_add(const double* x, const double* z, double* y) const override {
+    inner_.multiply_add(x, z, y);
+  }
+  void diagonal(double* d) const override { inner_.diagonal(d); }
+  std::vector<double> inverted_block_diagonal() const override {
+    return inner_.inverted_block_diagonal();
+  }
+
+ private:
+  const petsc::LinearOperator& inner_;
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(products_and_diagonal_equal_the_aij_export) {
+  for (const DgSystem& system : {advection_diffusion(uniform_mesh(2)), poisson(uniform_mesh(3)),
+                                 advection_diffusion(hp_mesh())}) {
+    const ShellAndAij matrices(system.matrix);
+    PetscInt rows = 0, columns = 0;
+    POLYDG_PETSC_CALL(MatGetSize(matrices.shell.mat(), &rows, &columns));
+    BOOST_TEST(GlobalIndex(rows) == matrices.size());
+    BOOST_TEST(GlobalIndex(columns) == matrices.size());
+    BOOST_TEST(matrices.shell.row_count() == matrices.size());
+    check_products(matrices);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(block_sizes_are_the_elements) {
+  const ShellAndAij uniform(advection_diffusion(uniform_mesh(2)).matrix);
+  PetscInt block_size = 0;
+  POLYDG_PETSC_CALL(MatGetBlockSize(uniform.shell.mat(), &block_size));
+  BOOST_TEST(block_size == 6);
+
+  const ShellAndAij hp(advection_diffusion(hp_mesh()).matrix);
+  POLYDG_PETSC_CALL(MatGetBlockSize(hp.shell.mat(), &block_size));
+  BOOST_TEST(block_size == 1);
+  PetscInt block_count = 0;
+  const PetscInt* sizes = nullptr;
+  POLYDG_PETSC_CALL(MatGetVariableBlockSizes(hp.shell.mat(), &block_count, &sizes));
+  const BlockPattern& pattern = hp.dense.pattern();
+  BOOST_TEST(block_count == PetscInt(pattern.block_row_count()));
+  for (Index e = 0; e < pattern.block_row_count(); ++e)
+    BOOST_TEST(sizes[e] == PetscInt(pattern.block_size(e)), "element " << e);
+}
+
+// The layout check: PETSc's own AIJ inversion defines what PCPBJACOBI / PCVPBJACOBI read.
+BOOST_AUTO_TEST_CASE(inverted_blocks_have_the_layout_of_petscs_aij_inversion) {
+  {
+    const ShellAndAij matrices(advection_diffusion(uniform_mesh(2)).matrix);
+    set_aij_blocks(matrices.aij.mat(), matrices.dense.pattern());
+    const PetscScalar* shell_blocks = nullptr;
+    const PetscScalar* aij_blocks = nullptr;
+    POLYDG_PETSC_CALL(MatInvertBlockDiagonal(matrices.shell.mat(), &shell_blocks));
+    POLYDG_PETSC_CALL(MatInvertBlockDiagonal(matrices.aij.mat(), &aij_blocks));
+    const std::size_t count = std::size_t(matrices.size()) * 6;
+    const std::vector<double> shell_values(shell_blocks, shell_blocks + count);
+    const std::vector<double> aij_values(aij_blocks, aij_blocks + count);
+    BOOST_TEST(relative_difference(shell_values, aij_values) < 1e-10);
+  }
+  {
+    const ShellAndAij matrices(advection_diffusion(hp_mesh()).matrix);
+    const BlockPattern& pattern = matrices.dense.pattern();
+    std::vector<PetscInt> sizes(pattern.block_row_count());
+    std::size_t count = 0;
+    for (Index e = 0; e < pattern.block_row_count(); ++e) {
+      sizes[e] = pattern.block_size(e);
+      count += std::size_t(sizes[e] * sizes[e]);
+    }
+    std::vector<PetscScalar> shell_values(count), aij_values(count);
+    POLYDG_PETSC_CALL(MatInvertVariableBlockDiagonal(matrices.shell.mat(), PetscInt(sizes.size()),
+                                                     sizes.data(), shell_values.data()));
+    POLYDG_PETSC_CALL(MatInvertVariableBlockDiagonal(matrices.aij.mat(), PetscInt(sizes.size()),
+                                                     sizes.data(), aij_values.data()));
+    BOOST_TEST(relative_difference(shell_values, aij_values) < 1e-10);
+    // Block sizes other than the elements' are refused, as a PETSc error.
+    sizes[0] += 1;
+    sizes[1] -= 1;
+    BOOST_CHECK_EXCEPTION(
+        POLYDG_PETSC_CALL(MatInvertVariableBlockDiagonal(
+            matrices.shell.mat(), PetscInt(sizes.size()), sizes.data(), shell_values.data())),
+        Error, [](const Error& e) {
+          BOOST_TEST_MESSAGE("polydg::Error: " << e.what());
+          return contains(e.what(), "MatInvertVariableBlockDiagonal asked for block 0");
+        });
+  }
+}
+
+// Iteration counts are compared exactly, so the solves stop well above the level where rounding
+// decides (rtol 1e-9; these systems stagnate near 1e-13), and GMRES orthogonalizes with
+// refinement: classical Gram-Schmidt alone loses orthogonality within the hundreds of iterations
+// these small ill-conditioned systems take, and then the last-bit differences between two
+// correct products (shell and AIJ sum in different orders) change the count.
+BOOST_AUTO_TEST_CASE(gmres_jacobi_on_advection_diffusion_matches_aij) {
+  const testing::ScopedOption ksp_type("-adr_ksp_type", "gmres");
+  const testing::ScopedOption restart("-adr_ksp_gmres_restart", "300");
+  const testing::ScopedOption refine("-adr_ksp_gmres_cgs_refinement_type", "refine_always");
+  const testing::ScopedOption pc_type("-adr_pc_type", "jacobi");
+  const testing::ScopedOption rtol("-adr_ksp_rtol", "1e-9");
+  const testing::ScopedOption max_it("-adr_ksp_max_it", "2000");
+  const DgSystem system = advection_diffusion(uniform_mesh(2));
+  const ShellAndAij matrices(system.matrix);
+  check_same_solves(matrices, system.rhs, "adr_", PCJACOBI);
+}
+
+BOOST_AUTO_TEST_CASE(cg_pbjacobi_on_poisson_matches_aij) {
+  const testing::ScopedOption ksp_type("-spd_ksp_type", "cg");
+  const testing::ScopedOption pc_type("-spd_pc_type", "pbjacobi");
+  const testing::ScopedOption rtol("-spd_ksp_rtol", "1e-9");
+  const testing::ScopedOption max_it("-spd_ksp_max_it", "2000");
+  const DgSystem system = poisson(uniform_mesh(2));
+  const ShellAndAij matrices(system.matrix);
+  set_aij_blocks(matrices.aij.mat(), system.matrix.pattern());
+  check_same_solves(matrices, system.rhs, "spd_", PCPBJACOBI);
+}
+
+BOOST_AUTO_TEST_CASE(gmres_pbjacobi_on_advection_diffusion_matches_aij) {
+  // Non-symmetric diagonal blocks: a transposed inverse would change the iterations.
+  const testing::ScopedOption ksp_type("-adrpb_ksp_type", "gmres");
+  const testing::ScopedOption restart("-adrpb_ksp_gmres_restart", "300");
+  const testing::ScopedOption refine("-adrpb_ksp_gmres_cgs_refinement_type", "refine_always");
+  const testing::ScopedOption pc_type("-adrpb_pc_type", "pbjacobi");
+  const testing::ScopedOption rtol("-adrpb_ksp_rtol", "1e-9");
+  const DgSystem system = advection_diffusion(uniform_mesh(2));
+  const ShellAndAij matrices(system.matrix);
+  set_aij_blocks(matrices.aij.mat(), system.matrix.pattern());
+  check_same_solves(matrices, system.rhs, "adrpb_", PCPBJACOBI);
+}
+
+BOOST_AUTO_TEST_CASE(gmres_vpbjacobi_on_hp_mesh_matches_aij) {
+  const testing::ScopedOption ksp_type("-hp_ksp_type", "gmres");
+  const testing::ScopedOption restart("-hp_ksp_gmres_restart", "300");
+  const testing::ScopedOption refine("-hp_ksp_gmres_cgs_refinement_type", "refine_always");
+  const testing::ScopedOption pc_type("-hp_pc_type", "vpbjacobi");
+  const testing::ScopedOption rtol("-hp_ksp_rtol", "1e-9");
+  const testing::ScopedOption max_it("-hp_ksp_max_it", "2000");
+  const DgSystem system = advection_diffusion(hp_mesh());
+  const ShellAndAij matrices(system.matrix);
+  set_aij_blocks(matrices.aij.mat(), system.matrix.pattern());
+  check_same_solves(matrices, system.rhs, "hp_", PCVPBJACOBI);
+}
+
+BOOST_AUTO_TEST_CASE(options_database_reaches_the_shell_and_its_ksp) {
+  const testing::ScopedOption ksp_type("-opt_ksp_type", "cg");
+  const testing::ScopedOption pc_type("-opt_pc_type", "pbjacobi");
+  const DgSystem system = poisson(uniform_mesh(2));
+  const ShellAndAij matrices(system.matrix, "opt_");
+  const char* prefix = nullptr;
+  POLYDG_PETSC_CALL(MatGetOptionsPrefix(matrices.shell.mat(), &prefix));
+  BOOST_TEST(std::string(prefix) == "opt_");
+
+  petsc::Vector b(matrices.size()), x(matrices.size());
+  petsc::copy_to_vec(system.rhs, b.vec());
+  petsc::LinearSolver solver(matrices.shell.mat(), {.options_prefix = "opt_"});
+  KSPType type = nullptr;
+  POLYDG_PETSC_CALL(KSPGetType(solver.ksp(), &type));
+  BOOST_TEST(std::string(type) == KSPCG);
+  const petsc::SolveResult result = solver.solve(b.vec(), x.vec());
+  BOOST_TEST(result.converged());
+  PC pc = nullptr;
+  PCType preconditioner = nullptr;
+  POLYDG_PETSC_CALL(KSPGetPC(solver.ksp(), &pc));
+  POLYDG_PETSC_CALL(PCGetType(pc, &preconditioner));
+  BOOST_TEST(std::string(preconditioner) == PCPBJACOBI);
+
+  // A -mat_type that would turn the shell into something else is refused.
+  const testing::ScopedOption mat_type("-bad_mat_type", "aij");
+  const petsc::DenseBlockOperator op(matrices.dense);
+  BOOST_CHECK_EXCEPTION(petsc::ShellMatrix(op, "bad_"), Error, [](const Error& e) {
+    BOOST_TEST_MESSAGE("polydg::Error: " << e.what());
+    return contains(e.what(), "-bad_mat_type changed the type of the MATSHELL");
+  });
+}
+
+BOOST_AUTO_TEST_CASE(operator_errors_become_polydg_errors_at_the_call_site) {
+  const DgSystem system = advection_diffusion(uniform_mesh(1));
+  const DenseBlockMatrix<double> dense(system.matrix);
+  const petsc::DenseBlockOperator inner(dense);
+  FailingOperator failing(inner);
+  const petsc::ShellMatrix shell(failing);
+  const GlobalIndex n = dense.dof_count();
+  petsc::Vector x(n), y(n);
+  petsc::copy_to_vec(testing::random_vector(n, 5), x.vec());
+
+  BOOST_CHECK_EXCEPTION(POLYDG_PETSC_CALL(MatMult(shell.mat(), x.vec(), y.vec())), Error,
+                        [](const Error& e) {
+                          BOOST_TEST_MESSAGE("polydg::Error: " << e.what());
+                          return contains(e.what(), "in MatMult(") &&
+                                 contains(e.what(), "FailingOperator: multiply failed on purpose");
+                        });
+  BOOST_CHECK_EXCEPTION(
+      POLYDG_PETSC_CALL(MatMultAdd(shell.mat(), x.vec(), y.vec(), y.vec())), Error,
+      [](const Error& e) { return contains(e.what(), "multiply_add failed on purpose"); });
+  {
+    const testing::ScopedOption ksp_type("-failing_ksp_type", "gmres");
+    const testing::ScopedOption pc_type("-failing_pc_type", "jacobi");
+    petsc::LinearSolver solver(shell.mat(), {.options_prefix = "failing_"});
+    BOOST_CHECK_EXCEPTION(solver.solve(x.vec(), y.vec()), Error, [](const Error& e) {
+      BOOST_TEST_MESSAGE("polydg::Error: " << e.what());
+      return contains(e.what(), "in KSPSolve(") && contains(e.what(), "failed on purpose");
+    });
+  }
+
+  // The failed products gave their arrays back: the same vectors work afterwards.
+  failing.fail_products = false;
+  POLYDG_PETSC_CALL(MatMult(shell.mat(), x.vec(), y.vec()));
+  std::vector<double> expected(n);
+  dense.multiply(values_of(x.vec(), n), expected);
+  BOOST_TEST(relative_difference(values_of(y.vec(), n), expected) < 1e-15);
+
+  // A failure while PCPBJACOBI sets up (a singular block) reaches KSPSolve's caller too.
+  failing.fail_inversion = true;
+  const testing::ScopedOption pc_type("-singular_pc_type", "pbjacobi");
+  petsc::LinearSolver solver(shell.mat(), {.options_prefix = "singular_"});
+  BOOST_CHECK_EXCEPTION(solver.solve(x.vec(), y.vec()), Error, [](const Error& e) {
+    BOOST_TEST_MESSAGE("polydg::Error: " << e.what());
+    return contains(e.what(), "block 7 is singular");
+  });
+}
+
+BOOST_AUTO_TEST_CASE(host_vectors_for_a_device_operator_need_cuda) {
+  if (device::compiled_with_cuda()) {
+    BOOST_TEST_MESSAGE("built with CUDA: staging is covered by the GPU tests");
+    return;
+  }
+  const DgSystem system = advection_diffusion(uniform_mesh(1));
+  const DenseBlockMatrix<double> dense(system.matrix);
+  const petsc::DenseBlockOperator inner(dense);
+  const DeviceClaimingOperator device_operator(inner);
+  const petsc::ShellMatrix shell(device_operator);
+  petsc::Vector x(dense.dof_count()), y(dense.dof_count());
+  BOOST_CHECK_EXCEPTION(POLYDG_PETSC_CALL(MatMult(shell.mat(), x.vec(), y.vec())), Error,
+                        [](const Error& e) {
+                          BOOST_TEST_MESSAGE("polydg::Error: " << e.what());
+                          return contains(e.what(), "built without CUDA");
+                        });
+  // The diagonal is computed in host memory: a host Vec needs no device.
+  POLYDG_PETSC_CALL(MatGetDiagonal(shell.mat(), y.vec()));
+  std::vector<double> expected(dense.dof_count());
+  dense.diagonal(expected);
+  BOOST_TEST(relative_difference(values_of(y.vec(), dense.dof_count()), expected) == 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(values_changed_makes_the_ksp_set_up_again) {
+  const testing::ScopedOption ksp_type("-again_ksp_type", "cg");
+  const testing::ScopedOption pc_type("-again_pc_type", "pbjacobi");
+  const DgSystem system = poisson(uniform_mesh(2));
+  DenseBlockMatrix<double> dense(system.matrix);
+  const petsc::DenseBlockOperator inner(dense);
+  FailingOperator counting(inner);
+  counting.fail_products = false;
+  petsc::ShellMatrix shell(counting);
+  petsc::Vector b(dense.dof_count()), x(dense.dof_count());
+  petsc::copy_to_vec(system.rhs, b.vec());
+  petsc::LinearSolver solver(shell.mat(), {.options_prefix = "again_"});
+  solver.solve(b.vec(), x.vec());
+  const std::vector<double> first = values_of(x.vec(), dense.dof_count());
+  BOOST_TEST(counting.inversions == 1);
+  solver.solve(b.vec(), x.vec());  // nothing changed: the preconditioner is kept
+  BOOST_TEST(counting.inversions == 1);
+
+  BlockMatrix<double> doubled = system.matrix;
+  for (double& v : doubled.values()) v *= 2;
+  dense.update_values(doubled);
+  shell.values_changed();
+  solver.solve(b.vec(), x.vec());
+  BOOST_TEST(counting.inversions == 2);
+  std::vector<double> halved = first;
+  for (double& v : halved) v /= 2;
+  BOOST_TEST(relative_difference(values_of(x.vec(), dense.dof_count()), halved) < 1e-6);
+}
+
+BOOST_AUTO_TEST_CASE(shell_matrix_is_move_only_and_a_ksp_reference_keeps_it_alive) {
+  const DgSystem system = poisson(uniform_mesh(1));
+  const DenseBlockMatrix<double> dense(system.matrix);
+  const petsc::DenseBlockOperator op(dense);
+  petsc::ShellMatrix first(op);
+  const Mat mat = first.mat();
+  petsc::ShellMatrix second(std::move(first));
+  BOOST_TEST(first.mat() == nullptr);
+  BOOST_TEST(second.mat() == mat);
+  petsc::ShellMatrix third;
+  third = std::move(second);
+  BOOST_TEST(third.mat() == mat);
+  BOOST_TEST(third.row_count() == dense.dof_count());
+  BOOST_CHECK_THROW(second.values_changed(), Error);
+
+  // A KSP holding the Mat keeps it (and the buffers it owns) alive after the ShellMatrix.
+  KSP ksp = nullptr;
+  POLYDG_PETSC_CALL(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  POLYDG_PETSC_CALL(KSPSetOperators(ksp, third.mat(), third.mat()));
+  PC pc = nullptr;
+  POLYDG_PETSC_CALL(KSPGetPC(ksp, &pc));
+  POLYDG_PETSC_CALL(PCSetType(pc, PCJACOBI));
+  third = petsc::ShellMatrix();
+  petsc::Vector b(dense.dof_count()), x(dense.dof_count());
+  petsc::copy_to_vec(system.rhs, b.vec());
+  POLYDG_PETSC_CALL(KSPSolve(ksp, b.vec(), x.vec()));
+  POLYDG_PETSC_CALL(KSPDestroy(&ksp));
+}
+
+// (d) One space-time slab (2D + 1, heat equation with advection): the SlabSolver's AIJ solve
+// and a solve of the same system through the shell give the same solution and error at t_1.
+BOOST_AUTO_TEST_CASE(space_time_slab_through_the_shell_matches_aij) {
+  const testing::ScopedOption ksp_type("-slab_ksp_type", "gmres");
+  const testing::ScopedOption restart("-slab_ksp_gmres_restart", "300");
+  const testing::ScopedOption refine("-slab_ksp_gmres_cgs_refinement_type", "refine_always");
+  const testing::ScopedOption pc_type("-slab_pc_type", "jacobi");
+  const testing::ScopedOption rtol("-slab_ksp_rtol", "1e-9");
+  const auto exact = [](const Point<3>& x) {
+    return std::sin(3 * x[0]) * std::cos(2 * x[1]) * (1 + x[2]);
+  };
+  const auto data =
+      make_coefficients<2>()
+          .with_diffusion(0.1)
+          .with_advection(Point<2>{{0.5, -0.3}})
+          .with_source([](const Point<3>& x) {
+            const double s = std::sin(3 * x[0]) * std::cos(2 * x[1]);
+            const double c = std::cos(3 * x[0]) * std::cos(2 * x[1]);
+            const double d = std::sin(3 * x[0]) * std::sin(2 * x[1]);
+            // u_t − 0.1 Δu + b·∇u with u = s (1 + t).
+            return s + 0.1 * 13 * s * (1 + x[2]) + (0.5 * 3 * c + 0.3 * 2 * d) * (1 + x[2]);
+          })
+          .with_dirichlet(exact);
+  SlabSolverOptions options;
+  options.solver.options_prefix = "slab_";
+  SlabSolver solver(uniform_mesh(2), BoundaryConditions::all_dirichlet(),
+                    space_time_coefficients(data), options);
+  solver.set_initial_condition([&](const Point<2>& x) { return exact(Point<3>{{x[0], x[1], 0}}); });
+  const SlabStep step = solver.step(0.1);
+  const std::vector<double> aij_solution(solver.solution().begin(), solver.solution().end());
+
+  const ShellAndAij matrices(solver.matrix());
+  const std::vector<double> rhs(solver.rhs().begin(), solver.rhs().end());
+  const KspOutcome shell = solve(matrices.shell.mat(), rhs, "slab_");
+  BOOST_TEST_MESSAGE("slab: " << shell.iterations << " iterations (shell), " << step.iterations
+                              << " (AIJ), relative difference "
+                              << relative_difference(shell.solution, aij_solution));
+  BOOST_TEST(shell.iterations == step.iterations);
+  BOOST_TEST(relative_difference(shell.solution, aij_solution) < 1e-10);
+
+  const BlockPattern& pattern = *solver.assembler().pattern();
+  const SlabErrors aij_errors =
+      compute_slab_errors(solver.assembler().quadrature_mesh(), pattern, aij_solution, exact);
+  const SlabErrors shell_errors =
+      compute_slab_errors(solver.assembler().quadrature_mesh(), pattern, shell.solution, exact);
+  BOOST_TEST_MESSAGE("error at t = 0.1: " << std::sqrt(aij_errors.top_l2_squared) << " (AIJ), "
+                                          << std::sqrt(shell_errors.top_l2_squared) << " (shell)");
+  BOOST_TEST(
+      std::abs(std::sqrt(shell_errors.top_l2_squared) - std::sqrt(aij_errors.top_l2_squared)) <=
+      1e-10 * std::sqrt(aij_errors.top_l2_squared));
+}
