@@ -1,0 +1,75 @@
+#pragma once
+/// DeviceDenseBlockMatrix: a DenseBlockMatrix (dense_block_matrix.hpp, the grouped dense block
+/// format of SPEC §7) in device memory, with its products on the GPU.
+///
+///   polydg::DenseBlockMatrix<double> host(block_matrix);          // layout, on the CPU
+///   polydg::DeviceDenseBlockMatrix<double> matrix(host);          // copied to the device once
+///   matrix.multiply(x, y);                                        // device pointers
+///   matrix.update_values(assembled_values);                       // after a GPU re-assembly
+///
+/// The products (one launch each, all groups at once): in y = A x thread (l, c) of a group owns
+/// y_il for a chunk c of 8 rows i and reads A[k][i][l] for k ascending — consecutive threads
+/// read consecutive addresses — and x once per column for its chunk, so y = A x is one
+/// coalesced pass over the values. Aᵀ x
+/// gathers the transposed blocks (no atomics; those reads are strided). The seed's two-step
+/// variant inflates x into X[k][l] first, then contracts. Every output is summed by one thread
+/// in a fixed order: bitwise the same on every run.
+///
+/// All pointers are device memory; the calls are asynchronous on the default stream. The
+/// header includes no CUDA header; a build without CUDA links a stub that throws.
+#include <cstddef>
+#include <span>
+
+#include "polydg/core/device_buffer.hpp"
+#include "polydg/core/types.hpp"
+#include "polydg/sparse/dense_block_matrix.hpp"
+
+namespace polydg {
+
+template <class Real = double>
+class DeviceDenseBlockMatrix {
+ public:
+  /// Copies `host`'s layout and values to the device; also keeps, per slot, the offset of its
+  /// block in the BlockMatrix value order (for update_values).
+  explicit DeviceDenseBlockMatrix(const DenseBlockMatrix<Real>& host);
+
+  GlobalIndex dof_count() const { return dof_count_; }
+  /// Stored values (with padding) and the BlockMatrix's values (without).
+  GlobalIndex stored_value_count() const { return stored_values_; }
+  GlobalIndex matrix_value_count() const { return matrix_values_; }
+  GlobalIndex inflated_size() const { return inflated_size_; }
+  /// Bytes y = A x must move at least: the stored values, the slot and row arrays it reads,
+  /// x and y once each.
+  double minimal_bytes() const;
+
+  void multiply(const Real* x, Real* y) const;
+  /// y = A x + z; z may equal y.
+  void multiply_add(const Real* x, const Real* z, Real* y) const;
+  void multiply_transpose(const Real* x, Real* y) const;
+  /// Seed 003's two-step product: inflate (x → X, inflated_size() entries), contract (X → y).
+  void inflate(const Real* x, Real* inflated) const;
+  void contract(const Real* inflated, Real* y) const;
+  /// Overwrites the values from a BlockMatrix value array in device memory (pattern order,
+  /// matrix_value_count() entries), e.g. DeviceAssembler::values(): one pass, no allocation.
+  void update_values(const Real* block_matrix_values);
+  /// The stored values, group after group (as DenseBlockMatrix::values()).
+  const Real* values() const { return values_.data(); }
+
+ private:
+  GlobalIndex dof_count_ = 0, stored_values_ = 0, matrix_values_ = 0, inflated_size_ = 0;
+  Index rows_ = 0, slots_ = 0, launch_blocks_ = 0, inflate_blocks_ = 0, multiply_blocks_ = 0;
+  device::DeviceBuffer<DenseBlockGroup> groups_;
+  device::DeviceBuffer<Index> block_groups_, group_first_blocks_;  // per thread block
+  device::DeviceBuffer<Index> inflate_block_groups_, inflate_first_blocks_;
+  device::DeviceBuffer<Index> multiply_block_groups_, multiply_first_blocks_;
+  device::DeviceBuffer<Real> values_;
+  device::DeviceBuffer<GlobalIndex> row_dof_offsets_;
+  device::DeviceBuffer<GlobalIndex> slot_column_dof_offsets_, slot_transpose_offsets_,
+      slot_value_offsets_;
+  device::DeviceBuffer<Index> slot_column_sizes_, slot_transpose_strides_;
+};
+
+extern template class DeviceDenseBlockMatrix<float>;
+extern template class DeviceDenseBlockMatrix<double>;
+
+}  // namespace polydg

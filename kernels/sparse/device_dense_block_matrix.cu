@@ -1,0 +1,292 @@
+// CUDA implementation of DeviceDenseBlockMatrix (polydg/sparse/device_dense_block_matrix.hpp).
+//
+// Launch layout: every group g gets ⌈G_g W_g / threads⌉ thread blocks, W_g the work items of a
+// block row (N_g rows; ⌈N_g / 8⌉ row chunks in multiply_kernel; 1 in inflate); the host lists,
+// per thread block, its group and the group's first block, so one launch covers all groups.
+// Thread t of group g is (l, i or chunk) = (t mod G, t div G): a warp covers 32 consecutive
+// block rows l, so its reads of A[k][i][l] are one coalesced segment per (k, i).
+//
+// Traffic of y = A x (minimal_bytes): values once; per row and slot the column offset (8 B)
+// and size (4 B), read by the N threads of the row (cached after the first); per row its dof
+// offset; x (gathered, mostly from L2) and y once.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "core/cuda_check.cuh"
+#include "polydg/core/error.hpp"
+#include "polydg/sparse/device_dense_block_matrix.hpp"
+
+namespace polydg {
+namespace {
+
+constexpr int threads_per_block = 256;
+
+/// Which group a thread block works on and the thread's index t inside the group.
+struct GroupThread {
+  DenseBlockGroup group;
+  GlobalIndex t;
+};
+
+__device__ inline GroupThread group_thread(const DenseBlockGroup* groups, const Index* block_groups,
+                                           const Index* first_blocks) {
+  const Index g = block_groups[blockIdx.x];
+  return {groups[g], GlobalIndex(blockIdx.x - Index(first_blocks[g])) * blockDim.x + threadIdx.x};
+}
+
+/// Rows of a block one thread of multiply_kernel owns: x is loaded once per column for them.
+constexpr int rows_per_thread = 8;
+
+/// Thread (l, c) of a group owns the rows i = c R .. c R + R − 1 (R = rows_per_thread, fewer at
+/// the end) of block row l: per column k it loads x once and A[k][i][l] for its rows — a warp
+/// (32 consecutive l) reads one coalesced segment per (k, i).
+template <class Real>
+__global__ void __launch_bounds__(threads_per_block)
+    multiply_kernel(const DenseBlockGroup* groups, const Index* block_groups,
+                    const Index* first_blocks, const Real* values, const GlobalIndex* row_dofs,
+                    const GlobalIndex* slot_columns, const Index* slot_sizes, const Real* x,
+                    const Real* z, Real* y) {
+  const auto [group, t] = group_thread(groups, block_groups, first_blocks);
+  const GlobalIndex rows = group.row_count;
+  const int chunks = (group.row_size + rows_per_thread - 1) / rows_per_thread;
+  if (t >= rows * chunks) return;
+  const GlobalIndex l = t % rows;
+  const int first = int(t / rows) * rows_per_thread;
+  const int count = min(rows_per_thread, group.row_size - first);
+  const GlobalIndex stride = GlobalIndex(group.row_size) * rows;  // k → k + 1
+  const Real* a = values + group.first_value + GlobalIndex(first) * rows + l;
+  Real sum[rows_per_thread];
+#pragma unroll
+  for (int r = 0; r < rows_per_thread; ++r) sum[r] = 0;
+  for (Index b = 0; b < group.slot_count; ++b) {
+    const GlobalIndex slot = group.first_slot + GlobalIndex(b) * rows + l;
+    const Index size = slot_sizes[slot];
+    if (size == 0) break;  // unused slots come last; their values are zero padding
+    const Real* xs = x + slot_columns[slot];
+    for (Index j = 0; j < size; ++j, a += stride) {
+      const Real xj = xs[j];
+#pragma unroll
+      for (int r = 0; r < rows_per_thread; ++r)
+        if (r < count) sum[r] += a[GlobalIndex(r) * rows] * xj;
+    }
+  }
+  const GlobalIndex row = row_dofs[group.first_row + l] + first;
+#pragma unroll
+  for (int r = 0; r < rows_per_thread; ++r)
+    if (r < count) y[row + r] = z ? sum[r] + z[row + r] : sum[r];
+}
+
+template <class Real>
+__global__ void __launch_bounds__(threads_per_block)
+    multiply_transpose_kernel(const DenseBlockGroup* groups, const Index* block_groups,
+                              const Index* first_blocks, const Real* values,
+                              const GlobalIndex* row_dofs, const GlobalIndex* slot_columns,
+                              const Index* slot_sizes, const GlobalIndex* transpose_offsets,
+                              const Index* transpose_strides, const Real* x, Real* y) {
+  const auto [group, t] = group_thread(groups, block_groups, first_blocks);
+  const GlobalIndex rows = group.row_count;
+  if (t >= rows * group.row_size) return;
+  const GlobalIndex l = t % rows, j = t / rows;
+  Real sum = 0;
+  for (Index b = 0; b < group.slot_count; ++b) {
+    const GlobalIndex slot = group.first_slot + GlobalIndex(b) * rows + l;
+    const Index size = slot_sizes[slot];
+    if (size == 0) break;
+    const Real* xs = x + slot_columns[slot];
+    const Real* a = values + transpose_offsets[slot];
+    const GlobalIndex stride = transpose_strides[slot];
+    for (Index i = 0; i < size; ++i) sum += a[(j * size + i) * stride] * xs[i];
+  }
+  y[row_dofs[group.first_row + l] + j] = sum;
+}
+
+/// X[k][l] of each group from x (zero in padding); one thread per row l.
+template <class Real>
+__global__ void inflate_kernel(const DenseBlockGroup* groups, const Index* block_groups,
+                               const Index* first_blocks, const GlobalIndex* slot_columns,
+                               const Index* slot_sizes, const Real* x, Real* inflated) {
+  const auto [group, l] = group_thread(groups, block_groups, first_blocks);
+  const GlobalIndex rows = group.row_count;
+  if (l >= rows) return;
+  Real* out = inflated + group.first_inflated + l;
+  GlobalIndex k = 0;
+  for (Index b = 0; b < group.slot_count; ++b) {
+    const GlobalIndex slot = group.first_slot + GlobalIndex(b) * rows + l;
+    const Real* xs = x + slot_columns[slot];
+    for (Index j = 0; j < slot_sizes[slot]; ++j, ++k) out[k * rows] = xs[j];
+  }
+  for (; k < group.column_width; ++k) out[k * rows] = Real(0);
+}
+
+/// y_il = Σ_k A[k][i][l] X[k][l]: both read coalesced.
+template <class Real>
+__global__ void __launch_bounds__(threads_per_block)
+    contract_kernel(const DenseBlockGroup* groups, const Index* block_groups,
+                    const Index* first_blocks, const Real* values, const GlobalIndex* row_dofs,
+                    const Real* inflated, Real* y) {
+  const auto [group, t] = group_thread(groups, block_groups, first_blocks);
+  const GlobalIndex rows = group.row_count;
+  if (t >= rows * group.row_size) return;
+  const GlobalIndex l = t % rows, i = t / rows;
+  const GlobalIndex stride = GlobalIndex(group.row_size) * rows;
+  const Real* a = values + group.first_value + i * rows + l;
+  const Real* X = inflated + group.first_inflated + l;
+  Real sum = 0;
+#pragma unroll 4
+  for (Index k = 0; k < group.column_width; ++k) sum += a[k * stride] * X[k * rows];
+  y[row_dofs[group.first_row + l] + i] = sum;
+}
+
+/// A[k][i][l] = the BlockMatrix's entry (i, j) of the row's block b, k its column.
+template <class Real>
+__global__ void __launch_bounds__(threads_per_block)
+    update_values_kernel(const DenseBlockGroup* groups, const Index* block_groups,
+                         const Index* first_blocks, const GlobalIndex* slot_value_offsets,
+                         const Index* slot_sizes, const Real* block_values, Real* values) {
+  const auto [group, t] = group_thread(groups, block_groups, first_blocks);
+  const GlobalIndex rows = group.row_count;
+  if (t >= rows * group.row_size) return;
+  const GlobalIndex l = t % rows, i = t / rows;
+  const GlobalIndex stride = GlobalIndex(group.row_size) * rows;
+  Real* a = values + group.first_value + i * rows + l;
+  for (Index b = 0; b < group.slot_count; ++b) {
+    const GlobalIndex slot = group.first_slot + GlobalIndex(b) * rows + l;
+    const Index size = slot_sizes[slot];
+    if (size == 0) break;
+    const Real* source = block_values + slot_value_offsets[slot] + i * size;
+    for (Index j = 0; j < size; ++j, a += stride) *a = source[j];
+  }
+}
+
+/// Per thread block its group, and per group its first thread block, for `work(group)`
+/// threads per group.
+template <class Work>
+Index launch_table(std::span<const DenseBlockGroup> groups, const Work& work,
+                   std::vector<Index>& block_groups, std::vector<Index>& first_blocks) {
+  block_groups.clear();
+  first_blocks.assign(groups.size(), 0);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    first_blocks[g] = Index(block_groups.size());
+    const GlobalIndex blocks = (work(groups[g]) + threads_per_block - 1) / threads_per_block;
+    for (GlobalIndex b = 0; b < blocks; ++b) block_groups.push_back(Index(g));
+  }
+  return Index(block_groups.size());
+}
+
+template <class T>
+device::DeviceBuffer<T> upload(std::span<const T> host) {
+  return device::DeviceBuffer<T>(host);
+}
+
+}  // namespace
+
+template <class Real>
+DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real>& host)
+    : dof_count_(host.dof_count()),
+      stored_values_(GlobalIndex(host.values().size())),
+      matrix_values_(host.pattern().value_count()),
+      inflated_size_(host.inflated_size()),
+      rows_(Index(host.row_block_rows().size())),
+      slots_(Index(host.slot_column_sizes().size())) {
+  std::vector<Index> block_groups, first_blocks;
+  multiply_blocks_ = launch_table(
+      host.groups(),
+      [](const DenseBlockGroup& g) {
+        return GlobalIndex(g.row_count) * ((g.row_size + rows_per_thread - 1) / rows_per_thread);
+      },
+      block_groups, first_blocks);
+  multiply_block_groups_ = upload<Index>(block_groups);
+  multiply_first_blocks_ = upload<Index>(first_blocks);
+  launch_blocks_ = launch_table(
+      host.groups(), [](const DenseBlockGroup& g) { return GlobalIndex(g.row_count) * g.row_size; },
+      block_groups, first_blocks);
+  block_groups_ = upload<Index>(block_groups);
+  group_first_blocks_ = upload<Index>(first_blocks);
+  inflate_blocks_ = launch_table(
+      host.groups(), [](const DenseBlockGroup& g) { return GlobalIndex(g.row_count); },
+      block_groups, first_blocks);
+  inflate_block_groups_ = upload<Index>(block_groups);
+  inflate_first_blocks_ = upload<Index>(first_blocks);
+  groups_ = upload<DenseBlockGroup>(host.groups());
+  values_ = upload<Real>(host.values());
+  row_dof_offsets_ = upload<GlobalIndex>(host.row_dof_offsets());
+  slot_column_dof_offsets_ = upload<GlobalIndex>(host.slot_column_dof_offsets());
+  slot_column_sizes_ = upload<Index>(host.slot_column_sizes());
+  slot_transpose_offsets_ = upload<GlobalIndex>(host.slot_transpose_offsets());
+  slot_transpose_strides_ = upload<Index>(host.slot_transpose_strides());
+  // Per slot: where its block's values start in the BlockMatrix (pattern order).
+  const BlockPattern& pattern = host.pattern();
+  std::vector<GlobalIndex> slot_value_offsets(host.slot_column_sizes().size(), 0);
+  for (const DenseBlockGroup& group : host.groups())
+    for (Index l = 0; l < group.row_count; ++l) {
+      const Index r = host.row_block_rows()[group.first_row + l];
+      const Index blocks = pattern.block_row_begin(r + 1) - pattern.block_row_begin(r);
+      for (Index b = 0; b < blocks; ++b)
+        slot_value_offsets[group.first_slot + GlobalIndex(b) * group.row_count + l] =
+            pattern.block_value_offset(pattern.block_row_begin(r) + b);
+    }
+  slot_value_offsets_ = upload<GlobalIndex>(slot_value_offsets);
+}
+
+template <class Real>
+double DeviceDenseBlockMatrix<Real>::minimal_bytes() const {
+  return double(stored_values_) * sizeof(Real) + double(slots_) * (sizeof(GlobalIndex) + 4) +
+         double(rows_) * sizeof(GlobalIndex) + 2.0 * double(dof_count_) * sizeof(Real);
+}
+
+template <class Real>
+void DeviceDenseBlockMatrix<Real>::multiply(const Real* x, Real* y) const {
+  multiply_add(x, nullptr, y);
+}
+
+template <class Real>
+void DeviceDenseBlockMatrix<Real>::multiply_add(const Real* x, const Real* z, Real* y) const {
+  if (multiply_blocks_ == 0) return;
+  multiply_kernel<Real><<<unsigned(multiply_blocks_), threads_per_block>>>(
+      groups_.data(), multiply_block_groups_.data(), multiply_first_blocks_.data(), values_.data(),
+      row_dof_offsets_.data(), slot_column_dof_offsets_.data(), slot_column_sizes_.data(), x, z, y);
+  POLYDG_CUDA_CHECK_LAUNCH("DeviceDenseBlockMatrix multiply_kernel");
+}
+
+template <class Real>
+void DeviceDenseBlockMatrix<Real>::multiply_transpose(const Real* x, Real* y) const {
+  if (launch_blocks_ == 0) return;
+  multiply_transpose_kernel<Real><<<unsigned(launch_blocks_), threads_per_block>>>(
+      groups_.data(), block_groups_.data(), group_first_blocks_.data(), values_.data(),
+      row_dof_offsets_.data(), slot_column_dof_offsets_.data(), slot_column_sizes_.data(),
+      slot_transpose_offsets_.data(), slot_transpose_strides_.data(), x, y);
+  POLYDG_CUDA_CHECK_LAUNCH("DeviceDenseBlockMatrix multiply_transpose_kernel");
+}
+
+template <class Real>
+void DeviceDenseBlockMatrix<Real>::inflate(const Real* x, Real* inflated) const {
+  if (inflate_blocks_ == 0) return;
+  inflate_kernel<Real><<<unsigned(inflate_blocks_), threads_per_block>>>(
+      groups_.data(), inflate_block_groups_.data(), inflate_first_blocks_.data(),
+      slot_column_dof_offsets_.data(), slot_column_sizes_.data(), x, inflated);
+  POLYDG_CUDA_CHECK_LAUNCH("DeviceDenseBlockMatrix inflate_kernel");
+}
+
+template <class Real>
+void DeviceDenseBlockMatrix<Real>::contract(const Real* inflated, Real* y) const {
+  if (launch_blocks_ == 0) return;
+  contract_kernel<Real><<<unsigned(launch_blocks_), threads_per_block>>>(
+      groups_.data(), block_groups_.data(), group_first_blocks_.data(), values_.data(),
+      row_dof_offsets_.data(), inflated, y);
+  POLYDG_CUDA_CHECK_LAUNCH("DeviceDenseBlockMatrix contract_kernel");
+}
+
+template <class Real>
+void DeviceDenseBlockMatrix<Real>::update_values(const Real* block_matrix_values) {
+  if (launch_blocks_ == 0) return;
+  update_values_kernel<Real><<<unsigned(launch_blocks_), threads_per_block>>>(
+      groups_.data(), block_groups_.data(), group_first_blocks_.data(), slot_value_offsets_.data(),
+      slot_column_sizes_.data(), block_matrix_values, values_.data());
+  POLYDG_CUDA_CHECK_LAUNCH("DeviceDenseBlockMatrix update_values_kernel");
+}
+
+template class DeviceDenseBlockMatrix<float>;
+template class DeviceDenseBlockMatrix<double>;
+
+}  // namespace polydg

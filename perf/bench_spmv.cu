@@ -1,0 +1,375 @@
+// Benchmark of the dense-block-format SpMV (DeviceDenseBlockMatrix) against cuSPARSE CSR
+// (generic cusparseSpMV), cuSPARSE BSR (cusparse<t>bsrmv, uniform block size) and seed 003's
+// two-step DBF (inflate, contract), in one run on the GPU, per p = 1..5, on
+//   (a) 2D agglomerated IP-DG patterns (oscillating domain, METIS recursive bisection, about
+//       3 triangles per polygon: 3 to 10 neighbours per element), N = (p+1)(p+2)/2;
+//   (b) 2D+1 slab patterns: the same spatial structure with the 3D block size of P_p
+//       (the slab's neighbours are the spatial ones; top and bottom are boundary faces);
+//   (c) HDG face patterns (seed 003): 11,780 faces (the seed's size) and large.
+// Values are pseudo-random, diagonally dominant (fill_diagonally_dominant_values): the product
+// does not care. Each case is sized to about --megabytes of matrix values (default 600, so the
+// targets' "≥ 500 MB" holds); the HDG seed-size cases are small on purpose.
+// Times: CUDA events, median of --repeats after a warm-up. GB/s: each format's minimal traffic
+// (values, its indices, x and y once); % of the device-to-device copy bandwidth measured in the
+// same run. --json FILE writes every row.
+//
+//   build-gpu/bin/bench_spmv [--p 1,2,3,4,5] [--megabytes 600] [--repeats 20] [--json FILE]
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/cuda_check.cuh"
+#include "polydg/core/device_buffer.hpp"
+#include "polydg/core/error.hpp"
+#include "polydg/mesh/agglomeration.hpp"
+#include "polydg/mesh/oscillating_domain.hpp"
+#include "polydg/mesh/polytopic_mesh.hpp"
+#include "polydg/sparse/block_matrix.hpp"
+#include "polydg/sparse/dense_block_matrix.hpp"
+#include "polydg/sparse/device_dense_block_matrix.hpp"
+#include "polydg/sparse/hdg_block_pattern.hpp"
+
+namespace {
+
+using namespace polydg;
+
+#define BENCH_CUSPARSE(call)                                                                     \
+  do {                                                                                           \
+    const cusparseStatus_t status = (call);                                                      \
+    if (status != CUSPARSE_STATUS_SUCCESS)                                                       \
+      raise("cuSPARSE error in ", #call, ": ", cusparseGetErrorString(status), " at ", __FILE__, \
+            ":", __LINE__);                                                                      \
+  } while (0)
+
+/// Median milliseconds of `repeats` runs of work() (CUDA events), after one warm-up.
+template <class Work>
+double median_ms(int repeats, Work&& work) {
+  cudaEvent_t start, stop;
+  POLYDG_CUDA_CHECK(cudaEventCreate(&start));
+  POLYDG_CUDA_CHECK(cudaEventCreate(&stop));
+  work();
+  std::vector<double> times;
+  for (int r = 0; r < repeats; ++r) {
+    POLYDG_CUDA_CHECK(cudaEventRecord(start));
+    work();
+    POLYDG_CUDA_CHECK(cudaEventRecord(stop));
+    POLYDG_CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    POLYDG_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    times.push_back(ms);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+/// Device-to-device copy bandwidth (read + write bytes / time) of a 1 GiB buffer.
+double streaming_gbs(int repeats) {
+  const std::size_t bytes = std::size_t(1) << 30;
+  device::DeviceBuffer<char> a(bytes), b(bytes);
+  const double ms = median_ms(repeats, [&] {
+    POLYDG_CUDA_CHECK(cudaMemcpy(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice));
+  });
+  return 2.0 * double(bytes) / (ms * 1e-3) / 1e9;
+}
+
+struct Row {
+  std::string family;
+  std::string precision;
+  int p = 0;
+  long long block_rows = 0, dofs = 0, nonzeros = 0;
+  double matrix_mb = 0, padding = 0;
+  double dbf_ms = 0, csr_ms = 0, bsr_ms = -1, two_step_ms = 0, transpose_ms = 0;
+  double dbf_bytes = 0, csr_bytes = 0, bsr_bytes = 0;
+  double difference = 0;  ///< |y_DBF − y_CSR| / |y_CSR|
+};
+
+template <class Real>
+constexpr cudaDataType cuda_type() {
+  return sizeof(Real) == 8 ? CUDA_R_64F : CUDA_R_32F;
+}
+
+template <class Real>
+Row run_case(const BlockMatrix<Real>& matrix, const std::string& family, int p, int repeats,
+             cusparseHandle_t handle) {
+  const BlockPattern& pattern = matrix.pattern();
+  Row row;
+  row.family = family;
+  row.precision = sizeof(Real) == 8 ? "fp64" : "fp32";
+  row.p = p;
+  row.block_rows = pattern.block_row_count();
+  row.dofs = pattern.dof_count();
+  row.nonzeros = pattern.value_count();
+  row.matrix_mb = double(row.nonzeros) * sizeof(Real) / 1e6;
+  const GlobalIndex n = pattern.dof_count();
+  require(pattern.value_count() < (GlobalIndex(1) << 31), "bench_spmv: ", pattern.value_count(),
+          " nonzeros do not fit cuSPARSE's 32-bit CSR indices");
+
+  // DBF (exact grouping).
+  std::vector<Real> x(static_cast<std::size_t>(n));
+  for (GlobalIndex k = 0; k < n; ++k) x[k] = Real(std::sin(0.1 * double(k)));
+  const device::DeviceBuffer<Real> x_device{std::span<const Real>(x)};
+  device::DeviceBuffer<Real> y_dbf(x.size()), y_csr(x.size());
+  std::vector<Real> dbf_result, csr_result;
+  {
+    const DenseBlockMatrix<Real> host(matrix);
+    const DeviceDenseBlockMatrix<Real> dbf(host);
+    row.padding = host.padding_ratio();
+    row.dbf_bytes = dbf.minimal_bytes();
+    row.dbf_ms = median_ms(repeats, [&] { dbf.multiply(x_device.data(), y_dbf.data()); });
+    row.transpose_ms =
+        median_ms(repeats, [&] { dbf.multiply_transpose(x_device.data(), y_csr.data()); });
+    device::DeviceBuffer<Real> inflated(std::size_t(dbf.inflated_size()));
+    row.two_step_ms = median_ms(repeats, [&] {
+      dbf.inflate(x_device.data(), inflated.data());
+      dbf.contract(inflated.data(), y_csr.data());
+    });
+    dbf.multiply(x_device.data(), y_dbf.data());
+    dbf_result = y_dbf.to_host();
+  }
+
+  // CSR, built on the host from the blocks (columns ascending in every row).
+  {
+    std::vector<int> offsets(static_cast<std::size_t>(n) + 1, 0), columns;
+    std::vector<Real> values;
+    columns.reserve(std::size_t(pattern.value_count()));
+    values.reserve(std::size_t(pattern.value_count()));
+    for (Index e = 0; e < pattern.block_row_count(); ++e)
+      for (Index i = 0; i < pattern.block_size(e); ++i) {
+        for (Index block = pattern.block_row_begin(e); block < pattern.block_row_begin(e + 1);
+             ++block) {
+          const Index c = pattern.block_column(block), size = pattern.block_size(c);
+          const Real* source =
+              matrix.values().data() + pattern.block_value_offset(block) + GlobalIndex(i) * size;
+          for (Index j = 0; j < size; ++j) {
+            columns.push_back(int(pattern.dof_offset(c) + j));
+            values.push_back(source[j]);
+          }
+        }
+        offsets[pattern.dof_offset(e) + i + 1] = int(columns.size());
+      }
+    const device::DeviceBuffer<int> offsets_device{std::span<const int>(offsets)};
+    const device::DeviceBuffer<int> columns_device{std::span<const int>(columns)};
+    const device::DeviceBuffer<Real> values_device{std::span<const Real>(values)};
+    values = {};
+    columns = {};
+    cusparseSpMatDescr_t a;
+    cusparseDnVecDescr_t vx, vy;
+    BENCH_CUSPARSE(cusparseCreateCsr(
+        &a, n, n, pattern.value_count(), const_cast<int*>(offsets_device.data()),
+        const_cast<int*>(columns_device.data()), const_cast<Real*>(values_device.data()),
+        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, cuda_type<Real>()));
+    BENCH_CUSPARSE(
+        cusparseCreateDnVec(&vx, n, const_cast<Real*>(x_device.data()), cuda_type<Real>()));
+    BENCH_CUSPARSE(cusparseCreateDnVec(&vy, n, y_csr.data(), cuda_type<Real>()));
+    const Real one = 1, zero = 0;
+    std::size_t buffer_size = 0;
+    BENCH_CUSPARSE(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, a, vx,
+                                           &zero, vy, cuda_type<Real>(), CUSPARSE_SPMV_ALG_DEFAULT,
+                                           &buffer_size));
+    device::DeviceBuffer<char> buffer(std::max<std::size_t>(buffer_size, 1));
+    row.csr_ms = median_ms(repeats, [&] {
+      BENCH_CUSPARSE(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, a, vx, &zero, vy,
+                                  cuda_type<Real>(), CUSPARSE_SPMV_ALG_DEFAULT, buffer.data()));
+    });
+    csr_result = y_csr.to_host();
+    cusparseDestroySpMat(a);
+    cusparseDestroyDnVec(vx);
+    cusparseDestroyDnVec(vy);
+    row.csr_bytes = double(pattern.value_count()) * (sizeof(Real) + 4) + double(n + 1) * 4 +
+                    2.0 * double(n) * sizeof(Real);
+  }
+
+  // BSR (cusparse<t>bsrmv, row-major blocks = the BlockMatrix values as they are), when every
+  // block has the same size.
+  bool uniform = true;
+  for (Index e = 1; e < pattern.block_row_count(); ++e)
+    uniform = uniform && pattern.block_size(e) == pattern.block_size(0);
+  if (uniform) {
+    std::vector<int> block_offsets(static_cast<std::size_t>(pattern.block_row_count()) + 1),
+        block_columns(static_cast<std::size_t>(pattern.block_count()));
+    for (Index e = 0; e <= pattern.block_row_count(); ++e)
+      block_offsets[e] = pattern.block_row_begin(e);
+    for (Index k = 0; k < pattern.block_count(); ++k) block_columns[k] = pattern.block_column(k);
+    const device::DeviceBuffer<int> offsets_device{std::span<const int>(block_offsets)};
+    const device::DeviceBuffer<int> columns_device{std::span<const int>(block_columns)};
+    const device::DeviceBuffer<Real> values_device{matrix.values()};
+    cusparseMatDescr_t descriptor;
+    BENCH_CUSPARSE(cusparseCreateMatDescr(&descriptor));
+    const Real one = 1, zero = 0;
+    const int size = pattern.block_size(0);
+    row.bsr_ms = median_ms(repeats, [&] {
+      if constexpr (sizeof(Real) == 8)
+        BENCH_CUSPARSE(cusparseDbsrmv(
+            handle, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE,
+            pattern.block_row_count(), pattern.block_row_count(), pattern.block_count(), &one,
+            descriptor, values_device.data(), offsets_device.data(), columns_device.data(), size,
+            x_device.data(), &zero, y_csr.data()));
+      else
+        BENCH_CUSPARSE(cusparseSbsrmv(
+            handle, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE,
+            pattern.block_row_count(), pattern.block_row_count(), pattern.block_count(), &one,
+            descriptor, values_device.data(), offsets_device.data(), columns_device.data(), size,
+            x_device.data(), &zero, y_csr.data()));
+    });
+    cusparseDestroyMatDescr(descriptor);
+    row.bsr_bytes = double(pattern.value_count()) * sizeof(Real) +
+                    double(pattern.block_count()) * 4 + double(pattern.block_row_count() + 1) * 4 +
+                    2.0 * double(n) * sizeof(Real);
+  }
+
+  double difference = 0, norm = 0;
+  for (std::size_t k = 0; k < csr_result.size(); ++k) {
+    difference += double(dbf_result[k] - csr_result[k]) * double(dbf_result[k] - csr_result[k]);
+    norm += double(csr_result[k]) * double(csr_result[k]);
+  }
+  row.difference = std::sqrt(difference / norm);
+  return row;
+}
+
+/// The interfaces of the oscillating domain with about `elements` polygons of ~3 triangles.
+std::vector<std::array<Index, 2>> ip_dg_interfaces(double elements, Index& element_count) {
+  OscillatingDomain domain;
+  domain.cells_per_side = std::max(64, int(std::ceil(std::sqrt(3.0 * elements / 2.0))));
+  const auto fine = std::make_shared<const SimplexMesh<2>>(oscillating_domain_mesh(domain));
+  AgglomerationOptions options;
+  options.method = PartitionMethod::recursive_bisection;
+  // METIS's recursive bisection rejects some part counts near a million (its target weights
+  // do not sum to 1 in single precision): retry with slightly fewer cells per part.
+  Agglomeration parts;
+  for (double cells_per_element = 3.0;; cells_per_element *= 0.99) {
+    try {
+      parts = agglomerate_by_cell_count(*fine, cells_per_element, options);
+      break;
+    } catch (const Error&) {
+      if (cells_per_element < 2.8) throw;
+    }
+  }
+  const PolytopicMesh<2> mesh(fine, parts.element_of_cell, 1);
+  element_count = mesh.element_count();
+  std::vector<std::array<Index, 2>> interfaces;
+  for (Index i = 0; i < mesh.interface_count(); ++i)
+    interfaces.push_back(mesh.interface_elements(i));
+  return interfaces;
+}
+
+template <class Real>
+BlockMatrix<Real> random_matrix(BlockPattern pattern) {
+  BlockMatrix<Real> matrix(std::make_shared<const BlockPattern>(std::move(pattern)));
+  fill_diagonally_dominant_values(matrix);
+  return matrix;
+}
+
+void print(const Row& r, double stream) {
+  auto gbs = [](double bytes, double ms) { return bytes / (ms * 1e-3) / 1e9; };
+  std::printf(
+      "%-14s %s %d %9lld %11lld %8.0f %6.3f | %8.3f %6.0f %4.0f%% | %8.3f %6.0f | %8.3f %6s | "
+      "%8.3f | %5.2f %5s | %.1e\n",
+      r.family.c_str(), r.precision.c_str(), r.p, r.dofs, r.nonzeros, r.matrix_mb, r.padding,
+      r.dbf_ms, gbs(r.dbf_bytes, r.dbf_ms), 100 * gbs(r.dbf_bytes, r.dbf_ms) / stream, r.csr_ms,
+      gbs(r.csr_bytes, r.csr_ms), r.bsr_ms,
+      r.bsr_ms > 0 ? std::to_string(int(gbs(r.bsr_bytes, r.bsr_ms))).c_str() : "—", r.two_step_ms,
+      r.csr_ms / r.dbf_ms,
+      r.bsr_ms > 0 ? (std::ostringstream() << r.bsr_ms / r.dbf_ms).str().substr(0, 5).c_str() : "—",
+      r.difference);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<int> degrees = {1, 2, 3, 4, 5};
+  double megabytes = 600;
+  int repeats = 20;
+  std::string json_path;
+  try {
+    for (int i = 1; i + 1 < argc; i += 2) {
+      const std::string flag = argv[i], value = argv[i + 1];
+      if (flag == "--p") {
+        degrees.clear();
+        std::stringstream list(value);
+        for (std::string item; std::getline(list, item, ',');) degrees.push_back(std::stoi(item));
+      } else if (flag == "--megabytes") {
+        megabytes = std::stod(value);
+      } else if (flag == "--repeats") {
+        repeats = std::stoi(value);
+      } else if (flag == "--json") {
+        json_path = value;
+      } else {
+        raise("bench_spmv: unknown option ", flag);
+      }
+    }
+    cudaDeviceProp properties{};
+    POLYDG_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
+    cusparseHandle_t handle;
+    BENCH_CUSPARSE(cusparseCreate(&handle));
+    const double stream = streaming_gbs(repeats);
+    std::printf("%s, device-to-device copy %.0f GB/s; matrices of about %.0f MB; median of %d\n",
+                properties.name, stream, megabytes, repeats);
+    std::printf(
+        "%-14s %s %s %9s %11s %8s %6s | %8s %6s %5s | %8s %6s | %8s %6s | %8s | %5s %5s | %s\n",
+        "family", "prec", "p", "DoFs", "nonzeros", "MB", "pad", "DBF ms", "GB/s", "%bw", "CSR ms",
+        "GB/s", "BSR ms", "GB/s", "2-step", "xCSR", "xBSR", "|DBF-CSR|");
+    std::vector<Row> rows;
+    auto record = [&](const Row& row) {
+      print(row, stream);
+      rows.push_back(row);
+    };
+    for (int p : degrees) {
+      const Index n2 = (p + 1) * (p + 2) / 2, n3 = (p + 1) * (p + 2) * (p + 3) / 6;
+      const double blocks_per_row = 4.6;  // measured mean for ~3-triangle polygons
+      for (const auto& [family, size] : {std::pair{"IP-DG 2D", n2}, {"slab 2D+1", n3}}) {
+        const double elements = megabytes * 1e6 / (blocks_per_row * size * size * 8.0);
+        Index element_count = 0;
+        const auto interfaces = ip_dg_interfaces(elements, element_count);
+        const std::vector<Index> sizes(static_cast<std::size_t>(element_count), size);
+        {
+          const auto matrix = random_matrix<double>(BlockPattern(sizes, interfaces));
+          record(run_case(matrix, family, p, repeats, handle));
+        }
+        const auto matrix = random_matrix<float>(BlockPattern(sizes, interfaces));
+        record(run_case(matrix, family, p, repeats, handle));
+      }
+      const Index face_size = hdg_face_block_size(2, p);
+      record(run_case(random_matrix<double>(make_hdg_block_pattern(2, 11780, p)), "HDG 2D seed", p,
+                      repeats, handle));
+      const Index faces = Index(megabytes * 1e6 / (5.0 * face_size * face_size * 8.0));
+      record(run_case(random_matrix<double>(make_hdg_block_pattern(2, faces, p)), "HDG 2D large", p,
+                      repeats, handle));
+      record(run_case(random_matrix<float>(make_hdg_block_pattern(2, faces, p)), "HDG 2D large", p,
+                      repeats, handle));
+    }
+    cusparseDestroy(handle);
+    if (!json_path.empty()) {
+      std::ofstream json(json_path);
+      require(bool(json), "bench_spmv: cannot write ", json_path);
+      json << "{\"device\": \"" << properties.name << "\", \"stream_gbs\": " << stream
+           << ", \"rows\": [";
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        const Row& r = rows[i];
+        json << (i ? ", " : "") << "{\"family\": \"" << r.family << "\", \"precision\": \""
+             << r.precision << "\", \"p\": " << r.p << ", \"dofs\": " << r.dofs
+             << ", \"nonzeros\": " << r.nonzeros << ", \"matrix_mb\": " << r.matrix_mb
+             << ", \"padding\": " << r.padding << ", \"dbf_ms\": " << r.dbf_ms
+             << ", \"transpose_ms\": " << r.transpose_ms << ", \"two_step_ms\": " << r.two_step_ms
+             << ", \"csr_ms\": " << r.csr_ms << ", \"bsr_ms\": " << r.bsr_ms
+             << ", \"dbf_bytes\": " << r.dbf_bytes << ", \"csr_bytes\": " << r.csr_bytes
+             << ", \"bsr_bytes\": " << r.bsr_bytes << ", \"difference\": " << r.difference << "}";
+      }
+      json << "]}\n";
+    }
+  } catch (const Error& error) {
+    std::cerr << "bench_spmv: " << error.what() << '\n';
+    return 1;
+  }
+  return 0;
+}
