@@ -9,9 +9,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <string>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "dg/element_kernel.cuh"
