@@ -199,7 +199,7 @@ int main(int argc, char** argv) {
   std::string json_path;
   bool spacetime = false, gpu = false;
   int cpu_max_p = 10;
-  double fp64_peak_tflops = 34;  // H100 SXM / H200 without tensor cores
+  [[maybe_unused]] double fp64_peak_tflops = 34;  // H100 SXM / H200 without tensor cores
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string flag = argv[i];
