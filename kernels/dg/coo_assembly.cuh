@@ -102,13 +102,13 @@ class CooAssembly {
   explicit CooAssembly(const DeviceAssembler<Dim, Real>& assembler)
       : assembler_(assembler),
         dofs_(assembler.pattern().dof_count()),
-        scratch_(assembler.quadrature_mesh().interface_elements, block_sizes()) {
+        scratch_(assembler.quadrature_mesh().interface_elements, assembler.block_sizes()) {
     const QuadratureMesh<Dim>& mesh = assembler.quadrature_mesh();
     const Index elements = mesh.element_count();
     std::vector<GlobalIndex> element_offsets(std::size_t(elements) + 1, 0);
     std::vector<Index> segment_blocks(static_cast<std::size_t>(elements));
     for (Index e = 0; e < elements; ++e) {
-      const GlobalIndex n = block_sizes()[e];
+      const GlobalIndex n = assembler.block_sizes()[e];
       element_offsets[e + 1] = element_offsets[e] + n * n;
       segment_blocks[e] = e;
     }
@@ -210,14 +210,8 @@ class CooAssembly {
   const device::DeviceBuffer<Real>& values() const { return csr_values_; }
 
  private:
-  const std::vector<Index>& block_sizes() {
-    if (host_block_sizes_.empty()) host_block_sizes_ = assembler_.pattern().block_sizes().to_host();
-    return host_block_sizes_;
-  }
-
   const DeviceAssembler<Dim, Real>& assembler_;
   GlobalIndex dofs_;
-  std::vector<Index> host_block_sizes_;
   InterfaceScratch<Real> scratch_;
   GlobalIndex element_segment_ = 0, scratch_segment_ = 0, pattern_segment_ = 0;
   device::DeviceBuffer<GlobalIndex> element_offsets_;

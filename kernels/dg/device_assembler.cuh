@@ -150,6 +150,8 @@ class DeviceAssembler {
   const QuadratureMesh<Dim>& quadrature_mesh() const { return host_mesh_; }
   const DeviceQuadratureMesh<Dim>& device_mesh() const { return mesh_; }
   const DeviceBlockPattern& pattern() const { return pattern_; }
+  /// N_e per element (host copy of the pattern's block sizes).
+  const std::vector<Index>& block_sizes() const { return block_sizes_; }
   const AssemblyOptions& options() const { return options_; }
   const DeviceAssemblyOptions& device_options() const { return device_options_; }
   /// The matrix values (pattern().value_count(), block order of the pattern) and the rhs

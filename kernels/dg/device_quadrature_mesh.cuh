@@ -128,7 +128,8 @@ class DeviceQuadratureMesh {
         interface_facet_offsets_(detail::upload(mesh.interface_facet_offsets)),
         element_boundary_offsets_(detail::upload(mesh.element_boundary_offsets)),
         boundary_facet_kinds_(detail::upload(mesh.boundary_facet_kinds)) {
-    upload_geometry(mesh);
+    allocate_geometry(mesh);
+    update_geometry(mesh);
 
     std::vector<Index> element_offsets{0}, face_offsets{0};
     std::vector<Point<Dim>> element_points;
@@ -260,22 +261,23 @@ class DeviceQuadratureMesh {
   }
 
  private:
-  void upload_geometry(const QuadratureMesh<Dim>& mesh) {
-    boxes_ = detail::upload(mesh.element_boxes);
-    measures_ = detail::upload(mesh.element_measures);
-    simplex_vertices_ =
-        detail::upload(detail::flatten<Point<Dim>, Dim + 1, Point<Dim>>(mesh.simplex_vertices));
-    interface_facet_vertices_ =
-        detail::upload(detail::flatten<Point<Dim>, Dim, Point<Dim>>(mesh.interface_facet_vertices));
-    interface_facet_normals_ = detail::upload(mesh.interface_facet_normals);
-    interface_facet_measures_ = detail::upload(mesh.interface_facet_measures);
-    interface_facet_cell_measures_ =
-        detail::upload(detail::flatten<double, 2, double>(mesh.interface_facet_cell_measures));
-    boundary_facet_vertices_ =
-        detail::upload(detail::flatten<Point<Dim>, Dim, Point<Dim>>(mesh.boundary_facet_vertices));
-    boundary_facet_normals_ = detail::upload(mesh.boundary_facet_normals);
-    boundary_facet_measures_ = detail::upload(mesh.boundary_facet_measures);
-    boundary_facet_cell_measures_ = detail::upload(mesh.boundary_facet_cell_measures);
+  // Buffers of the geometry's sizes; update_geometry fills them (at construction and after
+  // every map_last_coordinate).
+  void allocate_geometry(const QuadratureMesh<Dim>& mesh) {
+    const std::size_t simplices = mesh.simplex_vertices.size();
+    const std::size_t interface_facets = mesh.interface_facet_vertices.size();
+    const std::size_t boundary_facets = mesh.boundary_facet_vertices.size();
+    boxes_ = device::DeviceBuffer<Box<Dim>>(mesh.element_boxes.size());
+    measures_ = device::DeviceBuffer<double>(mesh.element_measures.size());
+    simplex_vertices_ = device::DeviceBuffer<Point<Dim>>(simplices * (Dim + 1));
+    interface_facet_vertices_ = device::DeviceBuffer<Point<Dim>>(interface_facets * Dim);
+    interface_facet_normals_ = device::DeviceBuffer<Point<Dim>>(interface_facets);
+    interface_facet_measures_ = device::DeviceBuffer<double>(interface_facets);
+    interface_facet_cell_measures_ = device::DeviceBuffer<double>(interface_facets * 2);
+    boundary_facet_vertices_ = device::DeviceBuffer<Point<Dim>>(boundary_facets * Dim);
+    boundary_facet_normals_ = device::DeviceBuffer<Point<Dim>>(boundary_facets);
+    boundary_facet_measures_ = device::DeviceBuffer<double>(boundary_facets);
+    boundary_facet_cell_measures_ = device::DeviceBuffer<double>(boundary_facets);
   }
 
   BasisSpace space_;

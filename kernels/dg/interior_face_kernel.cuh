@@ -35,6 +35,7 @@
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/dg/face_integrand.hpp"
+#include "polydg/dg/interface_scratch_layout.hpp"
 #include "polydg/dg/penalty.hpp"
 #include "polydg/fem/affine_simplex_map.hpp"
 #include "polydg/fem/basis_space.hpp"
@@ -54,35 +55,21 @@ struct InterfaceScratchView {
   const Index* element_interfaces = nullptr;         ///< ascending per element
 };
 
-/// The scratch of InterfaceScratchView, owned: built on the host from the mesh's interfaces and
-/// the block sizes, uploaded once. offsets[i] = Σ_{k<i} (N_a² + N_b²) of interface k = (a, b);
-/// per element its interfaces in ascending order (the order the gather adds them in).
+/// The scratch of InterfaceScratchView, owned: the InterfaceScratchLayout of the mesh's
+/// interfaces and block sizes (the CPU Assembler's), uploaded once.
 template <class Real>
 struct InterfaceScratch {
   InterfaceScratch() = default;
   InterfaceScratch(std::span<const std::array<Index, 2>> interfaces,
                    std::span<const Index> block_sizes) {
-    const Index elements = Index(block_sizes.size());
-    host_offsets.assign(interfaces.size() + 1, 0);
-    std::vector<Index> element_offsets(std::size_t(elements) + 1, 0);
-    for (std::size_t i = 0; i < interfaces.size(); ++i) {
-      const auto [a, b] = interfaces[i];
-      host_offsets[i + 1] = host_offsets[i] + GlobalIndex(block_sizes[a]) * block_sizes[a] +
-                            GlobalIndex(block_sizes[b]) * block_sizes[b];
-      ++element_offsets[a + 1];
-      ++element_offsets[b + 1];
-    }
-    for (Index e = 0; e < elements; ++e) element_offsets[e + 1] += element_offsets[e];
-    std::vector<Index> element_interfaces(std::size_t(element_offsets.back()));
-    std::vector<Index> fill(element_offsets.begin(), element_offsets.end() - 1);
-    for (std::size_t i = 0; i < interfaces.size(); ++i)
-      for (Index e : interfaces[i]) element_interfaces[fill[e]++] = Index(i);
-    offsets = device::DeviceBuffer<GlobalIndex>(std::span<const GlobalIndex>(host_offsets));
-    values = device::DeviceBuffer<Real>(std::size_t(host_offsets.back()));
+    const InterfaceScratchLayout layout(interfaces, block_sizes);
+    host_offsets = layout.offsets;
+    offsets = device::DeviceBuffer<GlobalIndex>(std::span<const GlobalIndex>(layout.offsets));
+    values = device::DeviceBuffer<Real>(std::size_t(layout.offsets.back()));
     element_interface_offsets =
-        device::DeviceBuffer<Index>(std::span<const Index>(element_offsets));
-    this->element_interfaces =
-        device::DeviceBuffer<Index>(std::span<const Index>(element_interfaces));
+        device::DeviceBuffer<Index>(std::span<const Index>(layout.element_interface_offsets));
+    element_interfaces =
+        device::DeviceBuffer<Index>(std::span<const Index>(layout.element_interfaces));
   }
 
   InterfaceScratchView<Real> view() {

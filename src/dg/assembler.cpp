@@ -22,28 +22,17 @@ Assembler<Dim>::Assembler(const PolytopicMesh<Dim>& mesh, const BoundaryConditio
   pattern_ = std::make_shared<const BlockPattern>(block_sizes, mesh_.interface_elements);
   diffusion_ranges_.resize(elements);
 
-  // Per interface: its four blocks and its slot of diagonal scratch; per element: its
-  // interfaces in ascending order (the fixed order the diagonal contributions are added in).
+  // Per interface: its four blocks; the diagonal scratch and its gather order (shared with
+  // the GPU backend, interface_scratch_layout.hpp).
   const Index interfaces = mesh_.interface_count();
   interface_blocks_.resize(interfaces);
-  scratch_offsets_.assign(std::size_t(interfaces) + 1, 0);
-  element_interface_offsets_.assign(std::size_t(elements) + 1, 0);
   for (Index i = 0; i < interfaces; ++i) {
     const auto [a, b] = mesh_.interface_elements[i];
     interface_blocks_[i] = {pattern_->diagonal_block(a), pattern_->find_block(a, b),
                             pattern_->find_block(b, a), pattern_->diagonal_block(b)};
-    scratch_offsets_[i + 1] = scratch_offsets_[i] + GlobalIndex(block_sizes[a]) * block_sizes[a] +
-                              GlobalIndex(block_sizes[b]) * block_sizes[b];
-    ++element_interface_offsets_[a + 1];
-    ++element_interface_offsets_[b + 1];
   }
-  diagonal_scratch_.resize(scratch_offsets_.back());
-  for (Index e = 0; e < elements; ++e)
-    element_interface_offsets_[e + 1] += element_interface_offsets_[e];
-  element_interfaces_.resize(element_interface_offsets_.back());
-  std::vector<Index> fill(element_interface_offsets_.begin(), element_interface_offsets_.end() - 1);
-  for (Index i = 0; i < interfaces; ++i)
-    for (Index e : mesh_.interface_elements[i]) element_interfaces_[fill[e]++] = i;
+  scratch_ = InterfaceScratchLayout(mesh_.interface_elements, block_sizes);
+  diagonal_scratch_.resize(std::size_t(scratch_.offsets.back()));
 }
 
 template <int Dim>

@@ -22,6 +22,7 @@
 #include "polydg/dg/assembly_kernels.hpp"
 #include "polydg/dg/boundary_conditions.hpp"
 #include "polydg/dg/diffusion_ranges.hpp"
+#include "polydg/dg/interface_scratch_layout.hpp"
 #include "polydg/dg/quadrature_degree.hpp"
 #include "polydg/dg/quadrature_mesh.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
@@ -113,8 +114,9 @@ class Assembler {
                                  values,
                                  rhs};
     assemble_elements(data, coefficients);
-    assemble_interior_faces(data, coefficients, interface_blocks_, scratch_offsets_,
-                            diagonal_scratch_, element_interface_offsets_, element_interfaces_);
+    assemble_interior_faces(data, coefficients, interface_blocks_, scratch_.offsets,
+                            diagonal_scratch_, scratch_.element_interface_offsets,
+                            scratch_.element_interfaces);
     assemble_boundary_faces(data, coefficients);
   }
   void check_targets(AssemblyTargets targets, const BlockMatrix<double>* matrix,
@@ -126,9 +128,8 @@ class Assembler {
   std::vector<DiffusionRange<Dim>> diffusion_ranges_;
   /// Per interface: blocks (a,a), (a,b), (b,a), (b,b).
   std::vector<std::array<Index, 4>> interface_blocks_;
-  std::vector<GlobalIndex> scratch_offsets_;
+  InterfaceScratchLayout scratch_;
   std::vector<double> diagonal_scratch_;
-  std::vector<Index> element_interface_offsets_, element_interfaces_;
 };
 
 extern template class Assembler<2>;
