@@ -1,7 +1,13 @@
 #pragma once
 // Shared scaffolding of the gpu-labelled tests (plain mains, no Boost.Test: nvcc compiles them):
-// a check macro that counts failures, and the exit codes ctest understands.
+// a check macro that counts failures, the exit codes ctest understands, and the comparisons the
+// tests make between device and host results.
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
 
 #include "polydg/core/device_buffer.hpp"
 
@@ -28,6 +34,32 @@ inline int gpu_test_result() {
   std::printf("%s (%d failed checks)\n", gpu_test_failures() ? "FAILED" : "passed",
               gpu_test_failures());
   return gpu_test_failures() ? 1 : 0;
+}
+
+/// ‖device − host‖ / ‖host‖ in the Frobenius norm (‖device − host‖ when host is zero), for
+/// any two indexable containers of floating-point values of the same size.
+template <class Device, class Host>
+double relative_difference(const Device& device, const Host& host) {
+  double difference = 0, norm = 0;
+  for (std::size_t k = 0; k < host.size(); ++k) {
+    const double error = double(device[k]) - double(host[k]);
+    difference += error * error;
+    norm += double(host[k]) * double(host[k]);
+  }
+  return norm > 0 ? std::sqrt(difference / norm) : std::sqrt(difference);
+}
+
+/// The same size and the same bytes.
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+/// POLYDG_GPU_TEST_SMALL=1 (set by scripts/gpu-check.sh for compute-sanitizer's racecheck,
+/// which is slow): tests run their lowest degrees only.
+inline bool small_run() {
+  const char* value = std::getenv("POLYDG_GPU_TEST_SMALL");
+  return value && std::string(value) == "1";
 }
 
 }  // namespace polydg::testing

@@ -40,31 +40,13 @@ using namespace polydg;
 
 namespace device_assembler_test {
 
+using testing::relative_difference;
+using testing::same_bits;
+using testing::small_run;
+
 constexpr double tolerance = 1e-13;
 
 constexpr double single_tolerance = 1e-5;
-
-// POLYDG_GPU_TEST_SMALL=1 (set for compute-sanitizer's racecheck, which is slow): the lowest
-// degrees only.
-bool small_run() {
-  const char* value = std::getenv("POLYDG_GPU_TEST_SMALL");
-  return value && std::string(value) == "1";
-}
-
-template <class Real>
-double relative_difference(std::span<const Real> device, std::span<const double> host) {
-  double difference = 0, norm = 0;
-  for (std::size_t k = 0; k < host.size(); ++k) {
-    const double error = double(device[k]) - host[k];
-    difference += error * error;
-    norm += host[k] * host[k];
-  }
-  return norm > 0 ? std::sqrt(difference / norm) : std::sqrt(difference);
-}
-
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
 
 // The off-diagonal entries of `values` in pattern order.
 std::vector<double> off_diagonal(const BlockPattern& pattern, std::span<const double> values) {
@@ -106,16 +88,16 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
   const Host first = run({}), second = run({}), narrow_run = run(narrow), atomic_run = run(atomic);
 
   const BlockPattern& pattern = *cpu.pattern();
-  const double matrix_difference = relative_difference<double>(first.values, host_values);
-  const double off_diagonal_difference = relative_difference<double>(
-      off_diagonal(pattern, first.values), off_diagonal(pattern, host_values));
-  const double rhs_difference = relative_difference<double>(first.rhs, rhs);
-  const double atomic_difference = relative_difference<double>(atomic_run.values, host_values);
+  const double matrix_difference = relative_difference(first.values, host_values);
+  const double off_diagonal_difference =
+      relative_difference(off_diagonal(pattern, first.values), off_diagonal(pattern, host_values));
+  const double rhs_difference = relative_difference(first.rhs, rhs);
+  const double atomic_difference = relative_difference(atomic_run.values, host_values);
   DeviceAssembler<Dim, float> single(mesh, conditions, options);
   single.assemble(coefficients);
   if constexpr (slab) single.add_previous_slab_term(*previous_slab);
-  const double single_difference = relative_difference<float>(single.values_to_host(), host_values);
-  const double single_rhs_difference = relative_difference<float>(single.rhs_to_host(), rhs);
+  const double single_difference = relative_difference(single.values_to_host(), host_values);
+  const double single_rhs_difference = relative_difference(single.rhs_to_host(), rhs);
   std::printf(
       "%-24s elements %5d dofs %7lld  |D-C|/|C|: matrix %.1e off-diagonal %.1e rhs %.1e "
       "atomic %.1e float %.1e (rhs %.1e)\n",
@@ -128,7 +110,7 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
   POLYDG_GPU_CHECK(off_diagonal_difference <= tolerance);
   POLYDG_GPU_CHECK(rhs_difference <= tolerance);
   POLYDG_GPU_CHECK(atomic_difference <= tolerance);
-  POLYDG_GPU_CHECK(relative_difference<double>(atomic_run.rhs, rhs) <= tolerance);
+  POLYDG_GPU_CHECK(relative_difference(atomic_run.rhs, rhs) <= tolerance);
   POLYDG_GPU_CHECK(same_bits(first.values, second.values));
   POLYDG_GPU_CHECK(same_bits(first.rhs, second.rhs));
   POLYDG_GPU_CHECK(same_bits(first.values, narrow_run.values));
@@ -252,15 +234,14 @@ void check_slab_meshes() {
   std::vector<double> rhs = cpu.make_vector();
   cpu.assemble(coefficients, matrix, rhs);
   gpu.assemble(coefficients);
-  const double mapped_difference =
-      relative_difference<double>(gpu.values_to_host(), matrix.values());
+  const double mapped_difference = relative_difference(gpu.values_to_host(), matrix.values());
   std::printf("slab P_2 mapped to [0.5, 0.75]: |D-C|/|C| = %.1e\n", mapped_difference);
   POLYDG_GPU_CHECK(mapped_difference <= tolerance);
-  POLYDG_GPU_CHECK(relative_difference<double>(gpu.rhs_to_host(), rhs) <= tolerance);
+  POLYDG_GPU_CHECK(relative_difference(gpu.rhs_to_host(), rhs) <= tolerance);
   BlockMatrix<double> copied = gpu.make_host_matrix();
   std::vector<double> copied_rhs(rhs.size());
   gpu.copy_to_host(copied, copied_rhs);
-  POLYDG_GPU_CHECK(relative_difference<double>(copied.values(), matrix.values()) <= tolerance);
+  POLYDG_GPU_CHECK(relative_difference(copied.values(), matrix.values()) <= tolerance);
   POLYDG_GPU_CHECK(copied.values().size() == matrix.values().size());
 }
 
@@ -297,7 +278,7 @@ void check_approach_one(const PolytopicMesh<Dim>& mesh, const BoundaryConditions
       reordered[pattern.block_value_offset(block) + v] = csr[found - columns.begin()];
     }
   }
-  const double difference = relative_difference<double>(reordered, blocks);
+  const double difference = relative_difference(reordered, blocks);
   std::printf("%-24s Approach 1: COO %lld entries -> CSR %lld, |A1-A2|/|A2| = %.1e\n", name,
               static_cast<long long>(coo.coo_count()), static_cast<long long>(coo.nonzero_count()),
               difference);

@@ -32,27 +32,11 @@ using namespace polydg;
 
 namespace element_kernel_test {
 
+using testing::relative_difference;
+using testing::same_bits;
+using testing::small_run;
+
 constexpr double tolerance = 1e-13;
-
-// POLYDG_GPU_TEST_SMALL=1 (set for compute-sanitizer's racecheck, which is slow): the lowest
-// degrees only.
-bool small_run() {
-  const char* value = std::getenv("POLYDG_GPU_TEST_SMALL");
-  return value && std::string(value) == "1";
-}
-
-double relative_difference(const std::vector<double>& device, const std::vector<double>& host) {
-  double difference = 0, norm = 0;
-  for (std::size_t k = 0; k < host.size(); ++k) {
-    difference += (device[k] - host[k]) * (device[k] - host[k]);
-    norm += host[k] * host[k];
-  }
-  return norm > 0 ? std::sqrt(difference / norm) : std::sqrt(difference);
-}
-
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
 
 struct DeviceResult {
   std::vector<double> values, rhs;

@@ -29,21 +29,8 @@ using namespace polydg;
 
 namespace dense_block_test {
 
-template <class Real>
-double relative_difference(const std::vector<Real>& device, const std::vector<Real>& host) {
-  double difference = 0, norm = 0;
-  for (std::size_t k = 0; k < host.size(); ++k) {
-    const double error = double(device[k]) - double(host[k]);
-    difference += error * error;
-    norm += double(host[k]) * double(host[k]);
-  }
-  return std::sqrt(difference / norm);
-}
-
-template <class Real>
-bool same_bits(const std::vector<Real>& a, const std::vector<Real>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Real)) == 0;
-}
+using testing::relative_difference;
+using testing::same_bits;
 
 template <class Real>
 std::vector<Real> test_vector(GlobalIndex size, double phase) {
