@@ -53,7 +53,7 @@ void count_flops(const QuadratureMesh<3>& mesh, const QuadratureDegrees& degrees
     const double n = size(e);
     const double points =
         double(mesh.element_simplex_offsets[e + 1] - mesh.element_simplex_offsets[e]) *
-        double(simplex_rule<3>(degrees.element(p)).size());
+        double(element_piece_rule<3>(mesh.pieces, degrees.element(p)).size());
     times.element_flops += points * (n * n * (2 * d + 6) + n * (2 * d * d + 2 * d - 1));
     const double boundary_points =
         double(mesh.element_boundary_offsets[e + 1] - mesh.element_boundary_offsets[e]) *
@@ -65,8 +65,9 @@ void count_flops(const QuadratureMesh<3>& mesh, const QuadratureDegrees& degrees
     const double n = size(a) + size(b);
     const double points =
         double(mesh.interface_facet_offsets[i + 1] - mesh.interface_facet_offsets[i]) *
-        double(
-            simplex_rule<2>(degrees.face(mesh.element_degrees[a], mesh.element_degrees[b])).size());
+        double(interface_piece_rule<3>(
+                   mesh.pieces, degrees.face(mesh.element_degrees[a], mesh.element_degrees[b]))
+                   .size());
     times.interior_flops += points * (n * n * 12 + n * 2 * d);
   }
 }
@@ -79,7 +80,8 @@ std::string gpu_name() {
   return properties.name;
 }
 
-GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab, int repeats,
+GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
+                                        const AssemblyOptions& assembly_options, int repeats,
                                         std::span<const double> cpu_values) {
   const auto coefficients = heat_slab_coefficients();
   const BoundaryConditions conditions = heat_slab_conditions();
@@ -87,7 +89,7 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab, int repeat
   GpuAssemblyTimes times;
 
   auto start = Clock::now();
-  const QuadratureMesh<3> host_mesh(slab, conditions);
+  const QuadratureMesh<3> host_mesh(slab, conditions, assembly_options.pieces);
   times.host_mesh_s = seconds_since(start);
   count_flops(host_mesh, QuadratureDegrees{}, times);
   {
@@ -104,7 +106,7 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab, int repeat
   {  // scoped: the deterministic assembler's memory is freed before the atomic one's
     device::synchronize();
     start = Clock::now();
-    DeviceAssembler<3> assembler(slab, conditions, AssemblyOptions{}, options);
+    DeviceAssembler<3> assembler(slab, conditions, assembly_options, options);
     device::synchronize();
     times.setup_s = seconds_since(start);
     assembler.assemble(coefficients);
@@ -151,14 +153,14 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab, int repeat
 
   options.write_mode = FaceWriteMode::atomic;
   std::optional<DeviceAssembler<3>> atomic_holder;  // freed before the single-precision one
-  DeviceAssembler<3>& atomic = atomic_holder.emplace(slab, conditions, AssemblyOptions{}, options);
+  DeviceAssembler<3>& atomic = atomic_holder.emplace(slab, conditions, assembly_options, options);
   atomic.assemble_matrix(coefficients);  // warm-up
   times.values_atomic_s = median_seconds(repeats, [&] { atomic.assemble_matrix(coefficients); });
   times.interior_atomic_s = atomic.last_timings().interior_faces;
   atomic_holder.reset();
 
   options.write_mode = FaceWriteMode::deterministic;
-  DeviceAssembler<3, float> single(slab, conditions, AssemblyOptions{}, options);
+  DeviceAssembler<3, float> single(slab, conditions, assembly_options, options);
   single.assemble_matrix(coefficients);  // warm-up
   times.values_single_s = median_seconds(repeats, [&] { single.assemble_matrix(coefficients); });
   const DeviceAssemblyTimings single_phases = single.last_timings();

@@ -4,6 +4,7 @@
 #include <span>
 #include <string>
 
+#include "polydg/dg/assembler.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
 
 namespace polydg::bench {
@@ -32,7 +33,8 @@ struct GpuAssemblyTimes {
 
 /// Times the heat slab problem (heat_slab_problem.hpp) on `slab`; compares with `cpu_values`
 /// (the CPU Assembler's matrix values on the same mesh) when not empty.
-GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab, int repeats,
+GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
+                                        const AssemblyOptions& assembly_options, int repeats,
                                         std::span<const double> cpu_values);
 
 /// "NVIDIA H100 80GB HBM3" etc.

@@ -15,7 +15,10 @@
 //
 //   build/bin/bench_assembly [--cells-per-side 274] [--cells-per-element 3] [--p 1,2,3,4,5]
 //                            [--spacetime] [--gpu] [--cpu-max-p 5] [--fp64-peak-tflops 34]
-//                            [--repeats 3] [--json perf/results/assembly_cpu.json]
+//                            [--pieces prisms|simplices] [--repeats 3]
+//                            [--json perf/results/assembly_cpu.json]
+// --pieces: the slab's quadrature pieces (QuadraturePieces): prisms (default, what SlabSolver
+// uses) or the three tetrahedra of each prism (the first GPU measurements' setting).
 #include <omp.h>
 
 #include <algorithm>
@@ -35,6 +38,7 @@
 #include "polydg/dg/assembler.hpp"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/oscillating_domain.hpp"
+#include "polydg/spacetime/slab_assembly_options.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
 #include "polydg/spacetime/slab_solver.hpp"
 #include "polydg/spacetime/space_time_coefficients.hpp"
@@ -77,15 +81,16 @@ struct Row {
 template <int Dim, class Problem>
 std::vector<double> time_assembly(const polydg::PolytopicMesh<Dim>& mesh,
                                   const polydg::BoundaryConditions& bc, const Problem& problem,
-                                  int repeats, bool time_cpu, Row& row) {
+                                  const polydg::AssemblyOptions& options, int repeats,
+                                  bool time_cpu, Row& row) {
   if (!time_cpu) {
-    const polydg::Assembler<Dim> assembler(mesh, bc);
+    const polydg::Assembler<Dim> assembler(mesh, bc, options);
     row.dofs = assembler.pattern()->dof_count();
     row.nonzeros = assembler.pattern()->value_count();
     return {};
   }
-  row.pattern_s = median_seconds(repeats, [&] { polydg::Assembler<Dim> probe(mesh, bc); });
-  polydg::Assembler<Dim> assembler(mesh, bc);
+  row.pattern_s = median_seconds(repeats, [&] { polydg::Assembler<Dim> probe(mesh, bc, options); });
+  polydg::Assembler<Dim> assembler(mesh, bc, options);
   auto matrix = assembler.make_matrix();
   auto rhs = assembler.make_vector();
   assembler.assemble_matrix(problem, matrix);  // warm-up (rule cache, thread pool)
@@ -198,6 +203,7 @@ int main(int argc, char** argv) {
   int repeats = 3;
   std::string json_path;
   bool spacetime = false, gpu = false;
+  polydg::AssemblyOptions slab_options = polydg::slab_assembly_options();
   int cpu_max_p = 10;
   [[maybe_unused]] double fp64_peak_tflops = 34;  // H100 SXM / H200 without tensor cores
   try {
@@ -221,7 +227,12 @@ int main(int argc, char** argv) {
         cpu_max_p = std::stoi(value);
       else if (flag == "--fp64-peak-tflops")
         fp64_peak_tflops = std::stod(value);
-      else if (flag == "--repeats")
+      else if (flag == "--pieces") {
+        polydg::require(value == "prisms" || value == "simplices",
+                        "bench_assembly: --pieces is prisms or simplices, not ", value);
+        slab_options.pieces = value == "prisms" ? polydg::QuadraturePieces::slab_prisms
+                                                : polydg::QuadraturePieces::simplices;
+      } else if (flag == "--repeats")
         repeats = std::stoi(value);
       else if (flag == "--json")
         json_path = value;
@@ -257,19 +268,19 @@ int main(int argc, char** argv) {
       const bool time_cpu = p <= cpu_max_p;
       if (spacetime) {
         const polydg::PolytopicMesh<3> slab = polydg::make_slab_mesh(mesh);
-        const std::vector<double> cpu_values =
-            time_assembly(slab, polydg::bench::heat_slab_conditions(),
-                          polydg::bench::heat_slab_coefficients(), repeats, time_cpu, row);
+        const std::vector<double> cpu_values = time_assembly(
+            slab, polydg::bench::heat_slab_conditions(), polydg::bench::heat_slab_coefficients(),
+            slab_options, repeats, time_cpu, row);
 #if POLYDG_BENCH_GPU
         if (gpu) {
-          row.gpu = polydg::bench::time_gpu_slab_assembly(slab, repeats, cpu_values);
+          row.gpu = polydg::bench::time_gpu_slab_assembly(slab, slab_options, repeats, cpu_values);
           row.has_gpu = true;
         }
 #endif
       } else {
         time_assembly(mesh, polydg::examples::AdvectionDiffusionReaction::boundary_conditions(),
-                      polydg::examples::AdvectionDiffusionReaction::coefficients(), repeats,
-                      time_cpu, row);
+                      polydg::examples::AdvectionDiffusionReaction::coefficients(),
+                      polydg::AssemblyOptions{}, repeats, time_cpu, row);
       }
       rows.push_back(row);
     }
@@ -277,9 +288,12 @@ int main(int argc, char** argv) {
     std::printf(
         "CPU reference assembly, %s: %d fine triangles, %d polygons (%.1f triangles each), "
         "%d OpenMP threads, median of %d\n",
-        spacetime ? "2D+1 slab (prisms)" : "2D steady", int(fine->cell_count()),
-        int(parts.element_count), double(fine->cell_count()) / parts.element_count,
-        omp_get_max_threads(), repeats);
+        spacetime ? (slab_options.pieces == polydg::QuadraturePieces::slab_prisms
+                         ? "2D+1 slab (prism pieces)"
+                         : "2D+1 slab (tetrahedron pieces)")
+                  : "2D steady",
+        int(fine->cell_count()), int(parts.element_count),
+        double(fine->cell_count()) / parts.element_count, omp_get_max_threads(), repeats);
     std::printf("%2s %10s %10s %12s %10s %10s %10s %12s %14s\n", "p", "elements", "DoFs",
                 "nonzeros", "pattern_s", "values_s", "rhs_s", "values s/MDoF", "values DoFs/s");
     for (const Row& r : rows)
@@ -293,7 +307,10 @@ int main(int argc, char** argv) {
       std::ofstream json(json_path);
       polydg::require(bool(json), "bench_assembly: cannot write ", json_path);
       json << "{\"backend\": \"" << (gpu ? "cpu+gpu" : "cpu") << "\", \"problem\": \""
-           << (spacetime ? "spacetime" : "steady_2d")
+           << (spacetime ? "spacetime" : "steady_2d") << "\", \"pieces\": \""
+           << (spacetime && slab_options.pieces == polydg::QuadraturePieces::slab_prisms
+                   ? "prisms"
+                   : "simplices")
            << "\", \"threads\": " << omp_get_max_threads()
            << ", \"fine_cells\": " << fine->cell_count() << ", \"runs\": [";
       for (std::size_t i = 0; i < rows.size(); ++i) {

@@ -115,8 +115,8 @@ struct BoundaryLaunch {
     Item it;
     it.element = elements[b];
     it.facet_begin = mesh.element_boundary_offsets[it.element];
-    it.rule_begin = mesh.face_rule_offsets[p];
-    it.rule_size = mesh.face_rule_offsets[p + 1] - it.rule_begin;
+    it.rule_begin = mesh.boundary_rule_offsets[p];
+    it.rule_size = mesh.boundary_rule_offsets[p + 1] - it.rule_begin;
     it.point_count =
         GlobalIndex(mesh.element_boundary_offsets[it.element + 1] - it.facet_begin) * it.rule_size;
     it.block =
@@ -144,7 +144,7 @@ struct BoundaryLaunch {
     const Index f = it.facet_begin + Index(k / it.rule_size);
     const Index q = it.rule_begin + Index(k % it.rule_size);
     const Point<Dim>* vertices = mesh.boundary_facet_vertices + GlobalIndex(f) * Dim;
-    const Point<Dim> x = map_reference_point<Dim - 1, Dim>(vertices, mesh.face_rule_points[q]);
+    const Point<Dim> x = map_reference_point<Dim - 1, Dim>(vertices, mesh.boundary_rule_points[q]);
     const BoundaryPoint<Dim> point = terms(mesh, it.element, f, x);
     Real* scalar = slot + scalars();
     if (!point.acts) {  // adds exact zeros: φ and the fluxes must be finite
@@ -158,7 +158,7 @@ struct BoundaryLaunch {
                                               convert<Real>(x), slot, gradient);
     const Point<Dim, Real> a_normal = convert<Real>(point.a_normal);
     for (int m = 0; m < n; ++m) slot[flux() + m] = normal_flux<Dim, Real>(gradient[m], a_normal);
-    scalar[0] = Real(mesh.face_rule_weights[q] * affine_measure_ratio<Dim - 1, Dim>(vertices));
+    scalar[0] = Real(mesh.boundary_rule_weights[q] * affine_measure_ratio<Dim - 1, Dim>(vertices));
     scalar[1] = Real(point.terms.flux);
     scalar[2] = Real(point.terms.mass);
     scalar[3] = Real(point.terms.rhs_value);
@@ -182,9 +182,9 @@ void launch_boundary(const DeviceQuadratureMesh<Dim>& mesh, const DegreeGroups& 
     const int n = space_basis_size(mesh.space(), Dim, p);
     const BoundaryLaunch<Dim, Real, PointTerms> launch{mesh.view(), pattern, groups.group(p), p,
                                                        n,           terms,   values,          rhs};
-    launch_point_batches(launch, groups.count(p), (values ? n * n : 0) + (rhs ? n : 0),
-                         launch.slot_size(),
-                         GlobalIndex(groups.max_pieces[p]) * mesh.face_rule_size(p), name, limits);
+    launch_point_batches(
+        launch, groups.count(p), (values ? n * n : 0) + (rhs ? n : 0), launch.slot_size(),
+        GlobalIndex(groups.max_pieces[p]) * mesh.boundary_rule_size(p), name, limits);
   }
 }
 

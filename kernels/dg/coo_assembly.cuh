@@ -14,10 +14,13 @@
 #include <thrust/execution_policy.h>
 #include <thrust/reduce.h>
 #include <thrust/sort.h>
+#include <thrust/system/cuda/execution_policy.h>
+#include <thrust/system_error.h>
 
 #include <vector>
 
 #include "core/cuda_check.cuh"
+#include "core/thrust_allocator.cuh"
 #include "dg/boundary_face_kernel.cuh"
 #include "dg/device_assembler.cuh"
 #include "dg/diffusion_range_kernel.cuh"
@@ -183,12 +186,20 @@ class CooAssembly {
   void sort_and_reduce() {
     const std::size_t count = keys_.size();
     device::copy_device_to_device(sorted_keys_.data(), keys_.data(), count * sizeof(GlobalIndex));
-    thrust::sort_by_key(thrust::device, sorted_keys_.data(), sorted_keys_.data() + count,
-                        contributions_.data());
-    const auto ends =
-        thrust::reduce_by_key(thrust::device, sorted_keys_.data(), sorted_keys_.data() + count,
-                              contributions_.data(), unique_keys_.data(), csr_values_.data());
-    const GlobalIndex unique = GlobalIndex(ends.first - unique_keys_.data());
+    // Thrust's temporary storage comes from device::allocate: running out of memory is a
+    // polydg::Error with the sizes, not Thrust's bad_alloc.
+    device::ThrustAllocator allocator;
+    GlobalIndex unique = 0;
+    try {
+      thrust::sort_by_key(thrust::cuda::par(allocator), sorted_keys_.data(),
+                          sorted_keys_.data() + count, contributions_.data());
+      const auto ends = thrust::reduce_by_key(thrust::cuda::par(allocator), sorted_keys_.data(),
+                                              sorted_keys_.data() + count, contributions_.data(),
+                                              unique_keys_.data(), csr_values_.data());
+      unique = GlobalIndex(ends.first - unique_keys_.data());
+    } catch (const thrust::system_error& error) {
+      raise("CooAssembly: Thrust failed sorting ", count, " entries: ", error.what());
+    }
     require(unique == pattern_segment_, "CooAssembly: ", unique, " distinct entries for ",
             pattern_segment_, " in the pattern");
     const GlobalIndex dofs = dofs_;

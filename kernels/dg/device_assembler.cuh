@@ -232,7 +232,7 @@ class DeviceAssembler {
             " must be positive");
     require(options.quadrature.extra >= 0, "DeviceAssembler: extra quadrature degree ",
             options.quadrature.extra, " must be >= 0");
-    QuadratureMesh<Dim> quadrature_mesh(mesh, conditions);
+    QuadratureMesh<Dim> quadrature_mesh(mesh, conditions, options.pieces);
     quadrature_mesh.space = options.space;
     quadrature_mesh.penalty_scaling = options.penalty_scaling;
     return quadrature_mesh;

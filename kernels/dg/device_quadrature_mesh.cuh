@@ -4,8 +4,10 @@
 //
 // * Arrays: those of QuadratureMesh, flattened (vertices Dim + 1 or Dim points per piece, two
 //   cell measures per interface facet, two elements per interface).
-// * Rules: for every degree p ≤ max_degree, the element rule of QuadratureDegrees::element(p)
-//   and the facet rule of face(p, p), concatenated (rule p at offsets[p] .. offsets[p + 1]).
+// * Rules: for every degree p ≤ max_degree, the element piece rule of
+//   QuadratureDegrees::element(p), and the interface piece rule and the boundary (simplex)
+//   facet rule of face(p, p), each kind concatenated (rule p at offsets[p] .. offsets[p + 1]);
+//   the piece rules follow QuadratureMesh::pieces (simplices or slab prisms).
 // * Work lists, grouped by degree so one launch has one block shape: all elements (by degree),
 //   interfaces (by the larger degree of their elements, which their rule uses), elements with
 //   boundary facets, elements with previous_slab facets. Each group knows the most pieces
@@ -56,9 +58,12 @@ struct DeviceQuadratureMeshView {
   const Index* element_rule_offsets = nullptr;
   const Point<Dim>* element_rule_points = nullptr;
   const double* element_rule_weights = nullptr;
-  const Index* face_rule_offsets = nullptr;
-  const Point<Dim - 1>* face_rule_points = nullptr;
-  const double* face_rule_weights = nullptr;
+  const Index* interface_rule_offsets = nullptr;
+  const Point<Dim - 1>* interface_rule_points = nullptr;
+  const double* interface_rule_weights = nullptr;
+  const Index* boundary_rule_offsets = nullptr;
+  const Point<Dim - 1>* boundary_rule_points = nullptr;
+  const double* boundary_rule_weights = nullptr;
 };
 
 /// Items of one kind grouped by degree: items[offsets[p] .. offsets[p + 1]) have degree p, and
@@ -110,6 +115,33 @@ device::DeviceBuffer<T> upload(const std::vector<T>& host) {
   return device::DeviceBuffer<T>(std::span<const T>(host));
 }
 
+/// The reference rules rule(p), p = 0..max_degree, concatenated on the device (rule p at
+/// offsets[p] .. offsets[p + 1]), with the offsets also on the host.
+template <int K>
+struct RuleTable {
+  device::DeviceBuffer<Index> offsets;
+  device::DeviceBuffer<Point<K>> points;
+  device::DeviceBuffer<double> weights;
+  std::vector<Index> host_offsets;
+
+  RuleTable() = default;
+  template <class Rule>
+  RuleTable(int max_degree, const Rule& rule) : host_offsets{0} {
+    std::vector<Point<K>> all_points;
+    std::vector<double> all_weights;
+    for (int p = 0; p <= max_degree; ++p) {
+      const QuadratureRule<K>& r = rule(p);
+      all_points.insert(all_points.end(), r.points.begin(), r.points.end());
+      all_weights.insert(all_weights.end(), r.weights.begin(), r.weights.end());
+      host_offsets.push_back(Index(all_points.size()));
+    }
+    offsets = upload(host_offsets);
+    points = upload(all_points);
+    weights = upload(all_weights);
+  }
+  Index size(int p) const { return host_offsets[p + 1] - host_offsets[p]; }
+};
+
 }  // namespace detail
 
 template <int Dim>
@@ -131,30 +163,18 @@ class DeviceQuadratureMesh {
     allocate_geometry(mesh);
     update_geometry(mesh);
 
-    std::vector<Index> element_offsets{0}, face_offsets{0};
-    std::vector<Point<Dim>> element_points;
-    std::vector<Point<Dim - 1>> face_points;
-    std::vector<double> element_weights, face_weights;
-    for (int p = 0; p <= max_degree_; ++p) {
-      const auto& element_rule = simplex_rule<Dim>(degrees.element(p));
-      element_points.insert(element_points.end(), element_rule.points.begin(),
-                            element_rule.points.end());
-      element_weights.insert(element_weights.end(), element_rule.weights.begin(),
-                             element_rule.weights.end());
-      element_offsets.push_back(Index(element_points.size()));
-      const auto& face_rule = simplex_rule<Dim - 1>(degrees.face(p, p));
-      face_points.insert(face_points.end(), face_rule.points.begin(), face_rule.points.end());
-      face_weights.insert(face_weights.end(), face_rule.weights.begin(), face_rule.weights.end());
-      face_offsets.push_back(Index(face_points.size()));
-    }
-    element_rule_offsets_host_ = element_offsets;
-    face_rule_offsets_host_ = face_offsets;
-    element_rule_offsets_ = detail::upload(element_offsets);
-    element_rule_points_ = detail::upload(element_points);
-    element_rule_weights_ = detail::upload(element_weights);
-    face_rule_offsets_ = detail::upload(face_offsets);
-    face_rule_points_ = detail::upload(face_points);
-    face_rule_weights_ = detail::upload(face_weights);
+    element_rules_ = detail::RuleTable<Dim>(
+        max_degree_, [&](int p) -> const auto& {
+          return element_piece_rule<Dim>(mesh.pieces, degrees.element(p));
+        });
+    interface_rules_ = detail::RuleTable<Dim - 1>(
+        max_degree_, [&](int p) -> const auto& {
+          return interface_piece_rule<Dim>(mesh.pieces, degrees.face(p, p));
+        });
+    boundary_rules_ = detail::RuleTable<Dim - 1>(
+        max_degree_, [&](int p) -> const auto& {
+          return simplex_rule<Dim - 1>(degrees.face(p, p));
+        });
 
     const auto element_degree = [&](Index e) { return mesh.element_degrees[e]; };
     const auto all = [](Index) { return true; };
@@ -219,12 +239,9 @@ class DeviceQuadratureMesh {
   Index element_count() const { return element_count_; }
   Index interface_count() const { return interface_count_; }
   int max_degree() const { return max_degree_; }
-  Index element_rule_size(int p) const {
-    return element_rule_offsets_host_[p + 1] - element_rule_offsets_host_[p];
-  }
-  Index face_rule_size(int p) const {
-    return face_rule_offsets_host_[p + 1] - face_rule_offsets_host_[p];
-  }
+  Index element_rule_size(int p) const { return element_rules_.size(p); }
+  Index interface_rule_size(int p) const { return interface_rules_.size(p); }
+  Index boundary_rule_size(int p) const { return boundary_rules_.size(p); }
   const DegreeGroups& elements() const { return elements_; }
   const DegreeGroups& interfaces() const { return interfaces_; }
   const DegreeGroups& boundary_elements() const { return boundary_elements_; }
@@ -251,12 +268,15 @@ class DeviceQuadratureMesh {
     v.boundary_facet_measures = boundary_facet_measures_.data();
     v.boundary_facet_cell_measures = boundary_facet_cell_measures_.data();
     v.boundary_facet_kinds = boundary_facet_kinds_.data();
-    v.element_rule_offsets = element_rule_offsets_.data();
-    v.element_rule_points = element_rule_points_.data();
-    v.element_rule_weights = element_rule_weights_.data();
-    v.face_rule_offsets = face_rule_offsets_.data();
-    v.face_rule_points = face_rule_points_.data();
-    v.face_rule_weights = face_rule_weights_.data();
+    v.element_rule_offsets = element_rules_.offsets.data();
+    v.element_rule_points = element_rules_.points.data();
+    v.element_rule_weights = element_rules_.weights.data();
+    v.interface_rule_offsets = interface_rules_.offsets.data();
+    v.interface_rule_points = interface_rules_.points.data();
+    v.interface_rule_weights = interface_rules_.weights.data();
+    v.boundary_rule_offsets = boundary_rules_.offsets.data();
+    v.boundary_rule_points = boundary_rules_.points.data();
+    v.boundary_rule_weights = boundary_rules_.weights.data();
     return v;
   }
 
@@ -284,7 +304,6 @@ class DeviceQuadratureMesh {
   PenaltyScaling penalty_scaling_;
   Index element_count_, interface_count_;
   int max_degree_;
-  std::vector<Index> element_rule_offsets_host_, face_rule_offsets_host_;
   DegreeGroups elements_, interfaces_, boundary_elements_, previous_slab_elements_;
   device::DeviceBuffer<int> degrees_;
   device::DeviceBuffer<Box<Dim>> boxes_;
@@ -298,12 +317,8 @@ class DeviceQuadratureMesh {
   device::DeviceBuffer<Point<Dim>> boundary_facet_vertices_, boundary_facet_normals_;
   device::DeviceBuffer<double> boundary_facet_measures_, boundary_facet_cell_measures_;
   device::DeviceBuffer<BoundaryKind> boundary_facet_kinds_;
-  device::DeviceBuffer<Index> element_rule_offsets_;
-  device::DeviceBuffer<Point<Dim>> element_rule_points_;
-  device::DeviceBuffer<double> element_rule_weights_;
-  device::DeviceBuffer<Index> face_rule_offsets_;
-  device::DeviceBuffer<Point<Dim - 1>> face_rule_points_;
-  device::DeviceBuffer<double> face_rule_weights_;
+  detail::RuleTable<Dim> element_rules_;
+  detail::RuleTable<Dim - 1> interface_rules_, boundary_rules_;
 };
 
 }  // namespace polydg

@@ -127,8 +127,8 @@ struct InteriorFaceLaunch {
       it.size[s] = space_basis_size(mesh.space, Dim, it.degree[s]);
     }
     it.facet_begin = mesh.interface_facet_offsets[i];
-    it.rule_begin = mesh.face_rule_offsets[p];
-    it.rule_size = mesh.face_rule_offsets[p + 1] - it.rule_begin;
+    it.rule_begin = mesh.interface_rule_offsets[p];
+    it.rule_size = mesh.interface_rule_offsets[p + 1] - it.rule_begin;
     it.point_count =
         GlobalIndex(mesh.interface_facet_offsets[i + 1] - it.facet_begin) * it.rule_size;
     const auto block_values = [&](Index block) { return values + pattern.value_offsets[block]; };
@@ -176,7 +176,7 @@ struct InteriorFaceLaunch {
     const Index q = it.rule_begin + Index(k % it.rule_size);
     const Point<Dim>* vertices = mesh.interface_facet_vertices + GlobalIndex(f) * Dim;
     const double ratio = affine_measure_ratio<Dim - 1, Dim>(vertices);
-    const Point<Dim> x = map_reference_point<Dim - 1, Dim>(vertices, mesh.face_rule_points[q]);
+    const Point<Dim> x = map_reference_point<Dim - 1, Dim>(vertices, mesh.interface_rule_points[q]);
     const Point<Dim> normal = mesh.interface_facet_normals[f];
     double sigma = 0;
     for (int s = 0; s < 2; ++s) {
@@ -199,7 +199,7 @@ struct InteriorFaceLaunch {
         slot[flux(s) + m] = normal_flux<Dim, Real>(gradient[m], a_normal);
     }
     Real* scalar = slot + scalars();
-    scalar[0] = Real(mesh.face_rule_weights[q] * ratio);
+    scalar[0] = Real(mesh.interface_rule_weights[q] * ratio);
     scalar[1] = Real(sigma * penalty_constant);
     scalar[2] = Real(dot(b, normal));
   }
@@ -267,9 +267,10 @@ void assemble_interior_faces_on_device(const DeviceQuadratureMesh<Dim>& mesh,
                                                                              mode,
                                                                              scratch,
                                                                              values};
-    device::detail::launch_point_batches(launch, groups.count(p), 4 * n * n, launch.slot_size(),
-                                         GlobalIndex(groups.max_pieces[p]) * mesh.face_rule_size(p),
-                                         "interior face kernel", limits);
+    device::detail::launch_point_batches(
+        launch, groups.count(p), 4 * n * n, launch.slot_size(),
+        GlobalIndex(groups.max_pieces[p]) * mesh.interface_rule_size(p), "interior face kernel",
+        limits);
   }
   if (mode == FaceWriteMode::deterministic && mesh.element_count() > 0) {
     device::detail::gather_interface_diagonals_kernel<Dim, Real>

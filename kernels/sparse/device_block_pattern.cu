@@ -16,6 +16,7 @@
 #include <limits>
 
 #include "../core/forall.cuh"
+#include "../core/thrust_allocator.cuh"
 #include "polydg/core/error.hpp"
 #include "polydg/sparse/device_block_pattern.hpp"
 
@@ -30,15 +31,6 @@ POLYDG_HD inline Key block_key(Index row, Index column) {
 }
 POLYDG_HD inline Index key_row(Key key) { return Index(key >> 32); }
 POLYDG_HD inline Index key_column(Key key) { return Index(key & 0xffffffffu); }
-
-// Thrust's temporary storage through the library's allocator (errors become polydg::Error).
-struct ThrustAllocator {
-  using value_type = char;
-  char* allocate(std::ptrdiff_t bytes) {
-    return static_cast<char*>(device::allocate(std::size_t(bytes)));
-  }
-  void deallocate(char* pointer, std::size_t) noexcept { device::deallocate(pointer); }
-};
 
 // Whether sorted key i equals key i + 1 (a repeated block).
 struct EqualsNext {
@@ -107,7 +99,7 @@ DeviceBlockPattern build_block_pattern_on_device(std::span<const Index> block_si
   const device::DeviceBuffer<Index> ends(std::span<const Index>(
       reinterpret_cast<const Index*>(interfaces.data()), 2 * interfaces.size()));
 
-  ThrustAllocator allocator;
+  device::ThrustAllocator allocator;
   auto policy = thrust::cuda::par(allocator);
   try {
     // One key per block: the diagonals, then (a, b) and (b, a) for every interface.

@@ -8,7 +8,7 @@ namespace polydg {
 template <int Dim>
 Assembler<Dim>::Assembler(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
                           const AssemblyOptions& options)
-    : mesh_(mesh, conditions), options_(options) {
+    : mesh_(mesh, conditions, options.pieces), options_(options) {
   require(options.penalty_constant > 0,
           "Assembler: penalty constant C_sigma = ", options.penalty_constant, " must be positive");
   require(options.quadrature.extra >= 0, "Assembler: extra quadrature degree ",

@@ -2,9 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
+#include <optional>
+#include <span>
+#include <utility>
 
 #include "polydg/core/error.hpp"
+#include "polydg/core/point_io.hpp"
+#include "polydg/fem/quadrature_cache.hpp"
 
 namespace polydg {
 namespace {
@@ -23,35 +29,148 @@ void group_by_key(const std::vector<int>& keys, int max_key, std::vector<Index>&
 
 }  // namespace
 
+namespace {
+
+// ---- slab prisms (QuadraturePieces::slab_prisms) ----
+
+// The fine mesh of a slab seen as prisms: prism k is fine cells 3k..3k+2 (extrude_to_slab).
+template <int Dim>
+class SlabPrisms {
+ public:
+  explicit SlabPrisms(const SimplexMesh<Dim>& fine) : fine_(fine) {
+    require(Dim == 3, "QuadratureMesh: slab_prisms needs a 3D space-time slab, not a ", Dim,
+            "D mesh");
+    require(fine.cell_count() % 3 == 0, "QuadratureMesh: slab_prisms needs a space-time slab ",
+            "(extrude_to_slab), but ", fine.source().name, " has ", fine.cell_count(),
+            " cells, not three per prism");
+  }
+
+  static Index of_cell(Index cell) { return cell / 3; }
+
+  /// Prism k as (a, b, c, a'): its bottom simplex and the vertex above a.
+  std::array<Point<Dim>, Dim + 1> vertices(Index prism) const {
+    std::vector<Index> ids;
+    for (Index c = 3 * prism; c < 3 * prism + 3; ++c)
+      ids.insert(ids.end(), fine_.cell(c).begin(), fine_.cell(c).end());
+    const auto [bottom, top] = time_levels(ids, 2 * Dim, "cells", 3 * prism);
+    std::array<Point<Dim>, Dim + 1> result;
+    for (int k = 0; k < Dim; ++k) result[k] = point(bottom[k]);
+    result[Dim] = point(above(bottom[0], top, "cells", 3 * prism));
+    return result;
+  }
+
+  /// The lateral rectangle of the fine facets `facets` (its two triangles) as (p, q, p'):
+  /// its bottom edge and the vertex above p.
+  std::array<Point<Dim>, Dim> rectangle(std::span<const Index> facets) const {
+    std::vector<Index> ids;
+    for (Index f : facets)
+      ids.insert(ids.end(), fine_.facet_vertices(f).begin(), fine_.facet_vertices(f).end());
+    const auto [bottom, top] = time_levels(ids, 2 * (Dim - 1), "facets", facets[0]);
+    std::array<Point<Dim>, Dim> result;
+    for (int k = 0; k + 1 < Dim; ++k) result[k] = point(bottom[k]);
+    result[Dim - 1] = point(above(bottom[0], top, "facets", facets[0]));
+    return result;
+  }
+
+ private:
+  const Point<Dim>& point(Index v) const { return fine_.vertices()[v]; }
+
+  // The distinct vertices `ids` (expected: `count`), split into the lower and upper time level.
+  std::pair<std::vector<Index>, std::vector<Index>> time_levels(std::vector<Index> ids,
+                                                                std::size_t count, const char* what,
+                                                                Index first) const {
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    const auto time = [&](Index v) { return point(v)[Dim - 1]; };
+    std::vector<Index> bottom, top, between;
+    if (ids.size() == count) {
+      const auto [low, high] = std::minmax_element(
+          ids.begin(), ids.end(), [&](Index u, Index v) { return time(u) < time(v); });
+      const double t0 = time(*low), t1 = time(*high);
+      for (Index v : ids) (time(v) == t0 ? bottom : time(v) == t1 ? top : between).push_back(v);
+      if (t0 < t1 && bottom.size() == count / 2 && top.size() == count / 2) return {bottom, top};
+    }
+    raise("QuadratureMesh: slab_prisms needs a space-time slab (extrude_to_slab), but the fine ",
+          what, " from ", first, " of ", fine_.source().name,
+          " are not one prism (or lateral rectangle) between two time levels");
+  }
+
+  Index above(Index v, const std::vector<Index>& top, const char* what, Index first) const {
+    for (Index u : top) {
+      bool same = true;
+      for (int c = 0; c + 1 < Dim; ++c) same = same && point(u)[c] == point(v)[c];
+      if (same) return u;
+    }
+    raise("QuadratureMesh: slab_prisms: the fine ", what, " from ", first, " of ",
+          fine_.source().name, " are not vertical (no vertex above ", point(v), ")");
+  }
+
+  const SimplexMesh<Dim>& fine_;
+};
+
+}  // namespace
+
+template <int Dim>
+const QuadratureRule<Dim>& element_piece_rule(QuadraturePieces pieces, int degree) {
+  if (pieces == QuadraturePieces::simplices) return simplex_rule<Dim>(degree);
+  return prism_rule<Dim>(degree, degree);
+}
+
+template <int Dim>
+const QuadratureRule<Dim - 1>& interface_piece_rule(QuadraturePieces pieces, int degree) {
+  if (pieces == QuadraturePieces::simplices) return simplex_rule<Dim - 1>(degree);
+  if constexpr (Dim == 3) {
+    return cube_rule<2>(degree);
+  } else {
+    raise("interface_piece_rule: slab_prisms needs a 3D space-time slab, not a ", Dim, "D mesh");
+  }
+}
+
 template <int Dim>
 QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
-                                    const BoundaryConditions& conditions) {
+                                    const BoundaryConditions& conditions, QuadraturePieces pieces_)
+    : pieces(pieces_) {
   const SimplexMesh<Dim>& fine = mesh.fine_mesh();
   conditions.require_all(fine.boundary_tag_values(), fine.source().name);
   const Index elements = mesh.element_count();
+  std::optional<SlabPrisms<Dim>> prisms;
+  if (pieces == QuadraturePieces::slab_prisms) prisms.emplace(fine);
 
-  // Elements and their sub-simplices.
+  // Elements and their pieces (a prism is its three cells, which follow each other in the
+  // element's ascending cell list).
   element_boxes.resize(elements);
   element_degrees.resize(elements);
   element_measures.resize(elements);
   element_simplex_offsets.assign(std::size_t(elements) + 1, 0);
-  simplex_vertices.reserve(mesh.simplex_count());
+  simplex_vertices.reserve(prisms ? fine.cell_count() / 3 : mesh.simplex_count());
   for (Index e = 0; e < elements; ++e) {
     element_boxes[e] = mesh.element_box(e);
     element_degrees[e] = mesh.element_degree(e);
     element_measures[e] = mesh.element_measure(e);
-    for (const auto& simplex : mesh.element_simplices(e)) {
-      const auto points = mesh.simplex_points(simplex);
-      SimplexVertices vertices;
-      std::copy(points.begin(), points.end(), vertices.begin());
-      simplex_vertices.push_back(vertices);
+    if (prisms) {
+      const auto cells = mesh.element_cells(e);
+      for (std::size_t c = 0; c < cells.size(); c += 3) {
+        require(cells[c] % 3 == 0 && c + 2 < cells.size() && cells[c + 2] == cells[c] + 2,
+                "QuadratureMesh: slab_prisms: element ", e, " of ", fine.source().name,
+                " does not consist of whole prisms (fine cells 3k..3k+2)");
+        simplex_vertices.push_back(prisms->vertices(SlabPrisms<Dim>::of_cell(cells[c])));
+      }
+    } else {
+      for (const auto& simplex : mesh.element_simplices(e)) {
+        const auto points = mesh.simplex_points(simplex);
+        SimplexVertices vertices;
+        std::copy(points.begin(), points.end(), vertices.begin());
+        simplex_vertices.push_back(vertices);
+      }
     }
     element_simplex_offsets[e + 1] = Index(simplex_vertices.size());
   }
   const int max_p = *std::max_element(element_degrees.begin(), element_degrees.end());
   group_by_key(element_degrees, max_p, elements_by_degree, degree_offsets);
 
-  // Interfaces: the normal of each sub-facet points out of the interface's first element.
+  // Interfaces: the normal of each piece points out of the interface's first element. With
+  // prisms, the two triangles of a lateral rectangle (the facets between the same two
+  // prisms) become one piece, in the order of their first triangle.
   const Index interfaces = mesh.interface_count();
   interface_elements.resize(interfaces);
   interface_facet_offsets.assign(std::size_t(interfaces) + 1, 0);
@@ -60,23 +179,57 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
     interface_elements[i] = mesh.interface_elements(i);
     const auto [first, second] = interface_elements[i];
     interface_degrees[i] = std::max(element_degrees[first], element_degrees[second]);
-    for (const auto& facet : mesh.interface_facets(i)) {
-      const auto points = fine.facet_points(facet.facet);
-      FacetVertices vertices;
-      std::copy(points.begin(), points.end(), vertices.begin());
-      interface_facet_vertices.push_back(vertices);
+    const auto facets = mesh.interface_facets(i);
+    std::vector<bool> done(facets.size(), false);
+    for (std::size_t k = 0; k < facets.size(); ++k) {
+      if (done[k]) continue;
+      const auto& facet = facets[k];
       Point<Dim> normal = fine.facet_unit_normal(facet.facet);
       if (mesh.element_of_cell(fine.facet_cells(facet.facet)[0]) != first) normal *= -1.0;
       interface_facet_normals.push_back(normal);
-      interface_facet_measures.push_back(fine.facet_measure(facet.facet));
-      interface_facet_cell_measures.push_back(
-          {fine.cell_measure(facet.cells[0]), fine.cell_measure(facet.cells[1])});
+      if (prisms) {
+        const Index prism[2] = {SlabPrisms<Dim>::of_cell(facet.cells[0]),
+                                SlabPrisms<Dim>::of_cell(facet.cells[1])};
+        // The penalty stays the tetrahedral sub-mesh's: |F| is a triangle's area (the two
+        // halves are equal) and |K_F| on each side the smaller of the two triangles' cells, so
+        // σ on the rectangle is the larger of its triangles' (penalty_term grows with |F| and
+        // falls with |K_F|) and never below the simplex pieces' σ.
+        std::vector<Index> rectangle;
+        double facet_measure = 0;
+        std::array<double, 2> cell_measures{std::numeric_limits<double>::infinity(),
+                                            std::numeric_limits<double>::infinity()};
+        for (std::size_t m = k; m < facets.size(); ++m)
+          if (SlabPrisms<Dim>::of_cell(facets[m].cells[0]) == prism[0] &&
+              SlabPrisms<Dim>::of_cell(facets[m].cells[1]) == prism[1]) {
+            rectangle.push_back(facets[m].facet);
+            facet_measure = std::max(facet_measure, fine.facet_measure(facets[m].facet));
+            for (int side = 0; side < 2; ++side)
+              cell_measures[side] =
+                  std::min(cell_measures[side], fine.cell_measure(facets[m].cells[side]));
+            done[m] = true;
+          }
+        require(rectangle.size() == 2, "QuadratureMesh: slab_prisms: ", rectangle.size(),
+                " fine facets of interface ", i, " lie between prisms ", prism[0], " and ",
+                prism[1], " of ", fine.source().name, " (a lateral rectangle has two)");
+        interface_facet_vertices.push_back(prisms->rectangle(rectangle));
+        interface_facet_measures.push_back(facet_measure);
+        interface_facet_cell_measures.push_back(cell_measures);
+      } else {
+        const auto points = fine.facet_points(facet.facet);
+        FacetVertices vertices;
+        std::copy(points.begin(), points.end(), vertices.begin());
+        interface_facet_vertices.push_back(vertices);
+        interface_facet_measures.push_back(fine.facet_measure(facet.facet));
+        interface_facet_cell_measures.push_back(
+            {fine.cell_measure(facet.cells[0]), fine.cell_measure(facet.cells[1])});
+      }
     }
     interface_facet_offsets[i + 1] = Index(interface_facet_vertices.size());
   }
   group_by_key(interface_degrees, max_p, interfaces_by_degree, interface_degree_offsets);
 
   // Boundary sub-facets by element; the fine mesh's normal of a boundary facet points out.
+  // They stay triangles (with their tetrahedra's measures) also with prisms.
   element_boundary_offsets.assign(std::size_t(elements) + 1, 0);
   for (Index e = 0; e < elements; ++e) {
     for (const auto& facet : mesh.element_boundary_facets(e)) {
@@ -94,6 +247,10 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
   }
 }
 
+template const QuadratureRule<2>& element_piece_rule<2>(QuadraturePieces, int);
+template const QuadratureRule<3>& element_piece_rule<3>(QuadraturePieces, int);
+template const QuadratureRule<1>& interface_piece_rule<2>(QuadraturePieces, int);
+template const QuadratureRule<2>& interface_piece_rule<3>(QuadraturePieces, int);
 template struct QuadratureMesh<2>;
 template struct QuadratureMesh<3>;
 

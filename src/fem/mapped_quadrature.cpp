@@ -25,6 +25,16 @@ constexpr const char* domain_name(ReferenceDomain domain) {
   return "an unknown domain";
 }
 
+/// The affine maps of map_to_simplex / map_to_facet take the simplex, and also the prism and
+/// the cube: x = v_0 + J ξ maps them onto an affine prism or parallelepiped.
+template <int Dim>
+void require_affine_domain(const QuadratureRule<Dim>& rule, const char* what) {
+  require(rule.domain == ReferenceDomain::simplex || rule.domain == ReferenceDomain::prism ||
+              rule.domain == ReferenceDomain::unit_cube,
+          what, ": the rule must live on the reference simplex, prism or cube, but it lives on ",
+          domain_name(rule.domain));
+}
+
 template <int Dim>
 void require_domain(const QuadratureRule<Dim>& rule, ReferenceDomain expected, const char* what) {
   require(rule.domain == expected, what, ": the rule must live on ", domain_name(expected),
@@ -68,7 +78,7 @@ QuadratureRule<Dim> mapped_rule(const QuadratureRule<ReferenceDim>& reference, d
 template <int Dim>
 QuadratureRule<Dim> map_to_simplex(const QuadratureRule<Dim>& reference,
                                    const std::array<Point<Dim>, Dim + 1>& vertices) {
-  require_domain(reference, ReferenceDomain::simplex, "map_to_simplex");
+  require_affine_domain(reference, "map_to_simplex");
   const double ratio = checked_measure_ratio<Dim, Dim>(vertices.data(), "map_to_simplex");
   return mapped_rule<Dim>(reference, ratio, [&](const Point<Dim>& xi) {
     return map_reference_point<Dim>(vertices.data(), xi);
@@ -78,7 +88,7 @@ QuadratureRule<Dim> map_to_simplex(const QuadratureRule<Dim>& reference,
 template <int Dim>
 QuadratureRule<Dim> map_to_facet(const QuadratureRule<Dim - 1>& reference,
                                  const std::array<Point<Dim>, std::size_t(Dim)>& vertices) {
-  require_domain(reference, ReferenceDomain::simplex, "map_to_facet");
+  require_affine_domain(reference, "map_to_facet");
   const double ratio = checked_measure_ratio<Dim - 1, Dim>(vertices.data(), "map_to_facet");
   return mapped_rule<Dim>(reference, ratio, [&](const Point<Dim - 1>& xi) {
     return map_reference_point<Dim - 1>(vertices.data(), xi);

@@ -34,6 +34,7 @@
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
+#include "polydg/spacetime/slab_assembly_options.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
 
 using namespace polydg;
@@ -214,20 +215,24 @@ void check_slab_meshes() {
   conditions.set(slab_top_tag, BoundaryKind::neumann);
   for (int p = 1; p <= (small_run() ? 1 : 3); ++p) {
     const PolytopicMesh<3> slab = make_slab_mesh(spatial, p);
-    for (BasisSpace space : {BasisSpace::total_degree, BasisSpace::total_degree_times_last}) {
-      AssemblyOptions options;
-      options.space = space;
-      char name[64];
-      std::snprintf(name, sizeof name, "slab %s_%d", space == BasisSpace::total_degree ? "P" : "PQ",
-                    p);
-      check_problem(slab, conditions, options, coefficients, &previous_slab, name);
-    }
+    for (BasisSpace space : {BasisSpace::total_degree, BasisSpace::total_degree_times_last})
+      for (QuadraturePieces pieces : {QuadraturePieces::simplices, QuadraturePieces::slab_prisms}) {
+        AssemblyOptions options;
+        options.space = space;
+        options.pieces = pieces;
+        char name[64];
+        std::snprintf(name, sizeof name, "slab %s_%d %s",
+                      space == BasisSpace::total_degree ? "P" : "PQ", p,
+                      pieces == QuadraturePieces::slab_prisms ? "prisms" : "tetrahedra");
+        check_problem(slab, conditions, options, coefficients, &previous_slab, name);
+      }
   }
 
   // map_last_coordinate: both backends moved onto [0.5, 0.75] assemble the same matrix.
   const PolytopicMesh<3> slab = make_slab_mesh(spatial, 2);
-  Assembler<3> cpu(slab, conditions);
-  DeviceAssembler<3> gpu(slab, conditions);
+  const AssemblyOptions prisms = slab_assembly_options();
+  Assembler<3> cpu(slab, conditions, prisms);
+  DeviceAssembler<3> gpu(slab, conditions, prisms);
   cpu.map_last_coordinate(0, 1, 0.5, 0.75);
   gpu.map_last_coordinate(0, 1, 0.5, 0.75);
   BlockMatrix<double> matrix = cpu.make_matrix();
@@ -311,7 +316,7 @@ void check_approach_one_meshes() {
                         .with_diffusion(Tensor<3>{{{1, 0, 0}, {0, 1, 0}, {0, 0, 0}}})
                         .with_advection(Point<3>{{1.0, 0.5, 1.0}})
                         .with_reaction(1.0);
-  check_approach_one(slab, conditions, AssemblyOptions{}, heat, "slab P_2");
+  check_approach_one(slab, conditions, slab_assembly_options(), heat, "slab P_2 prisms");
 }
 
 void check_non_finite_coefficient() {

@@ -274,6 +274,33 @@ BOOST_AUTO_TEST_CASE(rules_on_boxes) {
   BOOST_TEST(worst < 1e-13, "box: " << worst);
 }
 
+// A prism or cube rule through the affine map of a simplex record integrates over the affine
+// prism / parallelogram it spans (QuadratureMesh's slab pieces): Σ w = |det J| · |reference|,
+// and x^a t^b exactly.
+BOOST_AUTO_TEST_CASE(prism_and_cube_rules_through_affine_maps) {
+  // The prism over the triangle (0,0),(2,0),(0.5,1) between t = 1 and t = 1.5, as (a, b, c, a').
+  const std::array<Point<3>, 4> prism{{{{0, 0, 1}}, {{2, 0, 1}}, {{0.5, 1, 1}}, {{0, 0, 1.5}}}};
+  const QuadratureRule<3> rule = map_to_simplex(prism_rule<3>(6, 6), prism);
+  double volume = 0, moment = 0;
+  for (std::size_t q = 0; q < rule.size(); ++q) {
+    volume += rule.weights[q];
+    moment += rule.weights[q] * rule.points[q][1] * rule.points[q][1] * rule.points[q][2];
+  }
+  BOOST_TEST(std::fabs(volume - 0.5) < 1e-14, volume);  // triangle area 1 × 0.5
+  // ∫_T y² dA = 1/6 for this triangle (base 2, height 1: ∫_0^1 y² · 2(1 − y) dy); ∫ t dt = 0.625.
+  BOOST_TEST(std::fabs(moment - 1.0 / 6.0 * 0.625) < 1e-14, moment);
+  // The lateral rectangle (0,0,0)-(2,0,0) × [0, 3] as (p, q, p'): area 6.
+  const std::array<Point<3>, 3> rectangle{{{{0, 0, 0}}, {{2, 0, 0}}, {{0, 0, 3}}}};
+  const QuadratureRule<3> face = map_to_facet(cube_rule<2>(4), rectangle);
+  double area = 0, xt = 0;
+  for (std::size_t q = 0; q < face.size(); ++q) {
+    area += face.weights[q];
+    xt += face.weights[q] * face.points[q][0] * face.points[q][2];
+  }
+  BOOST_TEST(std::fabs(area - 6) < 1e-14, area);
+  BOOST_TEST(std::fabs(xt - 2 * 4.5) < 1e-13, xt);  // ∫_0^2 x dx · ∫_0^3 t dt
+}
+
 BOOST_AUTO_TEST_CASE(bad_input_throws) {
   // Degenerate simplices: collinear triangle, coplanar tetrahedron, repeated facet vertex.
   const std::array<Point<2>, 3> collinear{{{{0, 0}}, {{1, 1}}, {{2, 2}}}};
@@ -284,7 +311,8 @@ BOOST_AUTO_TEST_CASE(bad_input_throws) {
   BOOST_CHECK_THROW(map_to_facet(triangle_rule(3), point_facet), Error);
   // Rules on the wrong reference domain.
   const std::array<Point<2>, 3> triangle{{{{0, 0}}, {{1, 0}}, {{0, 1}}}};
-  BOOST_CHECK_THROW(map_to_simplex(cube_rule<2>(3), triangle), Error);
+  BOOST_CHECK_THROW(map_to_simplex(gauss_legendre_rule(3), std::array<Point<1>, 2>{{{{0}}, {{1}}}}),
+                    Error);
   BOOST_CHECK_THROW(map_to_box(triangle_rule(3), Box<2>{{{0, 0}}, {{1, 1}}}), Error);
   BOOST_CHECK_THROW(map_to_facet(gauss_legendre_rule(3), std::array<Point<2>, 2>{}), Error);
   BOOST_CHECK_THROW(map_to_prism(triangle_rule(2), std::array<Point<1>, 2>{{{{0}}, {{1}}}}, 0, 1),

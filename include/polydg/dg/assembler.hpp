@@ -39,6 +39,9 @@ struct AssemblyOptions {
   /// C_INV of the penalty: SPEC's polytopic_cap (default) or sub_simplex (robust for p = 1 on
   /// elements of very many faces; see penalty.hpp).
   PenaltyScaling penalty_scaling = PenaltyScaling::polytopic_cap;
+  /// The quadrature pieces: the fine simplices, or on space-time slabs (make_slab_mesh) the
+  /// prisms K × I_n — a third of the element points (see quadrature_mesh.hpp).
+  QuadraturePieces pieces = QuadraturePieces::simplices;
 };
 
 template <int Dim>

@@ -104,10 +104,10 @@ auto at_point(const Point<Dim>& x, Body&& body) {
   }
 }
 
-/// The quadrature points and weights of facet simplex `vertices` (degree q rule).
+/// The quadrature points and weights of the facet piece `vertices` (a reference rule).
 template <int Dim, class Visit>
-void for_each_facet_point(const std::array<Point<Dim>, Dim>& vertices, int degree, Visit&& visit) {
-  const auto& rule = simplex_rule<Dim - 1>(degree);
+void for_each_facet_point(const std::array<Point<Dim>, Dim>& vertices,
+                          const QuadratureRule<Dim - 1>& rule, Visit&& visit) {
   const double ratio = affine_measure_ratio<Dim - 1, Dim>(vertices.data());
   for (std::size_t q = 0; q < rule.size(); ++q)
     visit(map_reference_point<Dim - 1, Dim>(vertices.data(), rule.points[q]),
@@ -130,7 +130,8 @@ double boundary_penalty(const AssemblyData<Dim>& data, Index e, Index facet) {
 template <int Dim>
 void prepare_rules(const QuadratureMesh<Dim>& mesh, const QuadratureDegrees& degrees) {
   for (int p = 0; p <= mesh.max_degree(); ++p) {
-    simplex_rule<Dim>(degrees.element(p));
+    element_piece_rule<Dim>(mesh.pieces, degrees.element(p));
+    interface_piece_rule<Dim>(mesh.pieces, degrees.face(p, p));
     simplex_rule<Dim - 1>(degrees.face(p, p));
   }
 }
@@ -168,9 +169,10 @@ void for_each_boundary_point(const AssemblyData<Dim>& data, const Select& select
     for (Index f = mesh.element_boundary_offsets[e]; f < mesh.element_boundary_offsets[e + 1];
          ++f) {
       if (!select(mesh.boundary_facet_kinds[f])) continue;
-      for_each_facet_point<Dim>(mesh.boundary_facet_vertices[f],
-                                data.degrees.face(targets.degree, targets.degree),
-                                [&](const Point<Dim>& x, double w) { visit(targets, f, x, w); });
+      for_each_facet_point<Dim>(
+          mesh.boundary_facet_vertices[f],
+          simplex_rule<Dim - 1>(data.degrees.face(targets.degree, targets.degree)),
+          [&](const Point<Dim>& x, double w) { visit(targets, f, x, w); });
     }
   });
 }
@@ -184,7 +186,7 @@ void assemble_elements(const AssemblyData<Dim>& data, const Coefficients& coeffi
   detail::prepare_rules(mesh, data.degrees);
   parallel_for(0, mesh.element_count(), [&](Index e) {
     const auto [element, p, n, block, rhs] = detail::element_targets(data, e);
-    const auto& rule = simplex_rule<Dim>(data.degrees.element(p));
+    const auto& rule = element_piece_rule<Dim>(mesh.pieces, data.degrees.element(p));
     for (Index s = mesh.element_simplex_offsets[e]; s < mesh.element_simplex_offsets[e + 1]; ++s) {
       const auto& vertices = mesh.simplex_vertices[s];
       const double jacobian = affine_measure_ratio<Dim, Dim>(vertices.data());
@@ -238,7 +240,7 @@ void assemble_interior_faces(const AssemblyData<Dim>& data, const Coefficients& 
         {data.matrix.data() + data.pattern.block_value_offset(interface_blocks[i][2]),
          diagonal + n[0] * n[0]}};
     std::fill(diagonal, diagonal + n[0] * n[0] + n[1] * n[1], 0.0);
-    const int degree = data.degrees.face(p[0], p[1]);
+    const auto& rule = interface_piece_rule<Dim>(mesh.pieces, data.degrees.face(p[0], p[1]));
     for (Index f = mesh.interface_facet_offsets[i]; f < mesh.interface_facet_offsets[i + 1]; ++f) {
       const Point<Dim>& normal = mesh.interface_facet_normals[f];
       double sigma = 0;
@@ -251,7 +253,7 @@ void assemble_interior_faces(const AssemblyData<Dim>& data, const Coefficients& 
                                      mesh.penalty_scaling));
       sigma *= data.penalty_constant;
       detail::for_each_facet_point<Dim>(
-          mesh.interface_facet_vertices[f], degree, [&](const Point<Dim>& x, double w) {
+          mesh.interface_facet_vertices[f], rule, [&](const Point<Dim>& x, double w) {
             const detail::BasisAtPoint<Dim> phi0(mesh.space, p[0], mesh.element_boxes[element[0]],
                                                  x);
             const detail::BasisAtPoint<Dim> phi1(mesh.space, p[1], mesh.element_boxes[element[1]],

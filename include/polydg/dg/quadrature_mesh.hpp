@@ -12,6 +12,22 @@
 /// * boundary sub-facets grouped by element (CSR), each with vertices, outward unit normal,
 ///   measure, |K_F|, tag and the tag's BoundaryKind.
 /// Vertices are copied (not indexed) so a kernel reads one contiguous record per piece.
+///
+/// Pieces (QuadraturePieces): by default the sub-cells and sub-facets are the fine simplices.
+/// On a space-time slab (make_slab_mesh) `slab_prisms` integrates over the prisms K × I_n
+/// instead of their three tetrahedra and over the lateral rectangles F × I_n of interfaces
+/// instead of their two triangles: the same integrals with a third of the element points and
+/// half the interface points (prism and square tensor rules, fem/tensor_quadrature.hpp). A
+/// piece record is still Dim + 1 (sub-cell) or Dim (sub-facet) points v_0.. defining the affine
+/// map x(ξ) = v_0 + Σ ξ_i (v_i − v_0) (fem/affine_simplex_map.hpp), now from the reference
+/// prism (simplex × [0, 1], time last: v_Dim is v_0 one slab later) or square; weights are
+/// reference weights × affine_measure_ratio as for simplices. Boundary sub-facets stay
+/// triangles (the bottom and top faces are triangles; the lateral boundary keeps its two).
+/// Only the quadrature changes, not the discretisation: the penalty (penalty.hpp) stays that of
+/// the tetrahedral sub-mesh — a rectangle's |F| is one of its (equal) triangles' areas and
+/// |K_F| on each side the smaller of its two triangles' cells, so σ on the rectangle is the
+/// larger of its triangles' σ (equal to them where the polytopic cap binds, e.g. p = 1).
+/// element_piece_rule() and interface_piece_rule() give the reference rules.
 #include <array>
 #include <vector>
 
@@ -19,19 +35,40 @@
 #include "polydg/dg/boundary_conditions.hpp"
 #include "polydg/dg/penalty.hpp"
 #include "polydg/fem/basis_space.hpp"
+#include "polydg/fem/quadrature_rule.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
 
 namespace polydg {
+
+/// What the quadrature pieces of a QuadratureMesh are (see above).
+enum class QuadraturePieces {
+  simplices,    ///< the fine simplices and facets
+  slab_prisms,  ///< space-time slabs only: prisms K × I_n and lateral rectangles F × I_n
+};
+
+/// The reference rule of degree `degree` on an element piece: the reference Dim-simplex, or
+/// the reference prism (exact to `degree` in space and in time separately).
+template <int Dim>
+const QuadratureRule<Dim>& element_piece_rule(QuadraturePieces pieces, int degree);
+/// The reference rule on an interface piece: the reference (Dim−1)-simplex, or the unit
+/// square/segment × [0, 1] (a lateral facet of a slab). Boundary pieces are always simplices.
+template <int Dim>
+const QuadratureRule<Dim - 1>& interface_piece_rule(QuadraturePieces pieces, int degree);
 
 template <int Dim>
 struct QuadratureMesh {
   using SimplexVertices = std::array<Point<Dim>, Dim + 1>;
   using FacetVertices = std::array<Point<Dim>, Dim>;
 
-  /// Throws polydg::Error (from BoundaryConditions) for a boundary tag with no condition.
-  QuadratureMesh(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions);
+  /// Throws polydg::Error (from BoundaryConditions) for a boundary tag with no condition, and
+  /// for slab_prisms on a mesh that is not a slab: Dim ≠ 3, or fine cells 3k..3k+2 that are
+  /// not the three tetrahedra of one prism between two time levels (extrude_to_slab's order).
+  QuadratureMesh(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
+                 QuadraturePieces pieces = QuadraturePieces::simplices);
 
   Index element_count() const { return Index(element_degrees.size()); }
+  /// What simplex_vertices and interface_facet_vertices describe (see the file comment).
+  QuadraturePieces pieces = QuadraturePieces::simplices;
   Index interface_count() const { return Index(interface_elements.size()); }
   int max_degree() const { return Index(degree_offsets.size()) - 2; }
 
@@ -45,6 +82,7 @@ struct QuadratureMesh {
   std::vector<int> element_degrees;
   std::vector<double> element_measures;
   std::vector<Index> element_simplex_offsets;
+  /// The element pieces (sub-simplices, or prisms with slab_prisms).
   std::vector<SimplexVertices> simplex_vertices;
   std::vector<Index> elements_by_degree;
   std::vector<Index> degree_offsets;

@@ -13,7 +13,9 @@
 
 namespace polydg {
 
-/// A rule on the reference Dim-simplex mapped onto the simplex with the Dim + 1 `vertices`.
+/// A rule on the reference Dim-simplex mapped onto the simplex with the Dim + 1 `vertices`. A
+/// rule on the reference prism or unit cube goes through the same affine map (onto an affine
+/// prism or parallelepiped, e.g. a slab piece of a QuadratureMesh); so does map_to_facet.
 template <int Dim>
 QuadratureRule<Dim> map_to_simplex(const QuadratureRule<Dim>& reference,
                                    const std::array<Point<Dim>, Dim + 1>& vertices);

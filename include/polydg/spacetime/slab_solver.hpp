@@ -29,6 +29,7 @@
 #include "polydg/petsc/linear_solver.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
+#include "polydg/spacetime/slab_assembly_options.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
 
 namespace polydg {
@@ -39,7 +40,7 @@ struct SlabSolverOptions {
   bool coefficients_depend_on_time = true;
   /// Degree of every space-time element; 0 takes the spatial mesh's degrees.
   int degree = 0;
-  AssemblyOptions assembly;
+  AssemblyOptions assembly = slab_assembly_options();
   /// KSP options prefix etc.; the previous slab's solution is always the initial guess.
   petsc::SolverOptions solver;
 };

@@ -1,0 +1,161 @@
+// QuadraturePieces::slab_prisms: a slab integrated over its prisms and lateral rectangles
+// covers the same domain as over its tetrahedra and assembles the same matrix (same
+// discretisation, fewer points); meshes that are not slabs are refused.
+#define BOOST_TEST_MODULE spacetime_slab_prisms
+#include <algorithm>
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "polydg/core/error.hpp"
+#include "polydg/core/log.hpp"
+#include "polydg/dg/assembler.hpp"
+#include "polydg/dg/coefficients.hpp"
+#include "polydg/fem/affine_simplex_map.hpp"
+#include "polydg/mesh/agglomeration.hpp"
+#include "polydg/mesh/generators.hpp"
+#include "polydg/spacetime/slab_assembly_options.hpp"
+#include "polydg/spacetime/slab_mesh.hpp"
+#include "test_meshes.hpp"
+
+using namespace polydg;
+
+namespace {
+
+PolytopicMesh<2> polygons(int n, int p) {
+  const auto fine = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(n, 0.2, 7));
+  return PolytopicMesh<2>(fine, agglomerate_by_cell_count(*fine, 6).element_of_cell, p);
+}
+
+BoundaryConditions slab_conditions() {
+  BoundaryConditions conditions(BoundaryKind::dirichlet);
+  conditions.set(slab_bottom_tag, BoundaryKind::previous_slab);
+  conditions.set(slab_top_tag, BoundaryKind::neumann);
+  return conditions;
+}
+
+double relative_difference(std::span<const double> a, std::span<const double> b) {
+  double difference = 0, norm = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    difference += (a[i] - b[i]) * (a[i] - b[i]);
+    norm += b[i] * b[i];
+  }
+  return std::sqrt(difference / norm);
+}
+
+// Σ over the pieces of weight × measure ratio, per element and per interface.
+template <class Rule>
+double piece_measure(const Point<3>* vertices, const Rule& rule, int k) {
+  double sum = 0;
+  for (double w : rule.weights) sum += w;
+  return sum *
+         (k == 3 ? affine_measure_ratio<3, 3>(vertices) : affine_measure_ratio<2, 3>(vertices));
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(prisms_cover_the_elements_and_interfaces_with_fewer_pieces) {
+  const PolytopicMesh<3> slab = make_slab_mesh(polygons(8, 2));
+  const QuadratureMesh<3> tetrahedra(slab, slab_conditions());
+  const QuadratureMesh<3> prisms(slab, slab_conditions(), QuadraturePieces::slab_prisms);
+  BOOST_TEST(prisms.simplex_vertices.size() * 3 == tetrahedra.simplex_vertices.size());
+  BOOST_TEST(prisms.interface_facet_vertices.size() * 2 ==
+             tetrahedra.interface_facet_vertices.size());
+  BOOST_TEST(prisms.boundary_facet_vertices.size() == tetrahedra.boundary_facet_vertices.size());
+  BOOST_TEST(prisms.interface_count() == tetrahedra.interface_count());
+  const auto& volume_rule = element_piece_rule<3>(QuadraturePieces::slab_prisms, 4);
+  double worst = 0;
+  for (Index e = 0; e < prisms.element_count(); ++e) {
+    double volume = 0;
+    for (Index s = prisms.element_simplex_offsets[e]; s < prisms.element_simplex_offsets[e + 1];
+         ++s)
+      volume += piece_measure(prisms.simplex_vertices[s].data(), volume_rule, 3);
+    worst = std::max(worst,
+                     std::fabs(volume - prisms.element_measures[e]) / prisms.element_measures[e]);
+  }
+  BOOST_TEST(worst < 1e-13, "element volumes: " << worst);
+  const auto& rectangle_rule = interface_piece_rule<3>(QuadraturePieces::slab_prisms, 4);
+  const auto& triangle_rule = interface_piece_rule<3>(QuadraturePieces::simplices, 4);
+  worst = 0;
+  for (Index i = 0; i < prisms.interface_count(); ++i) {
+    double rectangles = 0, triangles = 0;
+    for (Index f = prisms.interface_facet_offsets[i]; f < prisms.interface_facet_offsets[i + 1];
+         ++f) {
+      rectangles += piece_measure(prisms.interface_facet_vertices[f].data(), rectangle_rule, 2);
+      // a lateral rectangle: its normal has no time component
+      BOOST_TEST(std::fabs(prisms.interface_facet_normals[f][2]) < 1e-14);
+    }
+    for (Index f = tetrahedra.interface_facet_offsets[i];
+         f < tetrahedra.interface_facet_offsets[i + 1]; ++f)
+      triangles += piece_measure(tetrahedra.interface_facet_vertices[f].data(), triangle_rule, 2);
+    worst = std::max(worst, std::fabs(rectangles - triangles) / triangles);
+  }
+  BOOST_TEST(worst < 1e-13, "interface areas: " << worst);
+}
+
+// The quadrature is exact for polynomial data on both piece kinds, so with constant
+// coefficients the two assemble the same matrix and rhs: without diffusion (no penalty) at
+// every p, and with diffusion at p = 1, where the penalty's polytopic cap decides σ alone.
+// PQ_p integrands have total degree up to 4p, which simplex rules of total degree 2p + 2 miss
+// for p ≥ 2 (on tetrahedra, and on the lateral boundary triangles that prisms keep): both get
+// 2p more degrees there.
+BOOST_AUTO_TEST_CASE(prisms_and_tetrahedra_assemble_the_same_system) {
+  const auto transport = make_coefficients<3>()
+                             .with_advection(Point<3>{{0.7, -0.4, 1.0}})
+                             .with_reaction(0.5)
+                             .with_source([](const Point<3>& x) { return x[0] * x[2] + x[1]; })
+                             .with_dirichlet([](const Point<3>& x) { return x[0] - x[2]; });
+  const auto heat = transport.with_diffusion(Tensor<3>{{{1, 0.2, 0}, {0.2, 2, 0}, {0, 0, 0}}});
+  for (int p = 1; p <= 3; ++p)
+    for (BasisSpace space : {BasisSpace::total_degree, BasisSpace::total_degree_times_last}) {
+      const PolytopicMesh<3> slab = make_slab_mesh(polygons(6, p));
+      AssemblyOptions options;
+      options.space = space;
+      if (space == BasisSpace::total_degree_times_last) options.quadrature.extra += 2 * p;
+      Assembler<3> tetrahedra(slab, slab_conditions(), options);
+      options.pieces = QuadraturePieces::slab_prisms;
+      Assembler<3> prisms(slab, slab_conditions(), options);
+      const auto compare = [&](const auto& coefficients, const char* what) {
+        BlockMatrix<double> a = tetrahedra.make_matrix(), b = prisms.make_matrix();
+        std::vector<double> f = tetrahedra.make_vector(), g = prisms.make_vector();
+        tetrahedra.assemble(coefficients, a, f);
+        prisms.assemble(coefficients, b, g);
+        const double matrix = relative_difference(b.values(), a.values());
+        const double rhs = relative_difference(g, f);
+        BOOST_TEST_MESSAGE(what << " p = " << p << ": matrix " << matrix << ", rhs " << rhs);
+        BOOST_TEST(matrix < 1e-13, what << " p = " << p << " matrix " << matrix);
+        BOOST_TEST(rhs < 1e-13, what << " p = " << p << " rhs " << rhs);
+      };
+      compare(transport, "advection-reaction");
+      if (p == 1) compare(heat, "with diffusion");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(meshes_that_are_not_slabs_are_refused) {
+  const auto message_of = [](const auto& build) {
+    try {
+      build();
+    } catch (const Error& error) {
+      return std::string(error.what());
+    }
+    return std::string("no error");
+  };
+  const PolytopicMesh<2> flat = polygons(4, 1);
+  const std::string two_d = message_of([&] {
+    QuadratureMesh<2>(flat, BoundaryConditions::all_dirichlet(), QuadraturePieces::slab_prisms);
+  });
+  BOOST_TEST(two_d.find("slab_prisms needs a 3D space-time slab") != std::string::npos, two_d);
+  // A Kuhn cube: cells 3k..3k+2 are three tetrahedra of a cube, not a prism between two levels.
+  const auto [vertices, cells] = testing::kuhn_unit_cube(2);
+  const WarningHandler previous = set_warning_handler([](const std::string&) {});
+  const auto fine = std::make_shared<const SimplexMesh<3>>(vertices, cells);
+  set_warning_handler(previous);
+  std::vector<Index> one_element(std::size_t(fine->cell_count()), 0);
+  const PolytopicMesh<3> cube(fine, one_element, 1);
+  const std::string not_a_slab = message_of([&] {
+    QuadratureMesh<3>(cube, BoundaryConditions::all_dirichlet(), QuadraturePieces::slab_prisms);
+  });
+  BOOST_TEST(not_a_slab.find("are not one prism") != std::string::npos, not_a_slab);
+}
