@@ -36,6 +36,22 @@ void deallocate(void* pointer) noexcept {
   if (pointer) cudaFree(pointer);
 }
 
+void* allocate_pinned(std::size_t bytes) {
+  void* pointer = nullptr;
+  cudaError_t status = cudaMallocHost(&pointer, bytes);
+  if (status != cudaSuccess) {
+    cudaGetLastError();
+    raise("CUDA error in cudaMallocHost of ", bytes, " bytes (", bytes / 1048576.0,
+          " MiB of pinned host memory): ", cudaGetErrorName(status), " (",
+          cudaGetErrorString(status), ")");
+  }
+  return pointer;
+}
+
+void deallocate_pinned(void* pointer) noexcept {
+  if (pointer) cudaFreeHost(pointer);
+}
+
 void copy_host_to_device(void* destination, const void* source, std::size_t bytes) {
   POLYDG_CUDA_CHECK(cudaMemcpy(destination, source, bytes, cudaMemcpyHostToDevice));
 }

@@ -159,6 +159,38 @@ __global__ void __launch_bounds__(threads_per_block)
   }
 }
 
+/// d[row + i] = A[start + i][i][l]: thread (l, i) of a group, start the row's diagonal column.
+template <class Real>
+__global__ void __launch_bounds__(threads_per_block)
+    diagonal_kernel(const DenseBlockGroup* groups, const Index* block_groups,
+                    const Index* first_blocks, const Real* values, const GlobalIndex* row_dofs,
+                    const Index* diagonal_columns, Real* d) {
+  const auto [group, t] = group_thread(groups, block_groups, first_blocks);
+  const GlobalIndex rows = group.row_count;
+  if (t >= rows * group.row_size) return;
+  const GlobalIndex l = t % rows, i = t / rows, n = group.row_size;
+  const GlobalIndex start = diagonal_columns[group.first_row + l];
+  d[row_dofs[group.first_row + l] + i] =
+      values[group.first_value + ((start + i) * n + i) * rows + l];
+}
+
+/// Row i of the diagonal block of row l, row-major at the row's block offset: thread (l, i).
+template <class Real>
+__global__ void __launch_bounds__(threads_per_block)
+    diagonal_blocks_kernel(const DenseBlockGroup* groups, const Index* block_groups,
+                           const Index* first_blocks, const Real* values,
+                           const Index* diagonal_columns, const GlobalIndex* block_offsets,
+                           Real* blocks) {
+  const auto [group, t] = group_thread(groups, block_groups, first_blocks);
+  const GlobalIndex rows = group.row_count;
+  if (t >= rows * group.row_size) return;
+  const GlobalIndex l = t % rows, i = t / rows, n = group.row_size;
+  const GlobalIndex start = diagonal_columns[group.first_row + l];
+  const Real* a = values + group.first_value + ((start * n) + i) * rows + l;  // A[start][i][l]
+  Real* out = blocks + block_offsets[group.first_row + l] + i * n;
+  for (GlobalIndex j = 0; j < n; ++j) out[j] = a[j * n * rows];
+}
+
 /// Per thread block its group, and per group its first thread block, for `work(group)`
 /// threads per group.
 template <class Work>
@@ -211,6 +243,20 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
   groups_ = upload<DenseBlockGroup>(host.groups());
   values_ = upload<Real>(host.values());
   row_dof_offsets_ = upload<GlobalIndex>(host.row_dof_offsets());
+  row_diagonal_columns_ = upload<Index>(host.row_diagonal_columns());
+  {
+    // Where each row's diagonal block goes in diagonal_blocks(): Σ N_e'² over elements e' < e.
+    const BlockPattern& p = host.pattern();
+    std::vector<GlobalIndex> element_offsets(static_cast<std::size_t>(p.block_row_count()));
+    for (Index e = 0; e < p.block_row_count(); ++e) {
+      element_offsets[e] = diagonal_block_values_;
+      diagonal_block_values_ += GlobalIndex(p.block_size(e)) * p.block_size(e);
+    }
+    std::vector<GlobalIndex> row_offsets(host.row_block_rows().size());
+    for (std::size_t position = 0; position < row_offsets.size(); ++position)
+      row_offsets[position] = element_offsets[host.row_block_rows()[position]];
+    row_diagonal_block_offsets_ = upload<GlobalIndex>(row_offsets);
+  }
   slot_column_dof_offsets_ = upload<GlobalIndex>(host.slot_column_dof_offsets());
   slot_column_sizes_ = upload<Index>(host.slot_column_sizes());
   slot_transpose_offsets_ = upload<GlobalIndex>(host.slot_transpose_offsets());
@@ -275,6 +321,24 @@ void DeviceDenseBlockMatrix<Real>::contract(const Real* inflated, Real* y) const
       groups_.data(), block_groups_.data(), group_first_blocks_.data(), values_.data(),
       row_dof_offsets_.data(), inflated, y);
   POLYDG_CUDA_CHECK_LAUNCH("DeviceDenseBlockMatrix contract_kernel");
+}
+
+template <class Real>
+void DeviceDenseBlockMatrix<Real>::diagonal(Real* d) const {
+  if (launch_blocks_ == 0) return;
+  diagonal_kernel<Real><<<unsigned(launch_blocks_), threads_per_block>>>(
+      groups_.data(), block_groups_.data(), group_first_blocks_.data(), values_.data(),
+      row_dof_offsets_.data(), row_diagonal_columns_.data(), d);
+  POLYDG_CUDA_CHECK_LAUNCH("DeviceDenseBlockMatrix diagonal_kernel");
+}
+
+template <class Real>
+void DeviceDenseBlockMatrix<Real>::diagonal_blocks(Real* blocks) const {
+  if (launch_blocks_ == 0) return;
+  diagonal_blocks_kernel<Real><<<unsigned(launch_blocks_), threads_per_block>>>(
+      groups_.data(), block_groups_.data(), group_first_blocks_.data(), values_.data(),
+      row_diagonal_columns_.data(), row_diagonal_block_offsets_.data(), blocks);
+  POLYDG_CUDA_CHECK_LAUNCH("DeviceDenseBlockMatrix diagonal_blocks_kernel");
 }
 
 template <class Real>

@@ -4,9 +4,13 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include "polydg/core/error.hpp"
 #include "polydg/core/parallel_errors.hpp"
+#include "polydg/sparse/invert_blocks.hpp"
 
 namespace polydg {
 
@@ -78,6 +82,77 @@ void check_size(const char* where, const char* name, std::size_t size, GlobalInd
 }
 
 }  // namespace
+
+std::vector<double> invert_diagonal_blocks(std::span<const Index> block_sizes,
+                                           std::vector<double> blocks, std::string_view caller) {
+  const Index elements = Index(block_sizes.size());
+  std::vector<GlobalIndex> offsets(block_sizes.size());  // where element e's block starts
+  GlobalIndex total = 0;
+  for (Index e = 0; e < elements; ++e) {
+    require(block_sizes[e] >= 0, caller, ": element ", e, " has block size ", block_sizes[e]);
+    offsets[e] = total;
+    total += GlobalIndex(block_sizes[e]) * block_sizes[e];
+  }
+  require(GlobalIndex(blocks.size()) == total, caller, ": ", blocks.size(),
+          " block values given, the ", elements, " diagonal blocks have ", total);
+  ParallelErrors errors;
+#pragma omp parallel
+  {
+    std::vector<double> lu, column;
+    std::vector<Index> pivots;
+#pragma omp for schedule(dynamic, 16)
+    for (Index e = 0; e < elements; ++e) {
+      const Index n = block_sizes[e];
+      if (n == 0) continue;
+      double* const block = blocks.data() + offsets[e];
+      lu.assign(block, block + std::size_t(n) * n);
+      double scale = 0;
+      for (const double v : lu) scale = std::max(scale, std::abs(v));
+      // LU with partial pivoting; a pivot below n ε max|A_ee| (or not finite) counts as
+      // singular.
+      const double tiny = n * std::numeric_limits<double>::epsilon() * scale;
+      pivots.resize(n);
+      bool singular = !(scale > 0) || !std::isfinite(scale);
+      for (Index col = 0; col < n && !singular; ++col) {
+        Index pivot = col;
+        for (Index i = col + 1; i < n; ++i)
+          if (std::abs(lu[i * n + col]) > std::abs(lu[pivot * n + col])) pivot = i;
+        if (!(std::abs(lu[pivot * n + col]) > tiny)) {
+          singular = true;
+          break;
+        }
+        pivots[col] = pivot;
+        if (pivot != col)
+          for (Index j = 0; j < n; ++j) std::swap(lu[col * n + j], lu[pivot * n + j]);
+        for (Index i = col + 1; i < n; ++i) {
+          const double factor = lu[i * n + col] /= lu[col * n + col];
+          for (Index j = col + 1; j < n; ++j) lu[i * n + j] -= factor * lu[col * n + j];
+        }
+      }
+      if (singular) {
+        errors.record(e, detail::concatenate(caller, ": the diagonal block of element ", e, " (", n,
+                                             " × ", n, ") is singular"));
+        continue;
+      }
+      // Solve L U X = P I column by column, into the block's place.
+      for (Index col = 0; col < n; ++col) {
+        // b = P e_col: the unit vector with the row swaps applied in order.
+        column.assign(n, 0.0);
+        column[col] = 1;
+        for (Index i = 0; i < n; ++i) std::swap(column[i], column[pivots[i]]);
+        for (Index i = 0; i < n; ++i)
+          for (Index j = 0; j < i; ++j) column[i] -= lu[i * n + j] * column[j];
+        for (Index i = n - 1; i >= 0; --i) {
+          for (Index j = i + 1; j < n; ++j) column[i] -= lu[i * n + j] * column[j];
+          column[i] /= lu[i * n + i];
+        }
+        for (Index i = 0; i < n; ++i) block[i * n + col] = column[i];
+      }
+    }
+  }
+  errors.rethrow();
+  return blocks;
+}
 
 template <class Real>
 DenseBlockMatrix<Real>::DenseBlockMatrix(const BlockMatrix<Real>& matrix, Index max_group_count)
@@ -384,80 +459,35 @@ template <class Real>
 std::vector<Real> DenseBlockMatrix<Real>::inverted_block_diagonal() const {
   const BlockPattern& p = *pattern_;
   const Index elements = p.block_row_count();
-  std::vector<GlobalIndex> offsets(elements);  // where element e's inverse starts
+  std::vector<Index> sizes(static_cast<std::size_t>(elements));
+  std::vector<GlobalIndex> offsets(static_cast<std::size_t>(elements));  // element e's block
   GlobalIndex total = 0;
   for (Index e = 0; e < elements; ++e) {
+    sizes[e] = p.block_size(e);
     offsets[e] = total;
-    total += GlobalIndex(p.block_size(e)) * p.block_size(e);
+    total += GlobalIndex(sizes[e]) * sizes[e];
   }
-  std::vector<Real> inverses(total);
-  ParallelErrors errors;
-#pragma omp parallel
-  {
-    std::vector<double> lu, inverse, column;
-    std::vector<Index> pivots;
-#pragma omp for schedule(dynamic, 16)
-    for (Index e = 0; e < elements; ++e) {
-      const Index position = element_rows_[e];
-      const DenseBlockGroup& group = groups_[row_groups_[position]];
-      const GlobalIndex l = position - group.first_row, rows = group.row_count;
-      const GlobalIndex start = row_diagonal_columns_[position];
-      const Index n = group.row_size;
-      lu.resize(std::size_t(n) * n);
-      double scale = 0;
-      for (Index i = 0; i < n; ++i)
-        for (Index j = 0; j < n; ++j) {
-          lu[i * n + j] = values_[group.first_value + ((start + j) * n + i) * rows + l];
-          scale = std::max(scale, std::abs(lu[i * n + j]));
-        }
-      // LU with partial pivoting, in double whatever Real is; a pivot below n ε max|A_ee| (or
-      // not finite) counts as singular.
-      const double tiny = n * std::numeric_limits<double>::epsilon() * scale;
-      pivots.resize(n);
-      bool singular = !(scale > 0) || !std::isfinite(scale);
-      for (Index col = 0; col < n && !singular; ++col) {
-        Index pivot = col;
-        for (Index i = col + 1; i < n; ++i)
-          if (std::abs(lu[i * n + col]) > std::abs(lu[pivot * n + col])) pivot = i;
-        if (!(std::abs(lu[pivot * n + col]) > tiny)) {
-          singular = true;
-          break;
-        }
-        pivots[col] = pivot;
-        if (pivot != col)
-          for (Index j = 0; j < n; ++j) std::swap(lu[col * n + j], lu[pivot * n + j]);
-        for (Index i = col + 1; i < n; ++i) {
-          const double factor = lu[i * n + col] /= lu[col * n + col];
-          for (Index j = col + 1; j < n; ++j) lu[i * n + j] -= factor * lu[col * n + j];
-        }
-      }
-      if (singular) {
-        errors.record(e, detail::concatenate(
-                             "DenseBlockMatrix::inverted_block_diagonal: the diagonal block of "
-                             "element ",
-                             e, " (", n, " × ", n, ") is singular"));
-        continue;
-      }
-      // Solve L U X = P I column by column.
-      inverse.assign(std::size_t(n) * n, 0.0);
-      for (Index col = 0; col < n; ++col) {
-        // b = P e_col: the unit vector with the row swaps applied in order.
-        column.assign(n, 0.0);
-        column[col] = 1;
-        for (Index i = 0; i < n; ++i) std::swap(column[i], column[pivots[i]]);
-        for (Index i = 0; i < n; ++i)
-          for (Index j = 0; j < i; ++j) column[i] -= lu[i * n + j] * column[j];
-        for (Index i = n - 1; i >= 0; --i) {
-          for (Index j = i + 1; j < n; ++j) column[i] -= lu[i * n + j] * column[j];
-          column[i] /= lu[i * n + i];
-        }
-        for (Index i = 0; i < n; ++i) inverse[i * n + col] = column[i];
-      }
-      for (std::size_t v = 0; v < inverse.size(); ++v) inverses[offsets[e] + v] = Real(inverse[v]);
-    }
+  // The diagonal blocks A_ee row-major, in double whatever Real is.
+  std::vector<double> blocks(static_cast<std::size_t>(total));
+#pragma omp parallel for schedule(static)
+  for (Index e = 0; e < elements; ++e) {
+    const Index position = element_rows_[e];
+    const DenseBlockGroup& group = groups_[row_groups_[position]];
+    const GlobalIndex l = position - group.first_row, rows = group.row_count;
+    const GlobalIndex start = row_diagonal_columns_[position];
+    const Index n = group.row_size;
+    for (Index i = 0; i < n; ++i)
+      for (Index j = 0; j < n; ++j)
+        blocks[offsets[e] + GlobalIndex(i) * n + j] =
+            double(values_[group.first_value + ((start + j) * n + i) * rows + l]);
   }
-  errors.rethrow();
-  return inverses;
+  blocks =
+      invert_diagonal_blocks(sizes, std::move(blocks), "DenseBlockMatrix::inverted_block_diagonal");
+  if constexpr (std::is_same_v<Real, double>) {
+    return blocks;
+  } else {
+    return std::vector<Real>(blocks.begin(), blocks.end());
+  }
 }
 
 template <class Real>

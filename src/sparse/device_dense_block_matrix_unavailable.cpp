@@ -38,6 +38,14 @@ void DeviceDenseBlockMatrix<Real>::contract(const Real*, Real*) const {
   unavailable("contract");
 }
 template <class Real>
+void DeviceDenseBlockMatrix<Real>::diagonal(Real*) const {
+  unavailable("diagonal");
+}
+template <class Real>
+void DeviceDenseBlockMatrix<Real>::diagonal_blocks(Real*) const {
+  unavailable("diagonal_blocks");
+}
+template <class Real>
 void DeviceDenseBlockMatrix<Real>::update_values(const Real*) {
   unavailable("update_values");
 }

@@ -21,6 +21,11 @@ int device_count();
 void* allocate(std::size_t bytes);
 /// Frees memory from allocate(); null is ignored. Never throws.
 void deallocate(void* pointer) noexcept;
+/// Allocates `bytes` of page-locked (pinned) host memory (cudaMallocHost), which the GPU's copy
+/// engines read and write directly; throws polydg::Error naming the size on failure.
+void* allocate_pinned(std::size_t bytes);
+/// Frees memory from allocate_pinned(); null is ignored. Never throws.
+void deallocate_pinned(void* pointer) noexcept;
 void copy_host_to_device(void* device_destination, const void* host_source, std::size_t bytes);
 void copy_device_to_host(void* host_destination, const void* device_source, std::size_t bytes);
 void copy_device_to_device(void* destination, const void* source, std::size_t bytes);
@@ -75,6 +80,44 @@ class DeviceBuffer {
     if (size_) copy_device_to_host(host.data(), data_, size_ * sizeof(T));
     return host;
   }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+/// An owning, move-only array of `T` in pinned (page-locked) host memory: ordinary host memory
+/// for the CPU, and a source or target of host↔device copies that the DMA engines serve at full
+/// PCIe speed without the driver's intermediate bounce buffer. T must be trivially copyable;
+/// the contents are uninitialized. Pinned memory is a scarce system resource: use it for
+/// staging buffers, not for bulk data.
+template <class T>
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  explicit PinnedBuffer(std::size_t size)
+      : data_(size ? static_cast<T*>(allocate_pinned(size * sizeof(T))) : nullptr), size_(size) {}
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  PinnedBuffer(PinnedBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
+    if (this != &other) {
+      deallocate_pinned(data_);
+      data_ = std::exchange(other.data_, nullptr);
+      size_ = std::exchange(other.size_, 0);
+    }
+    return *this;
+  }
+  ~PinnedBuffer() { deallocate_pinned(data_); }
+
+  std::size_t size() const { return size_; }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+  std::span<T> span() { return {data_, size_}; }
+  std::span<const T> span() const { return {data_, size_}; }
 
  private:
   T* data_ = nullptr;

@@ -1,7 +1,8 @@
 #pragma once
 /// LinearOperator: what a ShellMatrix needs from a square block operator A on the unknowns of a
 /// BlockPattern — the products, the diagonal and the inverses of the diagonal blocks — so one
-/// MATSHELL serves the CPU DenseBlockMatrix now and a GPU implementation later.
+/// MATSHELL serves the CPU DenseBlockMatrix (DenseBlockOperator) and the GPU one
+/// (DeviceDenseBlockOperator).
 ///
 ///   polydg::DenseBlockMatrix<double> dense(matrix);        // BlockMatrix<double> → DBF
 ///   polydg::petsc::DenseBlockOperator op(dense);           // a LinearOperator in host memory

@@ -1,7 +1,8 @@
 #pragma once
 /// ShellMatrix: a PETSc MATSHELL whose products, diagonal and inverted diagonal blocks come from
 /// a LinearOperator, so KSP and the point-block preconditioners run on the dense block format
-/// (and, with a device LinearOperator, on the GPU) without an AIJ copy of the matrix.
+/// (and, with a device LinearOperator such as DeviceDenseBlockOperator, on the GPU) without an
+/// AIJ copy of the matrix.
 ///
 ///   polydg::DenseBlockMatrix<double> dense(matrix);
 ///   polydg::petsc::DenseBlockOperator op(dense);
@@ -54,10 +55,25 @@ class ShellMatrix {
   ///   Vectors are taken with VecGetArrayReadAndMemType(), VecGetArrayWriteAndMemType() and,
   ///   for MatMultAdd() with z = y, VecGetArrayAndMemType(). An array in the memory space of
   ///   linear_operator.memory() goes to the operator as it is; any other is staged through
-  ///   buffers owned by the Mat (allocated at the first product that needs them) with
-  ///   polydg::device copies, which throw "built without CUDA" in a CPU build. When the
-  ///   operator works in device memory and PETSc has CUDA, the Mat's vectors are VECCUDA
-  ///   (MatShellSetVecType()), so MatCreateVecs() gives vectors used in place.
+  ///   buffers owned by the Mat (one per vector argument, allocated at the first product that
+  ///   needs them, kept until the Mat is destroyed) with polydg::device copies, which throw
+  ///   "built without CUDA" in a CPU build. A host Vec for a device operator goes through a
+  ///   pinned host buffer (device::PinnedBuffer): its array is copied into it (OpenMP-parallel
+  ///   memcpy), then to a device buffer with one cudaMemcpy at full PCIe speed, and outputs
+  ///   the same way back — rather than one cudaMemcpy from the Vec's pageable array, which
+  ///   the driver splits through its own small pinned buffers at lower speed (perf/bench_ksp
+  ///   times both). A device Vec for a host operator is copied into a pinned buffer directly.
+  ///   Each product with host Vecs thus moves x (and z) to the device and y back over PCIe,
+  ///   2 or 3 × 8 dof_count() bytes, besides the product itself.
+  ///
+  ///   Completion: every staging copy is a synchronous cudaMemcpy on the legacy default
+  ///   stream, the stream a DeviceDenseBlockOperator launches its kernels on, so copying y
+  ///   back waits for the product; when the output Vec's device array is used in place, the
+  ///   device is synchronized (cudaDeviceSynchronize()) before the array goes back to PETSc,
+  ///   which may use its own non-blocking streams. Either way the product is complete when
+  ///   MatMult() and friends return. When the operator works in device memory and PETSc has
+  ///   CUDA, the Mat's vectors are VECCUDA (MatShellSetVecType()), so MatCreateVecs() gives
+  ///   vectors used in place.
   ///
   ///   A polydg::Error (or any exception) thrown by the operator inside a PETSc callback does
   ///   not cross into PETSc: it is caught and returned as a PETSc error (PETSC_ERR_LIB) whose
@@ -74,7 +90,8 @@ class ShellMatrix {
   ///   operators are not supported yet), when dof_count() does not fit in PetscInt and for any
   ///   failing PETSc call.
   ///
-  /// See also: LinearOperator, DenseBlockOperator, values_changed(), AijMatrix
+  /// See also: LinearOperator, DenseBlockOperator, DeviceDenseBlockOperator, values_changed(),
+  ///           AijMatrix
   explicit ShellMatrix(const LinearOperator& linear_operator,
                        const std::string& options_prefix = "");
 

@@ -15,6 +15,9 @@
 /// variant inflates x into X[k][l] first, then contracts. Every output is summed by one thread
 /// in a fixed order: bitwise the same on every run.
 ///
+/// diagonal() and diagonal_blocks() read the diagonal block of each row, which starts at the
+/// row's column k = row_diagonal_columns (A_ii = A[start + i][i][l]).
+///
 /// All pointers are device memory; the calls are asynchronous on the default stream. The
 /// header includes no CUDA header; a build without CUDA links a stub that throws.
 #include <cstddef>
@@ -49,6 +52,15 @@ class DeviceDenseBlockMatrix {
   /// Seed 003's two-step product: inflate (x → X, inflated_size() entries), contract (X → y).
   void inflate(const Real* x, Real* inflated) const;
   void contract(const Real* inflated, Real* y) const;
+  /// d_i = A_ii: `d` is device memory of dof_count() entries (as DenseBlockMatrix::diagonal()).
+  void diagonal(Real* d) const;
+  /// The diagonal blocks A_ee themselves (not inverted), element after element in the
+  /// pattern's order, each N_e × N_e row-major; element e starts at Σ_{e' < e} N_{e'}² — the
+  /// layout of DenseBlockMatrix::inverted_block_diagonal(). `blocks` is device memory of
+  /// diagonal_block_value_count() entries.
+  void diagonal_blocks(Real* blocks) const;
+  /// Σ_e N_e²: the entries diagonal_blocks() writes.
+  GlobalIndex diagonal_block_value_count() const { return diagonal_block_values_; }
   /// Overwrites the values from a BlockMatrix value array in device memory (pattern order,
   /// matrix_value_count() entries), e.g. DeviceAssembler::values(): one pass, no allocation.
   void update_values(const Real* block_matrix_values);
@@ -56,7 +68,8 @@ class DeviceDenseBlockMatrix {
   const Real* values() const { return values_.data(); }
 
  private:
-  GlobalIndex dof_count_ = 0, stored_values_ = 0, matrix_values_ = 0, inflated_size_ = 0;
+  GlobalIndex dof_count_ = 0, stored_values_ = 0, matrix_values_ = 0, inflated_size_ = 0,
+              diagonal_block_values_ = 0;
   Index rows_ = 0, slots_ = 0, launch_blocks_ = 0, inflate_blocks_ = 0, multiply_blocks_ = 0;
   device::DeviceBuffer<DenseBlockGroup> groups_;
   device::DeviceBuffer<Index> block_groups_, group_first_blocks_;  // per thread block
@@ -64,6 +77,10 @@ class DeviceDenseBlockMatrix {
   device::DeviceBuffer<Index> multiply_block_groups_, multiply_first_blocks_;
   device::DeviceBuffer<Real> values_;
   device::DeviceBuffer<GlobalIndex> row_dof_offsets_;
+  // Per row: the column k where its diagonal block starts, and where that block goes in
+  // diagonal_blocks()'s output.
+  device::DeviceBuffer<Index> row_diagonal_columns_;
+  device::DeviceBuffer<GlobalIndex> row_diagonal_block_offsets_;
   device::DeviceBuffer<GlobalIndex> slot_column_dof_offsets_, slot_transpose_offsets_,
       slot_value_offsets_;
   device::DeviceBuffer<Index> slot_column_sizes_, slot_transpose_strides_;
