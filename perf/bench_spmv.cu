@@ -5,26 +5,39 @@
 //       3 triangles per polygon: 3 to 10 neighbours per element), N = (p+1)(p+2)/2;
 //   (b) 2D+1 slab patterns: the same spatial structure with the 3D block size of P_p
 //       (the slab's neighbours are the spatial ones; top and bottom are boundary faces);
-//   (c) HDG face patterns (seed 003): 11,780 faces (the seed's size) and large.
+//   (c) HDG face patterns (seed 003, make_hdg_block_pattern): 2D (n_a = 5, blocks 4(p+1)) and
+//       3D (n_a = 7, blocks 5(p+1)(p+2)/2), each at 11,780 faces (the seed's size, fp64) and
+//       large (fp64 and fp32).
 // Values are pseudo-random, diagonally dominant (fill_diagonally_dominant_values): the product
 // does not care. Each case is sized to about --megabytes of matrix values (default 600, so the
-// targets' "≥ 500 MB" holds); the HDG seed-size cases are small on purpose.
+// targets' "≥ 500 MB" holds); the HDG seed-size cases keep the seed's face count whatever their
+// size (2D: 30–270 MB; 3D: 142 MB at p = 1 to 6.96 GB at p = 5). "HDG 3D large" is sized
+// by measuring its pattern (its boundary rows, with 4 of 7 blocks, are a large share when the
+// blocks are large and the faces few), so its fp64 values are at least --megabytes; at high p it
+// has fewer faces than the seed-size case.
 // Times: CUDA events, median of --repeats after a warm-up. GB/s: each format's minimal traffic
 // (values, its indices, x and y once); % of the device-to-device copy bandwidth measured in the
-// same run. --json FILE writes every row.
+// same run. At the end, seed 003's Table 3 layout for the fp64 seed-size HDG cases (the seed's
+// own numbers, 2D only, next to ours). --json FILE writes every row and that table.
+// --cases picks the families: ip (a), slab (b), hdg2 and hdg3 (c); default all.
 //
-//   build-gpu/bin/bench_spmv [--p 1,2,3,4,5] [--megabytes 600] [--repeats 20] [--json FILE]
+//   build-gpu/bin/bench_spmv [--p 1,2,3,4,5] [--megabytes 600] [--repeats 20]
+//                            [--cases ip,slab,hdg2,hdg3] [--json FILE]
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/cuda_check.cuh"
@@ -196,36 +209,43 @@ Row run_case(const BlockMatrix<Real>& matrix, const std::string& family, int p, 
   for (Index e = 1; e < pattern.block_row_count(); ++e)
     uniform = uniform && pattern.block_size(e) == pattern.block_size(0);
   if (uniform) {
-    std::vector<int> block_offsets(static_cast<std::size_t>(pattern.block_row_count()) + 1),
-        block_columns(static_cast<std::size_t>(pattern.block_count()));
-    for (Index e = 0; e <= pattern.block_row_count(); ++e)
-      block_offsets[e] = pattern.block_row_begin(e);
-    for (Index k = 0; k < pattern.block_count(); ++k) block_columns[k] = pattern.block_column(k);
-    const device::DeviceBuffer<int> offsets_device{std::span<const int>(block_offsets)};
-    const device::DeviceBuffer<int> columns_device{std::span<const int>(block_columns)};
-    const device::DeviceBuffer<Real> values_device{matrix.values()};
-    cusparseMatDescr_t descriptor;
-    BENCH_CUSPARSE(cusparseCreateMatDescr(&descriptor));
-    const Real one = 1, zero = 0;
-    const int size = pattern.block_size(0);
-    row.bsr_ms = median_ms(repeats, [&] {
-      if constexpr (sizeof(Real) == 8)
-        BENCH_CUSPARSE(cusparseDbsrmv(
-            handle, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE,
-            pattern.block_row_count(), pattern.block_row_count(), pattern.block_count(), &one,
-            descriptor, values_device.data(), offsets_device.data(), columns_device.data(), size,
-            x_device.data(), &zero, y_csr.data()));
-      else
-        BENCH_CUSPARSE(cusparseSbsrmv(
-            handle, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE,
-            pattern.block_row_count(), pattern.block_row_count(), pattern.block_count(), &one,
-            descriptor, values_device.data(), offsets_device.data(), columns_device.data(), size,
-            x_device.data(), &zero, y_csr.data()));
-    });
-    cusparseDestroyMatDescr(descriptor);
-    row.bsr_bytes = double(pattern.value_count()) * sizeof(Real) +
-                    double(pattern.block_count()) * 4 + double(pattern.block_row_count() + 1) * 4 +
-                    2.0 * double(n) * sizeof(Real);
+    // Should cusparse<t>bsrmv refuse a block size, report it and keep the other formats' rows.
+    try {
+      std::vector<int> block_offsets(static_cast<std::size_t>(pattern.block_row_count()) + 1),
+          block_columns(static_cast<std::size_t>(pattern.block_count()));
+      for (Index e = 0; e <= pattern.block_row_count(); ++e)
+        block_offsets[e] = pattern.block_row_begin(e);
+      for (Index k = 0; k < pattern.block_count(); ++k) block_columns[k] = pattern.block_column(k);
+      const device::DeviceBuffer<int> offsets_device{std::span<const int>(block_offsets)};
+      const device::DeviceBuffer<int> columns_device{std::span<const int>(block_columns)};
+      const device::DeviceBuffer<Real> values_device{matrix.values()};
+      cusparseMatDescr_t descriptor;
+      BENCH_CUSPARSE(cusparseCreateMatDescr(&descriptor));
+      const Real one = 1, zero = 0;
+      const int size = pattern.block_size(0);
+      row.bsr_ms = median_ms(repeats, [&] {
+        if constexpr (sizeof(Real) == 8)
+          BENCH_CUSPARSE(cusparseDbsrmv(
+              handle, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE,
+              pattern.block_row_count(), pattern.block_row_count(), pattern.block_count(), &one,
+              descriptor, values_device.data(), offsets_device.data(), columns_device.data(), size,
+              x_device.data(), &zero, y_csr.data()));
+        else
+          BENCH_CUSPARSE(cusparseSbsrmv(
+              handle, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE,
+              pattern.block_row_count(), pattern.block_row_count(), pattern.block_count(), &one,
+              descriptor, values_device.data(), offsets_device.data(), columns_device.data(), size,
+              x_device.data(), &zero, y_csr.data()));
+      });
+      cusparseDestroyMatDescr(descriptor);
+      row.bsr_bytes = double(pattern.value_count()) * sizeof(Real) +
+                      double(pattern.block_count()) * 4 +
+                      double(pattern.block_row_count() + 1) * 4 + 2.0 * double(n) * sizeof(Real);
+    } catch (const Error& error) {
+      std::fprintf(stderr, "bench_spmv: %s p = %d: BSR skipped: %s\n", family.c_str(), p,
+                   error.what());
+      row.bsr_ms = -1;
+    }
   }
 
   double difference = 0, norm = 0;
@@ -263,6 +283,49 @@ std::vector<std::array<Index, 2>> ip_dg_interfaces(double elements, Index& eleme
   return interfaces;
 }
 
+/// Seed 003 (Roca, Nguyen, Peraire), Table 3: "Speedup of the proposed and CUSPARSE sparse
+/// matrix-vector product compared with MATLAB for p = 1, ..., 5" — 2D HDG matrices of a
+/// compressible Navier–Stokes problem on one triangular mesh of 11,780 faces (n_c = 4), double
+/// precision (Table 1's MB are 8-byte values), GeForce GTX 285 (CUSPARSE, proposed) and a Mac
+/// Pro 2009 (MATLAB). "Proposed" is the seed's two-step DBF product (Table 2: tv + tc). The
+/// seed has no 3D counterpart. csr_nonzeros is Table 1's "CSR (nnz)" for the same matrices.
+struct SeedTable3Row {
+  int p;
+  double matlab_ms, cusparse_ms, proposed_ms;  // execution time (ms)
+  double cusparse_speedup, proposed_speedup;   // speedup, MATLAB as reference
+  long long csr_nonzeros;                      // Table 1
+};
+constexpr std::array<SeedTable3Row, 5> seed_table3 = {{
+    {1, 22.81, 1.87, 0.72, 12.22, 31.91, 3743188},
+    {2, 47.07, 3.05, 1.15, 15.41, 40.79, 8423010},
+    {3, 77.37, 4.17, 1.77, 18.54, 43.64, 14975728},
+    {4, 118.51, 5.91, 2.53, 20.05, 46.82, 23395950},
+    {5, 179.37, 7.39, 3.41, 24.28, 52.54, 33696648},
+}};
+constexpr Index seed_face_count = 11780;
+
+std::optional<SeedTable3Row> seed_table3_row(int dimension, int p) {
+  for (const SeedTable3Row& row : seed_table3)
+    if (dimension == 2 && row.p == p) return row;
+  return std::nullopt;
+}
+
+/// The HDG face pattern of the fewest faces (to 0.5 %) whose values take ≥ `megabytes` in
+/// fp64: the face count is rescaled from the measured value count, since the share of boundary
+/// rows (fewer blocks) grows as the face count falls.
+BlockPattern hdg_pattern_of_megabytes(int dimension, int p, double megabytes) {
+  const double face_size = double(hdg_face_block_size(dimension, p));
+  const double bytes_per_face =
+      double(hdg_max_blocks_per_row(dimension)) * face_size * face_size * 8.0;
+  Index faces = std::max<Index>(1, Index(megabytes * 1e6 / bytes_per_face));
+  for (int attempt = 0;; ++attempt) {
+    BlockPattern pattern = make_hdg_block_pattern(dimension, faces, p);
+    const double mb = double(pattern.value_count()) * 8.0 / 1e6;
+    if (mb >= megabytes || attempt == 8) return pattern;
+    faces = std::max<Index>(faces + 1, Index(std::ceil(double(faces) * megabytes / mb * 1.005)));
+  }
+}
+
 template <class Real>
 BlockMatrix<Real> random_matrix(BlockPattern pattern) {
   BlockMatrix<Real> matrix(std::make_shared<const BlockPattern>(std::move(pattern)));
@@ -284,6 +347,53 @@ void print(const Row& r, double stream) {
       r.difference);
 }
 
+/// One line of seed 003's Table 3 layout: ours (an fp64 seed-size HDG row) next to the seed's.
+struct Table3Row {
+  int dimension = 0;
+  const Row* ours = nullptr;
+  std::optional<SeedTable3Row> seed;
+};
+
+std::vector<Table3Row> table3_rows(const std::vector<Row>& rows) {
+  std::vector<Table3Row> table;
+  for (const int dimension : {2, 3}) {
+    const std::string family = dimension == 2 ? "HDG 2D seed" : "HDG 3D seed";
+    for (const Row& row : rows)
+      if (row.family == family && row.precision == "fp64")
+        table.push_back({dimension, &row, seed_table3_row(dimension, row.p)});
+  }
+  return table;
+}
+
+void print_table3(const std::vector<Table3Row>& table, const char* device) {
+  if (table.empty()) return;
+  std::printf(
+      "\nSeed 003 Table 3 layout: HDG matrices of %d faces, fp64, median ms of one y = A x.\n"
+      "  seed: its Table 3 (GeForce GTX 285; MATLAB on a Mac Pro 2009 CPU; 2D only), with\n"
+      "        speedups vs MATLAB (xMATLAB) and CUSPARSE ms / proposed ms (xCUSP, derived);\n"
+      "        \"proposed\" = its two-step DBF; nnz = its Table 1 CSR nonzeros.\n"
+      "  ours: %s, no MATLAB: speedups are cuSPARSE CSR ms / DBF ms and / two-step ms.\n",
+      int(seed_face_count), device);
+  std::printf("%3s %2s | %9s %9s %9s %9s %9s %9s %6s | %11s %8s %8s %8s %6s %6s\n", "dim", "p",
+              "seed nnz", "MATLAB ms", "CUSP ms", "prop ms", "CUSP", "prop", "prop", "our nnz",
+              "CSR ms", "DBF ms", "2-step", "DBF", "2-step");
+  std::printf("%3s %2s | %9s %9s %9s %9s %9s %9s %6s | %11s %8s %8s %8s %6s %6s\n", "", "", "", "",
+              "", "", "xMATLAB", "xMATLAB", "xCUSP", "", "", "", "ms", "xCSR", "xCSR");
+  for (const Table3Row& t : table) {
+    const Row& r = *t.ours;
+    if (t.seed)
+      std::printf("%3d %2d | %9lld %9.2f %9.2f %9.2f %9.2f %9.2f %6.2f |", t.dimension, r.p,
+                  t.seed->csr_nonzeros, t.seed->matlab_ms, t.seed->cusparse_ms, t.seed->proposed_ms,
+                  t.seed->cusparse_speedup, t.seed->proposed_speedup,
+                  t.seed->cusparse_ms / t.seed->proposed_ms);
+    else
+      std::printf("%3d %2d | %9s %9s %9s %9s %9s %9s %6s |", t.dimension, r.p, "n/a", "n/a", "n/a",
+                  "n/a", "n/a", "n/a", "n/a");
+    std::printf(" %11lld %8.3f %8.3f %8.3f %6.2f %6.2f\n", r.nonzeros, r.csr_ms, r.dbf_ms,
+                r.two_step_ms, r.csr_ms / r.dbf_ms, r.csr_ms / r.two_step_ms);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -291,9 +401,13 @@ int main(int argc, char** argv) {
   double megabytes = 600;
   int repeats = 20;
   std::string json_path;
+  const std::set<std::string> all_cases = {"ip", "slab", "hdg2", "hdg3"};
+  std::set<std::string> cases = all_cases;
   try {
-    for (int i = 1; i + 1 < argc; i += 2) {
-      const std::string flag = argv[i], value = argv[i + 1];
+    for (int i = 1; i < argc; i += 2) {
+      const std::string flag = argv[i];
+      require(i + 1 < argc, "bench_spmv: option ", flag, " needs a value");
+      const std::string value = argv[i + 1];
       if (flag == "--p") {
         degrees.clear();
         std::stringstream list(value);
@@ -302,12 +416,22 @@ int main(int argc, char** argv) {
         megabytes = std::stod(value);
       } else if (flag == "--repeats") {
         repeats = std::stoi(value);
+      } else if (flag == "--cases") {
+        cases.clear();
+        std::stringstream list(value);
+        for (std::string item; std::getline(list, item, ',');) {
+          require(all_cases.count(item) == 1, "bench_spmv: unknown case '", item,
+                  "' (cases: ip, slab, hdg2, hdg3)");
+          cases.insert(item);
+        }
       } else if (flag == "--json") {
         json_path = value;
       } else {
         raise("bench_spmv: unknown option ", flag);
       }
     }
+    require(megabytes > 0 && repeats >= 1 && !degrees.empty() && !cases.empty(),
+            "bench_spmv: --megabytes, --repeats, --p and --cases must be positive / non-empty");
     cudaDeviceProp properties{};
     POLYDG_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
     cusparseHandle_t handle;
@@ -322,12 +446,15 @@ int main(int argc, char** argv) {
     std::vector<Row> rows;
     auto record = [&](const Row& row) {
       print(row, stream);
+      std::fflush(stdout);
       rows.push_back(row);
     };
     for (int p : degrees) {
       const Index n2 = (p + 1) * (p + 2) / 2, n3 = (p + 1) * (p + 2) * (p + 3) / 6;
       const double blocks_per_row = 4.6;  // measured mean for ~3-triangle polygons
-      for (const auto& [family, size] : {std::pair{"IP-DG 2D", n2}, {"slab 2D+1", n3}}) {
+      for (const auto& [family, size, name] :
+           {std::tuple{"IP-DG 2D", n2, "ip"}, {"slab 2D+1", n3, "slab"}}) {
+        if (cases.count(name) == 0) continue;
         const double elements = megabytes * 1e6 / (blocks_per_row * size * size * 8.0);
         Index element_count = 0;
         const auto interfaces = ip_dg_interfaces(elements, element_count);
@@ -339,16 +466,27 @@ int main(int argc, char** argv) {
         const auto matrix = random_matrix<float>(BlockPattern(sizes, interfaces));
         record(run_case(matrix, family, p, repeats, handle));
       }
-      const Index face_size = hdg_face_block_size(2, p);
-      record(run_case(random_matrix<double>(make_hdg_block_pattern(2, 11780, p)), "HDG 2D seed", p,
-                      repeats, handle));
-      const Index faces = Index(megabytes * 1e6 / (5.0 * face_size * face_size * 8.0));
-      record(run_case(random_matrix<double>(make_hdg_block_pattern(2, faces, p)), "HDG 2D large", p,
-                      repeats, handle));
-      record(run_case(random_matrix<float>(make_hdg_block_pattern(2, faces, p)), "HDG 2D large", p,
-                      repeats, handle));
+      if (cases.count("hdg2") == 1) {
+        const Index face_size = hdg_face_block_size(2, p);
+        record(run_case(random_matrix<double>(make_hdg_block_pattern(2, seed_face_count, p)),
+                        "HDG 2D seed", p, repeats, handle));
+        const Index faces = Index(megabytes * 1e6 / (5.0 * face_size * face_size * 8.0));
+        record(run_case(random_matrix<double>(make_hdg_block_pattern(2, faces, p)), "HDG 2D large",
+                        p, repeats, handle));
+        record(run_case(random_matrix<float>(make_hdg_block_pattern(2, faces, p)), "HDG 2D large",
+                        p, repeats, handle));
+      }
+      if (cases.count("hdg3") == 1) {
+        record(run_case(random_matrix<double>(make_hdg_block_pattern(3, seed_face_count, p)),
+                        "HDG 3D seed", p, repeats, handle));
+        const BlockPattern large = hdg_pattern_of_megabytes(3, p, megabytes);
+        record(run_case(random_matrix<double>(large), "HDG 3D large", p, repeats, handle));
+        record(run_case(random_matrix<float>(large), "HDG 3D large", p, repeats, handle));
+      }
     }
     cusparseDestroy(handle);
+    const std::vector<Table3Row> table3 = table3_rows(rows);
+    print_table3(table3, properties.name);
     if (!json_path.empty()) {
       std::ofstream json(json_path);
       require(bool(json), "bench_spmv: cannot write ", json_path);
@@ -363,7 +501,45 @@ int main(int argc, char** argv) {
              << ", \"transpose_ms\": " << r.transpose_ms << ", \"two_step_ms\": " << r.two_step_ms
              << ", \"csr_ms\": " << r.csr_ms << ", \"bsr_ms\": " << r.bsr_ms
              << ", \"dbf_bytes\": " << r.dbf_bytes << ", \"csr_bytes\": " << r.csr_bytes
-             << ", \"bsr_bytes\": " << r.bsr_bytes << ", \"difference\": " << r.difference << "}";
+             << ", \"bsr_bytes\": " << r.bsr_bytes << ", \"difference\": " << r.difference
+             << ", \"block_rows\": " << r.block_rows << "}";
+      }
+      json << "], \"megabytes\": " << megabytes << ", \"repeats\": " << repeats << ", \"cases\": [";
+      bool first = true;
+      for (const char* name : {"ip", "slab", "hdg2", "hdg3"})
+        if (cases.count(name) == 1) {
+          json << (first ? "" : ", ") << '"' << name << '"';
+          first = false;
+        }
+      // Seed 003 Table 3 layout: ours (fp64, seed-size HDG) and the seed's (null in 3D).
+      json << "], \"seed_table3\": [";
+      for (std::size_t i = 0; i < table3.size(); ++i) {
+        const Table3Row& t = table3[i];
+        const Row& r = *t.ours;
+        json << (i ? ", " : "") << "{\"dimension\": " << t.dimension << ", \"p\": " << r.p
+             << ", \"faces\": " << r.block_rows << ", \"dofs\": " << r.dofs
+             << ", \"nonzeros\": " << r.nonzeros << ", \"csr_ms\": " << r.csr_ms
+             << ", \"dbf_ms\": " << r.dbf_ms << ", \"two_step_ms\": " << r.two_step_ms
+             << ", \"dbf_speedup_vs_csr\": " << r.csr_ms / r.dbf_ms
+             << ", \"two_step_speedup_vs_csr\": " << r.csr_ms / r.two_step_ms;
+        auto seed_field = [&](const char* key, auto value) {
+          json << ", \"" << key << "\": ";
+          if (t.seed)
+            json << value(*t.seed);
+          else
+            json << "null";
+        };
+        seed_field("seed_csr_nonzeros", [](const SeedTable3Row& s) { return s.csr_nonzeros; });
+        seed_field("seed_matlab_ms", [](const SeedTable3Row& s) { return s.matlab_ms; });
+        seed_field("seed_cusparse_ms", [](const SeedTable3Row& s) { return s.cusparse_ms; });
+        seed_field("seed_proposed_ms", [](const SeedTable3Row& s) { return s.proposed_ms; });
+        seed_field("seed_cusparse_speedup_vs_matlab",
+                   [](const SeedTable3Row& s) { return s.cusparse_speedup; });
+        seed_field("seed_proposed_speedup_vs_matlab",
+                   [](const SeedTable3Row& s) { return s.proposed_speedup; });
+        seed_field("seed_proposed_speedup_vs_cusparse",
+                   [](const SeedTable3Row& s) { return s.cusparse_ms / s.proposed_ms; });
+        json << "}";
       }
       json << "]}\n";
     }

@@ -8,7 +8,9 @@
 /// element integrals, the lateral faces F × I_n (interfaces and spatial boundary, split into
 /// two triangles each), the bottom face (t = t_{n−1}, hyperbolic inflow in time) and the top
 /// face (outflow) all go through the general 3D machinery, and P_p(κ × I_n) is the 3D
-/// bounding-box Legendre space on B_κ × I_n.
+/// bounding-box Legendre space on B_κ × I_n. The quadrature may still run over the prisms and
+/// the lateral rectangles instead of their tetrahedra and triangles
+/// (QuadraturePieces::slab_prisms, slab_assembly_options(): cells 3k..3k+2 are prism k).
 ///
 /// Lateral faces keep the spatial boundary tags; the bottom and top faces get
 /// slab_bottom_tag and slab_top_tag. The slab is built once on the reference interval [0, 1];
