@@ -43,6 +43,7 @@
 #include "polydg/spacetime/space_time_coefficients.hpp"
 #include "polydg/sparse/dense_block_matrix.hpp"
 #include "polydg/sparse/device_dense_block_matrix.hpp"
+#include "shell_test_problems.hpp"
 
 using namespace polydg;
 
@@ -58,67 +59,12 @@ double max_relative_difference(std::span<const double> a, std::span<const double
   return largest > 0 ? difference / largest : difference;
 }
 
-std::vector<double> values_of(Vec vec, GlobalIndex size) {
-  std::vector<double> values(static_cast<std::size_t>(size));
-  petsc::copy_from_vec(vec, values);
-  return values;
-}
-
-/// Agglomerated polygons of a perturbed 24 × 24 square: ~40 elements of ~29 triangles each.
-std::shared_ptr<const SimplexMesh<2>> fine_square() {
-  static const auto fine = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(24, 0.2, 4));
-  return fine;
-}
-const Agglomeration& polygons() {
-  static const Agglomeration parts = agglomerate(*fine_square(), 40);
-  return parts;
-}
-PolytopicMesh<2> uniform_mesh(int degree) {
-  return PolytopicMesh<2>(fine_square(), polygons().element_of_cell, degree);
-}
-/// Degrees 1, 2, 3 in turn: block sizes 3, 6 and 10 side by side.
-PolytopicMesh<2> hp_mesh() {
-  std::vector<int> degrees(static_cast<std::size_t>(polygons().element_count));
-  for (std::size_t e = 0; e < degrees.size(); ++e) degrees[e] = 1 + int(e % 3);
-  return PolytopicMesh<2>(fine_square(), polygons().element_of_cell, degrees);
-}
-
-struct DgSystem {
-  BlockMatrix<double> matrix;
-  std::vector<double> rhs;
-};
-
-/// −∇·(A∇u) + b·∇u + c u = f, u = 0 on the boundary: non-symmetric diagonal blocks.
-DgSystem advection_diffusion(const PolytopicMesh<2>& mesh) {
-  Assembler<2> assembler(mesh, BoundaryConditions::all_dirichlet());
-  DgSystem system{assembler.make_matrix(), assembler.make_vector()};
-  assembler.assemble(
-      make_coefficients<2>()
-          .with_diffusion([](const Point<2>& x) {
-            return Tensor<2>{{{0.01 + 0.005 * x[0], 0.002}, {0.002, 0.01 + 0.005 * x[1]}}};
-          })
-          .with_advection([](const Point<2>& x) {
-            return Point<2>{{1 - 0.3 * x[1], 0.5 + 0.2 * x[0]}};
-          })
-          .with_reaction(0.5)
-          .with_source([](const Point<2>& x) { return 1 + x[0] * x[1]; }),
-      system.matrix, system.rhs);
-  return system;
-}
-
-/// −∇·(A∇u) = f, symmetric interior penalty, u = 0 on the boundary: SPD.
-DgSystem poisson(const PolytopicMesh<2>& mesh) {
-  Assembler<2> assembler(mesh, BoundaryConditions::all_dirichlet());
-  DgSystem system{assembler.make_matrix(), assembler.make_vector()};
-  assembler.assemble(
-      make_coefficients<2>()
-          .with_diffusion([](const Point<2>& x) {
-            return Tensor<2>{{{1 + x[0] * x[1], 0.3 * x[0]}, {0.3 * x[0], 2 - x[1]}}};
-          })
-          .with_source([](const Point<2>& x) { return std::sin(3 * x[0]) + x[1]; }),
-      system.matrix, system.rhs);
-  return system;
-}
+using testing::advection_diffusion;
+using testing::DgSystem;
+using testing::hp_mesh;
+using testing::poisson;
+using testing::uniform_mesh;
+using testing::values_of;
 
 /// One matrix as a ShellMatrix over its dense block format on the GPU and as an AijMatrix.
 /// Not movable: the operator and the shell refer to the members before them.
@@ -443,21 +389,8 @@ void space_time_slab() {
   std::puts("space-time slab:");
   std::vector<std::unique_ptr<testing::ScopedOption>> options;
   gmres_options(options, "gslab_", "jacobi");
-  const auto exact = [](const Point<3>& x) {
-    return std::sin(3 * x[0]) * std::cos(2 * x[1]) * (1 + x[2]);
-  };
-  const auto data =
-      make_coefficients<2>()
-          .with_diffusion(0.1)
-          .with_advection(Point<2>{{0.5, -0.3}})
-          .with_source([](const Point<3>& x) {
-            const double s = std::sin(3 * x[0]) * std::cos(2 * x[1]);
-            const double c = std::cos(3 * x[0]) * std::cos(2 * x[1]);
-            const double d = std::sin(3 * x[0]) * std::sin(2 * x[1]);
-            // u_t − 0.1 Δu + b·∇u with u = s (1 + t).
-            return s + 0.1 * 13 * s * (1 + x[2]) + (0.5 * 3 * c + 0.3 * 2 * d) * (1 + x[2]);
-          })
-          .with_dirichlet(exact);
+  const auto exact = testing::slab_exact;
+  const auto data = testing::slab_data();
   SlabSolverOptions slab_options;
   slab_options.solver.options_prefix = "gslab_";
   SlabSolver solver(uniform_mesh(2), BoundaryConditions::all_dirichlet(),

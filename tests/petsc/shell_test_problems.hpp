@@ -1,0 +1,100 @@
+#pragma once
+// Test helper: the meshes and DG systems the CPU and GPU shell tests (test_petsc_shell,
+// test_cuda_petsc_shell) both solve, and reading a Vec back.
+#include <petscvec.h>
+
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "polydg/dg/assembler.hpp"
+#include "polydg/dg/coefficients.hpp"
+#include "polydg/mesh/agglomeration.hpp"
+#include "polydg/mesh/generators.hpp"
+#include "polydg/petsc/petsc_vector.hpp"
+#include "polydg/sparse/block_matrix.hpp"
+
+namespace polydg::testing {
+
+inline std::vector<double> values_of(Vec vec, GlobalIndex size) {
+  std::vector<double> values(static_cast<std::size_t>(size));
+  petsc::copy_from_vec(vec, values);
+  return values;
+}
+
+/// Agglomerated polygons of a perturbed 24 × 24 square: ~40 elements of ~29 triangles each.
+inline std::shared_ptr<const SimplexMesh<2>> fine_square() {
+  static const auto fine = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(24, 0.2, 4));
+  return fine;
+}
+inline const Agglomeration& polygons() {
+  static const Agglomeration parts = agglomerate(*fine_square(), 40);
+  return parts;
+}
+inline PolytopicMesh<2> uniform_mesh(int degree) {
+  return PolytopicMesh<2>(fine_square(), polygons().element_of_cell, degree);
+}
+/// Degrees 1, 2, 3 in turn: block sizes 3, 6 and 10 side by side.
+inline PolytopicMesh<2> hp_mesh() {
+  std::vector<int> degrees(static_cast<std::size_t>(polygons().element_count));
+  for (std::size_t e = 0; e < degrees.size(); ++e) degrees[e] = 1 + int(e % 3);
+  return PolytopicMesh<2>(fine_square(), polygons().element_of_cell, degrees);
+}
+
+struct DgSystem {
+  BlockMatrix<double> matrix;
+  std::vector<double> rhs;
+};
+
+/// −∇·(A∇u) + b·∇u + c u = 1 with variable A, u = 0 on the boundary: diagonal blocks that are
+/// not symmetric, so a transposed inverse would show.
+inline DgSystem advection_diffusion(const PolytopicMesh<2>& mesh) {
+  Assembler<2> assembler(mesh, BoundaryConditions::all_dirichlet());
+  DgSystem system{assembler.make_matrix(), assembler.make_vector()};
+  assembler.assemble(
+      make_coefficients<2>()
+          .with_diffusion([](const Point<2>& x) {
+            return Tensor<2>{{{0.01 + 0.005 * x[0], 0.002}, {0.002, 0.01 + 0.005 * x[1]}}};
+          })
+          .with_advection([](const Point<2>& x) {
+            return Point<2>{{1 - 0.3 * x[1], 0.5 + 0.2 * x[0]}};
+          })
+          .with_reaction(0.5)
+          .with_source([](const Point<2>& x) { return 1 + x[0] * x[1]; }),
+      system.matrix, system.rhs);
+  return system;
+}
+
+/// −∇·(A∇u) = f with symmetric interior penalty and u = 0 on the whole boundary: SPD.
+inline DgSystem poisson(const PolytopicMesh<2>& mesh) {
+  Assembler<2> assembler(mesh, BoundaryConditions::all_dirichlet());
+  DgSystem system{assembler.make_matrix(), assembler.make_vector()};
+  assembler.assemble(
+      make_coefficients<2>()
+          .with_diffusion([](const Point<2>& x) {
+            return Tensor<2>{{{1 + x[0] * x[1], 0.3 * x[0]}, {0.3 * x[0], 2 - x[1]}}};
+          })
+          .with_source([](const Point<2>& x) { return std::sin(3 * x[0]) + x[1]; }),
+      system.matrix, system.rhs);
+  return system;
+}
+
+/// The space-time slab problem: u = sin 3x cos 2y (1 + t) of u_t − 0.1 Δu + b·∇u = f,
+/// b = (0.5, −0.3), with its Dirichlet data (space_time_coefficients(slab_data())).
+inline double slab_exact(const Point<3>& x) {
+  return std::sin(3 * x[0]) * std::cos(2 * x[1]) * (1 + x[2]);
+}
+inline auto slab_data() {
+  return make_coefficients<2>()
+      .with_diffusion(0.1)
+      .with_advection(Point<2>{{0.5, -0.3}})
+      .with_source([](const Point<3>& x) {
+        const double s = std::sin(3 * x[0]) * std::cos(2 * x[1]);
+        const double c = std::cos(3 * x[0]) * std::cos(2 * x[1]);
+        const double d = std::sin(3 * x[0]) * std::sin(2 * x[1]);
+        return s + 0.1 * 13 * s * (1 + x[2]) + (0.5 * 3 * c + 0.3 * 2 * d) * (1 + x[2]);
+      })
+      .with_dirichlet(slab_exact);
+}
+
+}  // namespace polydg::testing
