@@ -35,13 +35,14 @@ __device__ inline GroupThread group_thread(const DenseBlockGroup* groups, const 
   return {groups[g], GlobalIndex(blockIdx.x - Index(first_blocks[g])) * blockDim.x + threadIdx.x};
 }
 
-/// Rows of a block one thread of multiply_kernel owns: x is loaded once per column for them.
-constexpr int rows_per_thread = 8;
+// Rows of a block one thread of multiply_kernel owns: 8 (x is loaded once per column for
+// them), fewer (4, 2, 1) when a matrix has too few block rows to give the device enough threads
+// (see the constructor); the sums do not depend on it.
 
 /// Thread (l, c) of a group owns the rows i = c R .. c R + R − 1 (R = rows_per_thread, fewer at
 /// the end) of block row l: per column k it loads x once and A[k][i][l] for its rows — a warp
 /// (32 consecutive l) reads one coalesced segment per (k, i).
-template <class Real>
+template <class Real, int rows_per_thread>
 __global__ void __launch_bounds__(threads_per_block)
     multiply_kernel(const DenseBlockGroup* groups, const Index* block_groups,
                     const Index* first_blocks, const Real* values, const GlobalIndex* row_dofs,
@@ -214,7 +215,8 @@ device::DeviceBuffer<T> upload(std::span<const T> host) {
 }  // namespace
 
 template <class Real>
-DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real>& host)
+DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real>& host,
+                                                     int rows_per_thread)
     : dof_count_(host.dof_count()),
       stored_values_(GlobalIndex(host.values().size())),
       matrix_values_(host.pattern().value_count()),
@@ -222,9 +224,34 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
       rows_(Index(host.row_block_rows().size())),
       slots_(Index(host.slot_column_sizes().size())) {
   std::vector<Index> block_groups, first_blocks;
+  const auto multiply_threads = [&](int rows_per_thread) {
+    GlobalIndex threads = 0;
+    for (const DenseBlockGroup& g : host.groups())
+      threads += GlobalIndex(g.row_count) * ((g.row_size + rows_per_thread - 1) / rows_per_thread);
+    return threads;
+  };
+  // A matrix of few block rows (large blocks, few faces) gives too few threads with 8 rows
+  // each to cover the memory latency: halve the rows per thread until the device's resident
+  // threads are covered (or one row each).
+  int device = 0, processors = 1, threads_per_processor = 2048;
+  if (cudaGetDevice(&device) == cudaSuccess) {
+    cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device);
+    cudaDeviceGetAttribute(&threads_per_processor, cudaDevAttrMaxThreadsPerMultiProcessor, device);
+  }
+  const GlobalIndex resident = GlobalIndex(processors) * threads_per_processor;
+  require(rows_per_thread == 0 || rows_per_thread == 1 || rows_per_thread == 2 ||
+              rows_per_thread == 4 || rows_per_thread == 8,
+          "DeviceDenseBlockMatrix: rows_per_thread ", rows_per_thread,
+          " (0 to choose, or 1, 2, 4, 8)");
+  if (rows_per_thread > 0)
+    rows_per_thread_ = rows_per_thread;
+  else
+    while (rows_per_thread_ > 1 && multiply_threads(rows_per_thread_) < resident)
+      rows_per_thread_ /= 2;
+  rows_per_thread = rows_per_thread_;
   multiply_blocks_ = launch_table(
       host.groups(),
-      [](const DenseBlockGroup& g) {
+      [rows_per_thread](const DenseBlockGroup& g) {
         return GlobalIndex(g.row_count) * ((g.row_size + rows_per_thread - 1) / rows_per_thread);
       },
       block_groups, first_blocks);
@@ -289,9 +316,25 @@ void DeviceDenseBlockMatrix<Real>::multiply(const Real* x, Real* y) const {
 template <class Real>
 void DeviceDenseBlockMatrix<Real>::multiply_add(const Real* x, const Real* z, Real* y) const {
   if (multiply_blocks_ == 0) return;
-  multiply_kernel<Real><<<unsigned(multiply_blocks_), threads_per_block>>>(
-      groups_.data(), multiply_block_groups_.data(), multiply_first_blocks_.data(), values_.data(),
-      row_dof_offsets_.data(), slot_column_dof_offsets_.data(), slot_column_sizes_.data(), x, z, y);
+  const auto launch = [&](auto kernel) {
+    kernel<<<unsigned(multiply_blocks_), threads_per_block>>>(
+        groups_.data(), multiply_block_groups_.data(), multiply_first_blocks_.data(),
+        values_.data(), row_dof_offsets_.data(), slot_column_dof_offsets_.data(),
+        slot_column_sizes_.data(), x, z, y);
+  };
+  switch (rows_per_thread_) {
+    case 8:
+      launch(multiply_kernel<Real, 8>);
+      break;
+    case 4:
+      launch(multiply_kernel<Real, 4>);
+      break;
+    case 2:
+      launch(multiply_kernel<Real, 2>);
+      break;
+    default:
+      launch(multiply_kernel<Real, 1>);
+  }
   POLYDG_CUDA_CHECK_LAUNCH("DeviceDenseBlockMatrix multiply_kernel");
 }
 

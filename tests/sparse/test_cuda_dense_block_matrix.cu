@@ -104,6 +104,14 @@ void check_matrix(const BlockMatrix<Real>& matrix, Index max_group_count, const 
   POLYDG_GPU_CHECK(d_two_step <= tolerance);
   POLYDG_GPU_CHECK(d_in_place <= tolerance);
   POLYDG_GPU_CHECK(same_bits(product, again));
+  // Every rows-per-thread choice of y = A x gives the same bits (each y_i is one thread's sum
+  // over k ascending whatever the chunking); this matrix chose gpu.rows_per_thread() itself.
+  for (int rows_per_thread : {1, 2, 4, 8}) {
+    const DeviceDenseBlockMatrix<Real> chunked(host, rows_per_thread);
+    POLYDG_GPU_CHECK(chunked.rows_per_thread() == rows_per_thread);
+    chunked.multiply_add(x_device.data(), z_device.data(), y_device.data());
+    POLYDG_GPU_CHECK(same_bits(y_device.to_host(), product_add));
+  }
   POLYDG_GPU_CHECK(update_exact);
 }
 
