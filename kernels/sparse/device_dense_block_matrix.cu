@@ -60,17 +60,28 @@ __global__ void __launch_bounds__(threads_per_block)
   Real sum[rows_per_thread];
 #pragma unroll
   for (int r = 0; r < rows_per_thread; ++r) sum[r] = 0;
-  for (Index b = 0; b < group.slot_count; ++b) {
-    const GlobalIndex slot = group.first_slot + GlobalIndex(b) * rows + l;
-    const Index size = slot_sizes[slot];
-    if (size == 0) break;  // unused slots come last; their values are zero padding
-    const Real* xs = x + slot_columns[slot];
+  // The next slot's size and column are loaded while this slot is summed: on small blocks
+  // (N = 3..10) the chain size → column → x of one slot after the other is what the thread
+  // waits for.
+  GlobalIndex slot = group.first_slot + l;
+  Index size = group.slot_count > 0 ? slot_sizes[slot] : 0;
+  GlobalIndex column = size > 0 ? slot_columns[slot] : 0;
+  for (Index b = 0; b < group.slot_count && size > 0; ++b) {
+    // unused slots come last (size 0); their values are zero padding
+    const GlobalIndex next = slot + rows;
+    const bool more = b + 1 < group.slot_count;
+    const Index next_size = more ? slot_sizes[next] : 0;
+    const GlobalIndex next_column = more ? slot_columns[next] : 0;
+    const Real* xs = x + column;
     for (Index j = 0; j < size; ++j, a += stride) {
       const Real xj = xs[j];
 #pragma unroll
       for (int r = 0; r < rows_per_thread; ++r)
         if (r < count) sum[r] += a[GlobalIndex(r) * rows] * xj;
     }
+    slot = next;
+    size = next_size;
+    column = next_column;
   }
   const GlobalIndex row = row_dofs[group.first_row + l] + first;
 #pragma unroll
