@@ -81,7 +81,8 @@ std::string gpu_name() {
 }
 
 GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
-                                        const AssemblyOptions& assembly_options, int repeats,
+                                        const AssemblyOptions& assembly_options,
+                                        int wide_shared_bytes, int repeats,
                                         std::span<const double> cpu_values) {
   const auto coefficients = heat_slab_coefficients();
   const BoundaryConditions conditions = heat_slab_conditions();
@@ -149,6 +150,18 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
     } catch (const Error& error) {
       std::fprintf(stderr, "Approach 1 skipped: %s\n", error.what());
     }
+  }
+
+  if (wide_shared_bytes > 0) {  // the same, with larger point batches
+    DeviceAssemblyOptions wide = options;
+    wide.max_block_shared_bytes = wide_shared_bytes;
+    DeviceAssembler<3> assembler(slab, conditions, assembly_options, wide);
+    assembler.assemble_matrix(coefficients);  // warm-up
+    times.values_wide_s = median_seconds(repeats, [&] { assembler.assemble_matrix(coefficients); });
+    const DeviceAssemblyTimings phases = assembler.last_timings();
+    times.element_wide_s = phases.elements;
+    times.interior_wide_s = phases.interior_faces;
+    times.boundary_wide_s = phases.boundary_faces;
   }
 
   options.write_mode = FaceWriteMode::atomic;

@@ -15,10 +15,12 @@
 //
 //   build/bin/bench_assembly [--cells-per-side 274] [--cells-per-element 3] [--p 1,2,3,4,5]
 //                            [--spacetime] [--gpu] [--cpu-max-p 5] [--fp64-peak-tflops 34]
-//                            [--pieces prisms|simplices] [--repeats 3]
+//                            [--pieces prisms|simplices] [--wide-shared-kib 100] [--repeats 3]
 //                            [--json perf/results/assembly_cpu.json]
 // --pieces: the slab's quadrature pieces (QuadraturePieces): prisms (default, what SlabSolver
 // uses) or the three tetrahedra of each prism (the first GPU measurements' setting).
+// --wide-shared-kib: the shared memory per block of the "wide batches" re-assembly rows
+// (DeviceAssemblyOptions::max_block_shared_bytes; 0 skips them), against the 40 KiB default.
 #include <omp.h>
 
 #include <algorithm>
@@ -120,6 +122,10 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   line("values re-assembly (deterministic)", [](const Row& r) { return r.gpu.values_s; });
   line("values re-assembly (atomic)", [](const Row& r) { return r.gpu.values_atomic_s; });
   line("interior kernel (atomic)", [](const Row& r) { return r.gpu.interior_atomic_s; });
+  line("values re-assembly (wide batches)", [](const Row& r) { return r.gpu.values_wide_s; });
+  line("  element kernel (wide batches)", [](const Row& r) { return r.gpu.element_wide_s; });
+  line("  interior kernel (wide batches)", [](const Row& r) { return r.gpu.interior_wide_s; });
+  line("  boundary kernel (wide batches)", [](const Row& r) { return r.gpu.boundary_wide_s; });
   line("values re-assembly (single)", [](const Row& r) { return r.gpu.values_single_s; });
   line("  element kernel (single)", [](const Row& r) { return r.gpu.element_single_s; });
   line("  interior kernel (single)", [](const Row& r) { return r.gpu.interior_single_s; });
@@ -175,7 +181,11 @@ void write_gpu_json(std::ofstream& json, const polydg::bench::GpuAssemblyTimes& 
   json << ", \"gpu\": {\"host_mesh_s\": " << g.host_mesh_s << ", \"pattern_s\": " << g.pattern_s
        << ", \"setup_s\": " << g.setup_s << ", \"first_s\": " << g.first_s
        << ", \"values_s\": " << g.values_s << ", \"values_atomic_s\": " << g.values_atomic_s
-       << ", \"rhs_s\": " << g.rhs_s << ", \"values_single_s\": " << g.values_single_s
+       << ", \"rhs_s\": " << g.rhs_s << ", \"values_wide_s\": " << g.values_wide_s
+       << ", \"element_wide_s\": " << g.element_wide_s
+       << ", \"interior_wide_s\": " << g.interior_wide_s
+       << ", \"boundary_wide_s\": " << g.boundary_wide_s
+       << ", \"values_single_s\": " << g.values_single_s
        << ", \"element_single_s\": " << g.element_single_s
        << ", \"interior_single_s\": " << g.interior_single_s
        << ", \"boundary_single_s\": " << g.boundary_single_s << ", \"zero_s\": " << g.zero_s
@@ -206,6 +216,7 @@ int main(int argc, char** argv) {
   polydg::AssemblyOptions slab_options = polydg::slab_assembly_options();
   int cpu_max_p = 10;
   [[maybe_unused]] double fp64_peak_tflops = 34;  // H100 SXM / H200 without tensor cores
+  [[maybe_unused]] int wide_shared_kib = 100;
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string flag = argv[i];
@@ -225,6 +236,8 @@ int main(int argc, char** argv) {
         cells_per_element = std::stod(value);
       else if (flag == "--cpu-max-p")
         cpu_max_p = std::stoi(value);
+      else if (flag == "--wide-shared-kib")
+        wide_shared_kib = std::stoi(value);
       else if (flag == "--fp64-peak-tflops")
         fp64_peak_tflops = std::stod(value);
       else if (flag == "--pieces") {
@@ -273,7 +286,8 @@ int main(int argc, char** argv) {
             slab_options, repeats, time_cpu, row);
 #if POLYDG_BENCH_GPU
         if (gpu) {
-          row.gpu = polydg::bench::time_gpu_slab_assembly(slab, slab_options, repeats, cpu_values);
+          row.gpu = polydg::bench::time_gpu_slab_assembly(
+              slab, slab_options, wide_shared_kib * 1024, repeats, cpu_values);
           row.has_gpu = true;
         }
 #endif

@@ -33,7 +33,8 @@ namespace polydg::device::detail {
 
 inline constexpr int max_outputs_per_thread = 8;
 inline constexpr int max_block_threads = 256;
-/// Shared memory per block for the point slots: under the 48 KiB default (no opt-in).
+/// Shared memory per block for the point batches by default: under the 48 KiB a block gets
+/// without opting in (LaunchLimits::max_shared_bytes raises it).
 inline constexpr int point_batch_shared_bytes = 40 * 1024;
 
 template <class Launch, class Item>
@@ -84,6 +85,12 @@ __global__ void __launch_bounds__(max_block_threads)
 struct LaunchLimits {
   int max_threads = max_block_threads;  ///< a multiple of 32, at most max_block_threads
   cudaStream_t stream = nullptr;
+  /// Most shared memory per block for the point batches; above 48 KiB the kernel opts in (up to
+  /// the device's cudaDevAttrMaxSharedMemoryPerBlockOptin). Larger batches mean fewer
+  /// evaluation phases in which few threads evaluate points (large slots, high p), at some
+  /// occupancy: on an H100, 100 KiB made 2D+1 slab re-assembly 1.14 / 1.24 / 1.58× faster at
+  /// p = 3 / 4 / 5 and 1.15× slower at p = 2 (docs/performance.md).
+  int max_shared_bytes = point_batch_shared_bytes;
 };
 
 /// Launches `blocks` blocks of `launch`: threads for up to `max_outputs` outputs per block (one
@@ -101,13 +108,23 @@ void launch_point_batches(const Launch& launch, Index blocks, int max_outputs, i
   const int slot_bytes = slot_size * int(sizeof(typename Launch::Real));
   const int batch = int(std::max<GlobalIndex>(
       1, std::min<GlobalIndex>({GlobalIndex(threads),
-                                GlobalIndex(point_batch_shared_bytes / slot_bytes), max_points})));
-  if (batch * slot_bytes > 48 * 1024)
-    raise(name, ": one quadrature point needs ", slot_bytes,
-          " bytes of shared memory (more than 48 KiB)");
+                                GlobalIndex(limits.max_shared_bytes / slot_bytes), max_points})));
+  const int bytes = batch * slot_bytes;
+  if (bytes > 48 * 1024) {
+    int device = 0, most = 48 * 1024;
+    check_cuda(cudaGetDevice(&device), name, __FILE__, __LINE__);
+    check_cuda(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), name,
+               __FILE__, __LINE__);
+    if (bytes > most)
+      raise(name, ": ", bytes, " bytes of shared memory per block (a batch of ", batch,
+            " points of ", slot_bytes, " bytes) but the device allows ", most);
+    check_cuda(cudaFuncSetAttribute(point_batch_kernel<Launch>,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
+               name, __FILE__, __LINE__);
+  }
   point_batch_kernel<Launch>
-      <<<static_cast<unsigned>(blocks), threads, std::size_t(batch) * slot_bytes, limits.stream>>>(
-          launch, batch, slot_size);
+      <<<static_cast<unsigned>(blocks), threads, std::size_t(bytes), limits.stream>>>(launch, batch,
+                                                                                      slot_size);
   check_cuda(cudaGetLastError(), name, __FILE__, __LINE__);
 }
 
