@@ -49,54 +49,78 @@ class SlabPrisms {
 
   /// Prism k as (a, b, c, a'): its bottom simplex and the vertex above a.
   std::array<Point<Dim>, Dim + 1> vertices(Index prism) const {
-    std::vector<Index> ids;
+    VertexList ids;
     for (Index c = 3 * prism; c < 3 * prism + 3; ++c)
-      ids.insert(ids.end(), fine_.cell(c).begin(), fine_.cell(c).end());
+      for (Index v : fine_.cell(c)) ids.push(v);
     const auto [bottom, top] = time_levels(ids, 2 * Dim, "cells", 3 * prism);
     std::array<Point<Dim>, Dim + 1> result;
-    for (int k = 0; k < Dim; ++k) result[k] = point(bottom[k]);
-    result[Dim] = point(above(bottom[0], top, "cells", 3 * prism));
+    for (int k = 0; k < Dim; ++k) result[k] = point(bottom.ids[k]);
+    result[Dim] = point(above(bottom.ids[0], top, "cells", 3 * prism));
     return result;
   }
 
   /// The lateral rectangle of the fine facets `facets` (its two triangles) as (p, q, p'):
   /// its bottom edge and the vertex above p.
   std::array<Point<Dim>, Dim> rectangle(std::span<const Index> facets) const {
-    std::vector<Index> ids;
+    VertexList ids;
     for (Index f : facets)
-      ids.insert(ids.end(), fine_.facet_vertices(f).begin(), fine_.facet_vertices(f).end());
+      for (Index v : fine_.facet_vertices(f)) ids.push(v);
     const auto [bottom, top] = time_levels(ids, 2 * (Dim - 1), "facets", facets[0]);
     std::array<Point<Dim>, Dim> result;
-    for (int k = 0; k + 1 < Dim; ++k) result[k] = point(bottom[k]);
-    result[Dim - 1] = point(above(bottom[0], top, "facets", facets[0]));
+    for (int k = 0; k + 1 < Dim; ++k) result[k] = point(bottom.ids[k]);
+    result[Dim - 1] = point(above(bottom.ids[0], top, "facets", facets[0]));
     return result;
   }
 
  private:
+  // Vertex numbers of up to three cells (no allocation: the constructor visits every prism).
+  struct VertexList {
+    std::array<Index, 3 * (Dim + 1)> ids{};
+    int size = 0;
+    void push(Index v) {
+      if (size < int(ids.size())) ids[size++] = v;
+    }
+  };
+
   const Point<Dim>& point(Index v) const { return fine_.vertices()[v]; }
 
-  // The distinct vertices `ids` (expected: `count`), split into the lower and upper time level.
-  std::pair<std::vector<Index>, std::vector<Index>> time_levels(std::vector<Index> ids,
-                                                                std::size_t count, const char* what,
-                                                                Index first) const {
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  // The distinct vertices of `ids` (expected: `count`), split into the lower and upper time
+  // level.
+  std::pair<VertexList, VertexList> time_levels(VertexList ids, int count, const char* what,
+                                                Index first) const {
+    // Insertion into a sorted list without repeats (at most 12 numbers).
+    VertexList distinct;
+    for (int k = 0; k < ids.size; ++k) {
+      int at = 0;
+      while (at < distinct.size && distinct.ids[at] < ids.ids[k]) ++at;
+      if (at < distinct.size && distinct.ids[at] == ids.ids[k]) continue;
+      for (int m = distinct.size; m > at; --m) distinct.ids[m] = distinct.ids[m - 1];
+      distinct.ids[at] = ids.ids[k];
+      ++distinct.size;
+    }
+    ids = distinct;
     const auto time = [&](Index v) { return point(v)[Dim - 1]; };
-    std::vector<Index> bottom, top, between;
-    if (ids.size() == count) {
-      const auto [low, high] = std::minmax_element(
-          ids.begin(), ids.end(), [&](Index u, Index v) { return time(u) < time(v); });
-      const double t0 = time(*low), t1 = time(*high);
-      for (Index v : ids) (time(v) == t0 ? bottom : time(v) == t1 ? top : between).push_back(v);
-      if (t0 < t1 && bottom.size() == count / 2 && top.size() == count / 2) return {bottom, top};
+    VertexList bottom, top;
+    if (ids.size == count) {
+      double t0 = time(ids.ids[0]), t1 = t0;
+      for (int k = 1; k < ids.size; ++k) {
+        t0 = std::min(t0, time(ids.ids[k]));
+        t1 = std::max(t1, time(ids.ids[k]));
+      }
+      for (int k = 0; k < ids.size; ++k) {
+        if (time(ids.ids[k]) == t0) bottom.push(ids.ids[k]);
+        if (time(ids.ids[k]) == t1) top.push(ids.ids[k]);
+      }
+      if (t0 < t1 && bottom.size == count / 2 && top.size == count / 2) return {bottom, top};
     }
     raise("QuadratureMesh: slab_prisms needs a space-time slab (extrude_to_slab), but the fine ",
           what, " from ", first, " of ", fine_.source().name,
           " are not one prism (or lateral rectangle) between two time levels");
   }
 
-  Index above(Index v, const std::vector<Index>& top, const char* what, Index first) const {
-    for (Index u : top) {
+  Index above(Index v, const VertexList& top, const char* what, Index first) const {
+    for (int k = 0; k < top.size; ++k) {
+      const Index u = top.ids[k];
       bool same = true;
       for (int c = 0; c + 1 < Dim; ++c) same = same && point(u)[c] == point(v)[c];
       if (same) return u;
