@@ -1,16 +1,21 @@
 #pragma once
 // Test helper: the meshes and DG systems the CPU and GPU shell tests (test_petsc_shell,
-// test_cuda_petsc_shell) both solve, and reading a Vec back.
+// test_cuda_petsc_shell) both solve, reading a Vec back, and one KSP solve.
+#include <petscksp.h>
 #include <petscvec.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "polydg/dg/assembler.hpp"
 #include "polydg/dg/coefficients.hpp"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
+#include "polydg/petsc/linear_solver.hpp"
+#include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
 #include "polydg/sparse/block_matrix.hpp"
 
@@ -20,6 +25,38 @@ inline std::vector<double> values_of(Vec vec, GlobalIndex size) {
   std::vector<double> values(static_cast<std::size_t>(size));
   petsc::copy_from_vec(vec, values);
   return values;
+}
+
+/// Gives an AIJ export the element blocks a shell has: a block size when all are equal (for
+/// PCPBJACOBI), variable block sizes always (for PCVPBJACOBI).
+inline void set_aij_blocks(Mat aij, const BlockPattern& pattern) {
+  std::vector<PetscInt> sizes(static_cast<std::size_t>(pattern.block_row_count()));
+  for (Index e = 0; e < pattern.block_row_count(); ++e) sizes[e] = pattern.block_size(e);
+  if (std::all_of(sizes.begin(), sizes.end(), [&](PetscInt n) { return n == sizes[0]; }))
+    POLYDG_PETSC_CALL(MatSetBlockSize(aij, sizes[0]));
+  POLYDG_PETSC_CALL(MatSetVariableBlockSizes(aij, PetscInt(sizes.size()), sizes.data()));
+}
+
+struct KspOutcome {
+  PetscInt iterations = 0;
+  std::vector<double> solution;
+  std::string ksp_type, pc_type;
+};
+
+/// Solves A x = rhs from x = 0 with a KSP configured from the options database under `prefix`.
+inline KspOutcome solve(Mat matrix, const std::vector<double>& rhs, const std::string& prefix) {
+  const GlobalIndex n = GlobalIndex(rhs.size());
+  petsc::Vector b(n), x(n);
+  petsc::copy_to_vec(rhs, b.vec());
+  petsc::LinearSolver solver(matrix, {.options_prefix = prefix});
+  const petsc::SolveResult result = solver.solve(b.vec(), x.vec());
+  PC pc = nullptr;
+  PCType pc_type = nullptr;
+  KSPType ksp_type = nullptr;
+  POLYDG_PETSC_CALL(KSPGetPC(solver.ksp(), &pc));
+  POLYDG_PETSC_CALL(PCGetType(pc, &pc_type));
+  POLYDG_PETSC_CALL(KSPGetType(solver.ksp(), &ksp_type));
+  return {result.iterations, values_of(x.vec(), n), ksp_type, pc_type};
 }
 
 /// Agglomerated polygons of a perturbed 24 × 24 square: ~40 elements of ~29 triangles each.

@@ -62,7 +62,10 @@ double max_relative_difference(std::span<const double> a, std::span<const double
 using testing::advection_diffusion;
 using testing::DgSystem;
 using testing::hp_mesh;
+using testing::KspOutcome;
 using testing::poisson;
+using testing::set_aij_blocks;
+using testing::solve;
 using testing::uniform_mesh;
 using testing::values_of;
 
@@ -87,15 +90,6 @@ struct GpuShellAndAij {
   petsc::ShellMatrix shell;
   petsc::AijMatrix aij;
 };
-
-/// Gives the AIJ export the element blocks the shell has (for PCPBJACOBI / PCVPBJACOBI).
-void set_aij_blocks(Mat aij, const BlockPattern& pattern) {
-  std::vector<PetscInt> sizes(static_cast<std::size_t>(pattern.block_row_count()));
-  for (Index e = 0; e < pattern.block_row_count(); ++e) sizes[e] = pattern.block_size(e);
-  if (std::all_of(sizes.begin(), sizes.end(), [&](PetscInt n) { return n == sizes[0]; }))
-    POLYDG_PETSC_CALL(MatSetBlockSize(aij, sizes[0]));
-  POLYDG_PETSC_CALL(MatSetVariableBlockSizes(aij, PetscInt(sizes.size()), sizes.data()));
-}
 
 void check_close(const char* what, double difference, double tolerance) {
   std::printf("  %-44s %.2e (≤ %.0e)\n", what, difference, tolerance);
@@ -179,28 +173,6 @@ void check_products(const GpuShellAndAij& m, const BlockMatrix<double>& matrix) 
                                                    aij_inverse.data()));
   check_close("MatInvertVariableBlockDiagonal", max_relative_difference(shell_inverse, aij_inverse),
               1e-10);
-}
-
-struct KspOutcome {
-  PetscInt iterations = 0;
-  std::vector<double> solution;
-  std::string ksp_type, pc_type;
-};
-
-/// Solves A x = rhs from x = 0 with a KSP configured from the options database under `prefix`.
-KspOutcome solve(Mat matrix, const std::vector<double>& rhs, const std::string& prefix) {
-  const GlobalIndex n = GlobalIndex(rhs.size());
-  petsc::Vector b(n), x(n);
-  petsc::copy_to_vec(rhs, b.vec());
-  petsc::LinearSolver solver(matrix, {.options_prefix = prefix});
-  const petsc::SolveResult result = solver.solve(b.vec(), x.vec());
-  PC pc = nullptr;
-  PCType pc_type = nullptr;
-  KSPType ksp_type = nullptr;
-  POLYDG_PETSC_CALL(KSPGetPC(solver.ksp(), &pc));
-  POLYDG_PETSC_CALL(PCGetType(pc, &pc_type));
-  POLYDG_PETSC_CALL(KSPGetType(solver.ksp(), &ksp_type));
-  return {result.iterations, values_of(x.vec(), n), ksp_type, pc_type};
 }
 
 /// KSP on the GPU shell and on the AIJ: the same iterations, solutions within 1e-10 relative.

@@ -57,7 +57,10 @@ double relative_difference(const std::vector<double>& a, const std::vector<doubl
 using testing::advection_diffusion;
 using testing::DgSystem;
 using testing::hp_mesh;
+using testing::KspOutcome;
 using testing::poisson;
+using testing::set_aij_blocks;
+using testing::solve;
 using testing::uniform_mesh;
 using testing::values_of;
 
@@ -74,16 +77,6 @@ struct ShellAndAij {
   petsc::ShellMatrix shell;
   petsc::AijMatrix aij;
 };
-
-/// Gives the AIJ export the element blocks the shell has: a block size when all are equal
-/// (for PCPBJACOBI), variable block sizes always (for PCVPBJACOBI).
-void set_aij_blocks(Mat aij, const BlockPattern& pattern) {
-  std::vector<PetscInt> sizes(pattern.block_row_count());
-  for (Index e = 0; e < pattern.block_row_count(); ++e) sizes[e] = pattern.block_size(e);
-  if (std::all_of(sizes.begin(), sizes.end(), [&](PetscInt n) { return n == sizes[0]; }))
-    POLYDG_PETSC_CALL(MatSetBlockSize(aij, sizes[0]));
-  POLYDG_PETSC_CALL(MatSetVariableBlockSizes(aij, PetscInt(sizes.size()), sizes.data()));
-}
 
 /// MatMult, MatMultTranspose, MatMultAdd (separate z and z = y) and MatGetDiagonal of the
 /// shell equal those of the AIJ to 1e-13 relative.
@@ -118,26 +111,6 @@ void check_products(const ShellAndAij& matrices) {
   POLYDG_PETSC_CALL(MatGetDiagonal(shell, y_shell.vec()));
   POLYDG_PETSC_CALL(MatGetDiagonal(aij, y_aij.vec()));
   BOOST_TEST(relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)) < 1e-13);
-}
-
-struct KspOutcome {
-  PetscInt iterations = 0;
-  std::vector<double> solution;
-  std::string pc_type;
-};
-
-/// Solves A x = rhs from x = 0 with a KSP configured from the options database under `prefix`.
-KspOutcome solve(Mat matrix, const std::vector<double>& rhs, const std::string& prefix) {
-  const GlobalIndex n = GlobalIndex(rhs.size());
-  petsc::Vector b(n), x(n);
-  petsc::copy_to_vec(rhs, b.vec());
-  petsc::LinearSolver solver(matrix, {.options_prefix = prefix});
-  const petsc::SolveResult result = solver.solve(b.vec(), x.vec());
-  PC pc = nullptr;
-  PCType pc_type = nullptr;
-  POLYDG_PETSC_CALL(KSPGetPC(solver.ksp(), &pc));
-  POLYDG_PETSC_CALL(PCGetType(pc, &pc_type));
-  return {result.iterations, values_of(x.vec(), n), pc_type};
 }
 
 /// KSP on the shell and on the AIJ: the same iterations, solutions within 1e-10 relative.
