@@ -236,26 +236,26 @@ PetscErrorCode guarded(const char* function, Body&& body) noexcept {
   }
 }
 
-PetscErrorCode shell_mult(Mat mat, Vec x, Vec y) {
-  return guarded("polydg::petsc::ShellMatrix MatMult", [&] {
+// y = A x or y = Aᵀ x: `product` is the LinearOperator member that computes it.
+using Product = void (LinearOperator::*)(const double*, double*) const;
+PetscErrorCode shell_product(Mat mat, Vec x, Vec y, const char* function, Product product) {
+  return guarded(function, [&] {
     ShellContext& context = context_of(mat);
     InputArray input(x, context, slot_x);
     OutputArray output(y, context, slot_y);
-    context.linear_operator->multiply(input.data(), output.data());
+    (context.linear_operator->*product)(input.data(), output.data());
     output.release();
     input.release();
   });
 }
 
+PetscErrorCode shell_mult(Mat mat, Vec x, Vec y) {
+  return shell_product(mat, x, y, "polydg::petsc::ShellMatrix MatMult", &LinearOperator::multiply);
+}
+
 PetscErrorCode shell_mult_transpose(Mat mat, Vec x, Vec y) {
-  return guarded("polydg::petsc::ShellMatrix MatMultTranspose", [&] {
-    ShellContext& context = context_of(mat);
-    InputArray input(x, context, slot_x);
-    OutputArray output(y, context, slot_y);
-    context.linear_operator->multiply_transpose(input.data(), output.data());
-    output.release();
-    input.release();
-  });
+  return shell_product(mat, x, y, "polydg::petsc::ShellMatrix MatMultTranspose",
+                       &LinearOperator::multiply_transpose);
 }
 
 // MatMultAdd(mat, x, z, y): y = A x + z, where z may be y (MatMultAdd() has checked x ≠ y).
