@@ -51,6 +51,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda_event_timing.hpp"
 #include "heat_slab_problem.hpp"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
@@ -73,14 +74,6 @@ namespace {
 using namespace polydg;
 using Clock = std::chrono::steady_clock;
 
-#define BENCH_CUDA(call)                                                                      \
-  do {                                                                                        \
-    const cudaError_t status = (call);                                                        \
-    if (status != cudaSuccess)                                                                \
-      raise("CUDA error in ", #call, ": ", cudaGetErrorString(status), " at ", __FILE__, ":", \
-            __LINE__);                                                                        \
-  } while (0)
-
 double milliseconds_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
@@ -100,28 +93,6 @@ double host_ms(int repeats, Work&& work) {
     work();
     times.push_back(milliseconds_since(start));
   }
-  return median(times);
-}
-
-/// Median ms of `repeats` runs of work() between CUDA events on the default stream.
-template <class Work>
-double device_ms(int repeats, Work&& work) {
-  cudaEvent_t start, stop;
-  BENCH_CUDA(cudaEventCreate(&start));
-  BENCH_CUDA(cudaEventCreate(&stop));
-  work();
-  std::vector<double> times;
-  for (int r = 0; r < std::max(repeats, 1); ++r) {
-    BENCH_CUDA(cudaEventRecord(start));
-    work();
-    BENCH_CUDA(cudaEventRecord(stop));
-    BENCH_CUDA(cudaEventSynchronize(stop));
-    float ms = 0;
-    BENCH_CUDA(cudaEventElapsedTime(&ms, start, stop));
-    times.push_back(ms);
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
   return median(times);
 }
 
@@ -298,20 +269,25 @@ Run run_degree(const std::shared_ptr<const SimplexMesh<2>>& fine, const Agglomer
     std::vector<double> y_host(static_cast<std::size_t>(n), 0.0);
     device::copy_host_to_device(x_device.data(), x_values.data(), bytes);
     run.device_product_ms =
-        device_ms(products, [&] { gpu.multiply(x_device.data(), y_device.data()); });
+        bench::median_event_ms(products, [&] { gpu.multiply(x_device.data(), y_device.data()); });
     run.staging_pinned_ms = host_ms(products, [&] {
       host_copy(x_pinned.data(), x_values.data(), std::size_t(n));
-      BENCH_CUDA(cudaMemcpy(x_device.data(), x_pinned.data(), bytes, cudaMemcpyHostToDevice));
-      BENCH_CUDA(cudaMemcpy(y_pinned.data(), y_device.data(), bytes, cudaMemcpyDeviceToHost));
+      POLYDG_CUDA_CHECK(
+          cudaMemcpy(x_device.data(), x_pinned.data(), bytes, cudaMemcpyHostToDevice));
+      POLYDG_CUDA_CHECK(
+          cudaMemcpy(y_pinned.data(), y_device.data(), bytes, cudaMemcpyDeviceToHost));
       host_copy(y_host.data(), y_pinned.data(), std::size_t(n));
     });
     run.staging_pageable_ms = host_ms(products, [&] {
-      BENCH_CUDA(cudaMemcpy(x_device.data(), x_values.data(), bytes, cudaMemcpyHostToDevice));
-      BENCH_CUDA(cudaMemcpy(y_host.data(), y_device.data(), bytes, cudaMemcpyDeviceToHost));
+      POLYDG_CUDA_CHECK(
+          cudaMemcpy(x_device.data(), x_values.data(), bytes, cudaMemcpyHostToDevice));
+      POLYDG_CUDA_CHECK(cudaMemcpy(y_host.data(), y_device.data(), bytes, cudaMemcpyDeviceToHost));
     });
     run.dma_pinned_ms = host_ms(products, [&] {
-      BENCH_CUDA(cudaMemcpy(x_device.data(), x_pinned.data(), bytes, cudaMemcpyHostToDevice));
-      BENCH_CUDA(cudaMemcpy(y_pinned.data(), y_device.data(), bytes, cudaMemcpyDeviceToHost));
+      POLYDG_CUDA_CHECK(
+          cudaMemcpy(x_device.data(), x_pinned.data(), bytes, cudaMemcpyHostToDevice));
+      POLYDG_CUDA_CHECK(
+          cudaMemcpy(y_pinned.data(), y_device.data(), bytes, cudaMemcpyDeviceToHost));
     });
   }
   run.device_bytes = gpu.minimal_bytes();
@@ -470,7 +446,7 @@ int main(int argc, char** argv) {
   try {
     require(device::device_count() > 0, "bench_ksp: no CUDA device");
     cudaDeviceProp properties{};
-    BENCH_CUDA(cudaGetDeviceProperties(&properties, 0));
+    POLYDG_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
     const std::string device_name = properties.name;
 
     const auto fine = std::make_shared<const SimplexMesh<2>>(oscillating_domain_mesh(domain));

@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "core/cuda_check.cuh"
+#include "cuda_event_timing.hpp"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/mesh/agglomeration.hpp"
@@ -63,34 +64,11 @@ using namespace polydg;
             ":", __LINE__);                                                                      \
   } while (0)
 
-/// Median milliseconds of `repeats` runs of work() (CUDA events), after one warm-up.
-template <class Work>
-double median_ms(int repeats, Work&& work) {
-  cudaEvent_t start, stop;
-  POLYDG_CUDA_CHECK(cudaEventCreate(&start));
-  POLYDG_CUDA_CHECK(cudaEventCreate(&stop));
-  work();
-  std::vector<double> times;
-  for (int r = 0; r < repeats; ++r) {
-    POLYDG_CUDA_CHECK(cudaEventRecord(start));
-    work();
-    POLYDG_CUDA_CHECK(cudaEventRecord(stop));
-    POLYDG_CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    POLYDG_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    times.push_back(ms);
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
-
 /// Device-to-device copy bandwidth (read + write bytes / time) of a 1 GiB buffer.
 double streaming_gbs(int repeats) {
   const std::size_t bytes = std::size_t(1) << 30;
   device::DeviceBuffer<char> a(bytes), b(bytes);
-  const double ms = median_ms(repeats, [&] {
+  const double ms = bench::median_event_ms(repeats, [&] {
     POLYDG_CUDA_CHECK(cudaMemcpy(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice));
   });
   return 2.0 * double(bytes) / (ms * 1e-3) / 1e9;
@@ -139,11 +117,12 @@ Row run_case(const BlockMatrix<Real>& matrix, const std::string& family, int p, 
     const DeviceDenseBlockMatrix<Real> dbf(host);
     row.padding = host.padding_ratio();
     row.dbf_bytes = dbf.minimal_bytes();
-    row.dbf_ms = median_ms(repeats, [&] { dbf.multiply(x_device.data(), y_dbf.data()); });
-    row.transpose_ms =
-        median_ms(repeats, [&] { dbf.multiply_transpose(x_device.data(), y_csr.data()); });
+    row.dbf_ms =
+        bench::median_event_ms(repeats, [&] { dbf.multiply(x_device.data(), y_dbf.data()); });
+    row.transpose_ms = bench::median_event_ms(
+        repeats, [&] { dbf.multiply_transpose(x_device.data(), y_csr.data()); });
     device::DeviceBuffer<Real> inflated(std::size_t(dbf.inflated_size()));
-    row.two_step_ms = median_ms(repeats, [&] {
+    row.two_step_ms = bench::median_event_ms(repeats, [&] {
       dbf.inflate(x_device.data(), inflated.data());
       dbf.contract(inflated.data(), y_csr.data());
     });
@@ -191,7 +170,7 @@ Row run_case(const BlockMatrix<Real>& matrix, const std::string& family, int p, 
                                            &zero, vy, cuda_type<Real>(), CUSPARSE_SPMV_ALG_DEFAULT,
                                            &buffer_size));
     device::DeviceBuffer<char> buffer(std::max<std::size_t>(buffer_size, 1));
-    row.csr_ms = median_ms(repeats, [&] {
+    row.csr_ms = bench::median_event_ms(repeats, [&] {
       BENCH_CUSPARSE(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, a, vx, &zero, vy,
                                   cuda_type<Real>(), CUSPARSE_SPMV_ALG_DEFAULT, buffer.data()));
     });
@@ -223,7 +202,7 @@ Row run_case(const BlockMatrix<Real>& matrix, const std::string& family, int p, 
       BENCH_CUSPARSE(cusparseCreateMatDescr(&descriptor));
       const Real one = 1, zero = 0;
       const int size = pattern.block_size(0);
-      row.bsr_ms = median_ms(repeats, [&] {
+      row.bsr_ms = bench::median_event_ms(repeats, [&] {
         if constexpr (sizeof(Real) == 8)
           BENCH_CUSPARSE(cusparseDbsrmv(
               handle, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE,
