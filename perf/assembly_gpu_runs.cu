@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "assembly_gpu_runs.hpp"
@@ -37,6 +39,17 @@ double median_seconds(int repeats, Work&& work) {
   }
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];
+}
+
+/// A matrix re-assembly of `assembler` timed after a warm-up: the median seconds and the phases
+/// (CUDA events) of the last run.
+template <class Assembler, class Coefficients>
+std::pair<double, DeviceAssemblyTimings> time_matrix_reassembly(Assembler& assembler,
+                                                                const Coefficients& coefficients,
+                                                                int repeats) {
+  assembler.assemble_matrix(coefficients);  // warm-up
+  const double seconds = median_seconds(repeats, [&] { assembler.assemble_matrix(coefficients); });
+  return {seconds, assembler.last_timings()};
 }
 
 // The FLOPs of the integrands (entries and per-point trial terms / fluxes; not the basis
@@ -156,9 +169,9 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
     DeviceAssemblyOptions wide = options;
     wide.max_block_shared_bytes = wide_shared_bytes;
     DeviceAssembler<3> assembler(slab, conditions, assembly_options, wide);
-    assembler.assemble_matrix(coefficients);  // warm-up
-    times.values_wide_s = median_seconds(repeats, [&] { assembler.assemble_matrix(coefficients); });
-    const DeviceAssemblyTimings phases = assembler.last_timings();
+    DeviceAssemblyTimings phases;
+    std::tie(times.values_wide_s, phases) =
+        time_matrix_reassembly(assembler, coefficients, repeats);
     times.element_wide_s = phases.elements;
     times.interior_wide_s = phases.interior_faces;
     times.boundary_wide_s = phases.boundary_faces;
@@ -167,16 +180,17 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
   options.write_mode = FaceWriteMode::atomic;
   std::optional<DeviceAssembler<3>> atomic_holder;  // freed before the single-precision one
   DeviceAssembler<3>& atomic = atomic_holder.emplace(slab, conditions, assembly_options, options);
-  atomic.assemble_matrix(coefficients);  // warm-up
-  times.values_atomic_s = median_seconds(repeats, [&] { atomic.assemble_matrix(coefficients); });
-  times.interior_atomic_s = atomic.last_timings().interior_faces;
+  DeviceAssemblyTimings atomic_phases;
+  std::tie(times.values_atomic_s, atomic_phases) =
+      time_matrix_reassembly(atomic, coefficients, repeats);
+  times.interior_atomic_s = atomic_phases.interior_faces;
   atomic_holder.reset();
 
   options.write_mode = FaceWriteMode::deterministic;
   DeviceAssembler<3, float> single(slab, conditions, assembly_options, options);
-  single.assemble_matrix(coefficients);  // warm-up
-  times.values_single_s = median_seconds(repeats, [&] { single.assemble_matrix(coefficients); });
-  const DeviceAssemblyTimings single_phases = single.last_timings();
+  DeviceAssemblyTimings single_phases;
+  std::tie(times.values_single_s, single_phases) =
+      time_matrix_reassembly(single, coefficients, repeats);
   times.element_single_s = single_phases.elements;
   times.interior_single_s = single_phases.interior_faces;
   times.boundary_single_s = single_phases.boundary_faces;
