@@ -52,9 +52,10 @@ std::pair<double, DeviceAssemblyTimings> time_matrix_reassembly(Assembler& assem
   return {seconds, assembler.last_timings()};
 }
 
-// The FLOPs of the integrands (entries and per-point trial terms / fluxes; not the basis
+// The FLOPs of the integrands (entries and per-function fluxes and trial vectors; not the basis
 // evaluation, the map or the coefficients), counted as in element_integrand.hpp and
-// face_integrand.hpp, summed over the quadrature points of the mesh.
+// face_integrand.hpp (the factored forms: 2 FLOPs per entry and component), summed over the
+// quadrature points of the mesh.
 void count_flops(const QuadratureMesh<3>& mesh, const QuadratureDegrees& degrees,
                  GpuAssemblyTimes& times) {
   constexpr int d = 3;
@@ -67,11 +68,11 @@ void count_flops(const QuadratureMesh<3>& mesh, const QuadratureDegrees& degrees
     const double points =
         double(mesh.element_simplex_offsets[e + 1] - mesh.element_simplex_offsets[e]) *
         double(element_piece_rule<3>(mesh.pieces, degrees.element(p)).size());
-    times.element_flops += points * (n * n * (2 * d + 6) + n * (2 * d * d + 2 * d - 1));
+    times.element_flops += points * (n * n * 2 * (d + 1) + n * (2 * d * d + 2 * d + 2));
     const double boundary_points =
         double(mesh.element_boundary_offsets[e + 1] - mesh.element_boundary_offsets[e]) *
         double(simplex_rule<2>(degrees.face(p, p)).size());
-    times.boundary_flops += boundary_points * (n * n * 8 + n * 2 * d);
+    times.boundary_flops += boundary_points * (n * n * 4 + n * (2 * d + 4));
   }
   for (Index i = 0; i < mesh.interface_count(); ++i) {
     const auto [a, b] = mesh.interface_elements[i];
@@ -81,7 +82,7 @@ void count_flops(const QuadratureMesh<3>& mesh, const QuadratureDegrees& degrees
         double(interface_piece_rule<3>(
                    mesh.pieces, degrees.face(mesh.element_degrees[a], mesh.element_degrees[b]))
                    .size());
-    times.interior_flops += points * (n * n * 12 + n * 2 * d);
+    times.interior_flops += points * (n * n * 6 + n * (2 * d + 8));
   }
 }
 

@@ -5,23 +5,24 @@
 // diffusive Dirichlet points, the inflow term, g_N on diffusive Neumann points, and — in its
 // own launch — the previous slab's data on a slab's bottom face.
 //
-// Schedule: point_batch_schedule.cuh, one thread block per element with boundary facets,
-// launched per degree. Outputs: the element's diagonal block (N², when the matrix is
-// assembled) then its N rhs entries; point k is (the element's boundary sub-facet k / Q, rule
-// point k mod Q), the CPU's order. One writer per block: deterministic, no atomics.
+// Schedule: tiled_point_schedule.cuh, one thread block per element with boundary facets,
+// launched per degree. Table: N × (N + 1), rows the test functions, columns the trial functions
+// and the rhs (column N; only the rhs column when the matrix is not assembled); point k is (the
+// element's boundary sub-facet k / Q, rule point k mod Q), the CPU's order. One writer per
+// block: deterministic, no atomics.
 //
 // What a point contributes comes from a PointTerms functor (BoundaryTerms: the coefficients;
 // PreviousSlabTerms: the previous slab), so both launches share the kernel.
 #include <cuda_runtime.h>
 
+#include "dg/basis_tables.cuh"
 #include "dg/device_quadrature_mesh.cuh"
-#include "dg/point_batch_schedule.cuh"
+#include "dg/tiled_point_schedule.cuh"
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/dg/face_integrand.hpp"
 #include "polydg/dg/penalty.hpp"
 #include "polydg/fem/affine_simplex_map.hpp"
-#include "polydg/fem/basis_space.hpp"
 #include "polydg/sparse/device_block_pattern.hpp"
 
 namespace polydg {
@@ -86,6 +87,7 @@ struct PreviousSlabTerms {
 template <int Dim, class ValueType, class PointTerms>
 struct BoundaryLaunch {
   using Real = ValueType;
+  static constexpr int components = boundary_face_components;
   DeviceQuadratureMeshView<Dim> mesh;
   DeviceBlockPatternView pattern;
   const Index* elements;
@@ -94,11 +96,11 @@ struct BoundaryLaunch {
   Real* values;  ///< null: matrix not assembled
   Real* rhs;     ///< null: rhs not assembled
 
-  // Slot (Reals): φ[n], flux[n], ∇φ[n][Dim], w, flux, mass, rhs_value, rhs_flux.
-  POLYDG_HD int flux() const { return n; }
-  POLYDG_HD int grad() const { return 2 * n; }
-  POLYDG_HD int scalars() const { return 2 * n + n * Dim; }
-  POLYDG_HD int slot_size() const { return scalars() + 5; }
+  // Record of one point (Reals): w, the four BoundaryPointTerms, A n [Dim], the basis tables.
+  static constexpr int weight = 0, flux = 1, mass = 2, rhs_value = 3, rhs_flux = 4;
+  static constexpr int a_normal = 5, tables = 5 + Dim;
+  POLYDG_HD int stride() const { return p + 1; }
+  POLYDG_HD int record_size() const { return tables + basis_tables_size<Dim>(stride()); }
 
   struct Item {
     Index element;
@@ -106,9 +108,7 @@ struct BoundaryLaunch {
     GlobalIndex point_count;
     Real* block;
     Real* rhs;
-  };
-  struct Output {
-    int i, j;  ///< j < 0: rhs entry i
+    int rhs_column;  ///< the rhs's column of the table (n, or 0 when only the rhs is assembled)
   };
 
   __device__ Item item(Index b) const {
@@ -122,54 +122,63 @@ struct BoundaryLaunch {
     it.block =
         values ? values + pattern.value_offsets[pattern.diagonal_blocks[it.element]] : nullptr;
     it.rhs = rhs ? rhs + pattern.dof_offsets[it.element] : nullptr;
+    it.rhs_column = it.block ? n : 0;
     return it;
   }
-  __device__ int outputs(const Item& it) const { return (it.block ? n * n : 0) + (it.rhs ? n : 0); }
+  __device__ int rows(const Item&) const { return n; }
+  __device__ int columns(const Item& it) const { return (it.block ? n : 0) + (it.rhs ? 1 : 0); }
   __device__ GlobalIndex point_count(const Item& it) const { return it.point_count; }
-  __device__ Output output(const Item& it, int o) const {
-    const int matrix_outputs = it.block ? n * n : 0;
-    if (o >= matrix_outputs) return {o - matrix_outputs, -1};
-    return {o / n, o % n};
+  __device__ int function_code(const Item&, int u) const {
+    return u < n ? basis_function_code<Dim>(mesh.space, p, u) : 0;
   }
-  __device__ Real initial(const Item& it, const Output& out) const {
-    return out.j < 0 ? it.rhs[out.i] : it.block[out.i * n + out.j];
+  __device__ bool is_rhs(const Item& it, int j) const { return it.rhs && j == it.rhs_column; }
+  __device__ Real initial(const Item& it, int i, int j) const {
+    return is_rhs(it, j) ? it.rhs[i] : it.block[i * n + j];
   }
-  __device__ void store(const Item& it, const Output& out, Real value) const {
-    if (out.j < 0)
-      it.rhs[out.i] = value;
+  __device__ void store(const Item& it, int i, int j, Real value) const {
+    if (is_rhs(it, j))
+      it.rhs[i] = value;
     else
-      it.block[out.i * n + out.j] = value;
+      it.block[i * n + j] = value;
   }
-  __device__ void evaluate(const Item& it, GlobalIndex k, Real* slot) const {
+  __device__ void evaluate_point(const Item& it, GlobalIndex k, Real* record) const {
     const Index f = it.facet_begin + Index(k / it.rule_size);
     const Index q = it.rule_begin + Index(k % it.rule_size);
     const Point<Dim>* vertices = mesh.boundary_facet_vertices + GlobalIndex(f) * Dim;
     const Point<Dim> x = map_reference_point<Dim - 1, Dim>(vertices, mesh.boundary_rule_points[q]);
     const BoundaryPoint<Dim> point = terms(mesh, it.element, f, x);
-    Real* scalar = slot + scalars();
-    if (!point.acts) {  // adds exact zeros: φ and the fluxes must be finite
-      for (int m = 0; m < 2 * n; ++m) slot[m] = 0;
-      for (int m = 0; m < 5; ++m) scalar[m] = 0;
+    if (!point.acts) {  // adds exact zeros: the tables must be finite
+      for (int m = 0; m < record_size(); ++m) record[m] = 0;
       return;
     }
-    // The geometry and the terms in double; the basis and the fluxes in Real.
-    Real(*gradient)[Dim] = reinterpret_cast<Real(*)[Dim]>(slot + grad());
-    evaluate_space_basis_gradients<Dim, Real>(mesh.space, p, convert<Real>(mesh.boxes[it.element]),
-                                              convert<Real>(x), slot, gradient);
-    const Point<Dim, Real> a_normal = convert<Real>(point.a_normal);
-    for (int m = 0; m < n; ++m) slot[flux() + m] = normal_flux<Dim, Real>(gradient[m], a_normal);
-    scalar[0] = Real(mesh.boundary_rule_weights[q] * affine_measure_ratio<Dim - 1, Dim>(vertices));
-    scalar[1] = Real(point.terms.flux);
-    scalar[2] = Real(point.terms.mass);
-    scalar[3] = Real(point.terms.rhs_value);
-    scalar[4] = Real(point.terms.rhs_flux);
+    // The geometry and the terms in double; the basis and the vectors in Real.
+    record[weight] =
+        Real(mesh.boundary_rule_weights[q] * affine_measure_ratio<Dim - 1, Dim>(vertices));
+    record[flux] = Real(point.terms.flux);
+    record[mass] = Real(point.terms.mass);
+    record[rhs_value] = Real(point.terms.rhs_value);
+    record[rhs_flux] = Real(point.terms.rhs_flux);
+    for (int d = 0; d < Dim; ++d) record[a_normal + d] = Real(point.a_normal[d]);
+    write_basis_tables<Dim, Real>(p, mesh.boxes[it.element], x, record + tables, stride());
   }
-  __device__ Real term(const Item&, const Output& out, const Real* slot) const {
-    const Real* scalar = slot + scalars();
-    const BoundaryPointTerms<Real> point{scalar[1], scalar[2], scalar[3], scalar[4]};
-    if (out.j < 0) return boundary_rhs_entry(point, slot[out.i], slot[flux() + out.i], scalar[0]);
-    return boundary_entry(point, slot[out.i], slot[flux() + out.i], slot[out.j],
-                          slot[flux() + out.j], scalar[0]);
+  __device__ void evaluate_function(const Item& it, const Real* record, int u, int code, Real* test,
+                                    int test_stride, Real* trial, int trial_stride) const {
+    const BoundaryPointTerms<Real> point{record[flux], record[mass], record[rhs_value],
+                                         record[rhs_flux]};
+    if (trial && is_rhs(it, u)) {
+      boundary_rhs_trial_vector<Real>(point, record[weight], trial, trial_stride);
+      trial = nullptr;
+    }
+    if (!test && !trial) return;
+    Real phi, gradient[Dim];
+    basis_function_at<Dim, Real>(record + tables, stride(), code, phi, gradient);
+    Point<Dim, Real> a_n;
+    for (int d = 0; d < Dim; ++d) a_n[d] = record[a_normal + d];
+    const Real normal_flux_value = normal_flux<Dim, Real>(gradient, a_n);
+    if (test) boundary_test_vector<Real>(phi, normal_flux_value, test, test_stride);
+    if (trial)
+      boundary_trial_vector<Real>(point, record[weight], phi, normal_flux_value, trial,
+                                  trial_stride);
   }
 };
 
@@ -182,8 +191,8 @@ void launch_boundary(const DeviceQuadratureMesh<Dim>& mesh, const DegreeGroups& 
     const int n = space_basis_size(mesh.space(), Dim, p);
     const BoundaryLaunch<Dim, Real, PointTerms> launch{mesh.view(), pattern, groups.group(p), p,
                                                        n,           terms,   values,          rhs};
-    launch_point_batches(
-        launch, groups.count(p), (values ? n * n : 0) + (rhs ? n : 0), launch.slot_size(),
+    launch_tiled_points(
+        launch, groups.count(p), n, (values ? n : 0) + (rhs ? 1 : 0), launch.record_size(),
         GlobalIndex(groups.max_pieces[p]) * mesh.boundary_rule_size(p), name, limits);
   }
 }

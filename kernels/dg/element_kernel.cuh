@@ -9,31 +9,30 @@
 // __host__ __device__ (e.g. `[] __host__ __device__ (const Point<2>& x) { ... }`, nvcc
 // --extended-lambda) or polydg::Constant.
 //
-// Schedule: point_batch_schedule.cuh, one thread block per element, launched per degree. The
-// block's outputs are the N² entries of the element's diagonal block, then its N rhs entries;
-// point k is (sub-simplex k / Q, rule point k mod Q), the CPU's order. Each output is the
-// CPU's sum, term for term and in the same order, starting from the value in memory (zeroed
-// before, as for the CPU kernels): the device differs from the CPU only by FMA contraction,
-// and is bitwise the same on every run. No atomics: an element's block has one writer.
+// Schedule: tiled_point_schedule.cuh, one thread block per element, launched per degree. The
+// block's table is N × (N + 1): rows the test functions, columns the trial functions and the
+// rhs (column N; only the rhs column when the matrix is not assembled). Point k is (sub-simplex
+// k / Q, rule point k mod Q), the CPU's order. Record of a point: w, c, f, A, b and the basis
+// tables; each function's test and trial vectors (element_integrand.hpp) are formed once per
+// point. The sums start from the value in memory (zeroed before, as for the CPU kernels). No
+// atomics: an element's block has one writer.
 //
 // FLOPs per quadrature point (N basis functions, d dimensions), for the performance report:
-//   map and weight        d(d+1)·2 + |det J| (d = 2: 3, d = 3: 14) + 1       (recomputed per point)
-//   basis (total degree)  d Legendre recurrences with derivatives of degree p (≈ 8p + 4 each)
-//                         + 4d + N (d − 1) values + N d (d − 1 + 1) gradients
-//   trial terms           N (2d² + 2d − 1)
-//   entries               N² (2d + 6)
-//   rhs                   3N
-// plus the coefficient evaluations (user code). The entries dominate: for 2D P_5 (N = 21)
-// 441·10 = 4410 of ≈ 5000; for 3D P_3 (N = 20) 400·12 = 4800 of ≈ 5500.
+//   map and weight       d(d+1)·2 + |det J| (d = 2: 3, d = 3: 14) + 1
+//   basis tables         d Legendre recurrences with derivatives of degree p (≈ 8p + 4 each)
+//   basis functions      N (d − 1) values + N d (d − 1 + 1) gradients
+//   trial vectors        N (2d² + 2d + 2)
+//   entries              N² · 2 (d + 1), rhs 2N
+// plus the coefficient evaluations (user code). The entries dominate from p = 2 on.
 #include <cuda_runtime.h>
 
+#include "dg/basis_tables.cuh"
 #include "dg/device_quadrature_mesh.cuh"
-#include "dg/point_batch_schedule.cuh"
+#include "dg/tiled_point_schedule.cuh"
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/dg/element_integrand.hpp"
 #include "polydg/fem/affine_simplex_map.hpp"
-#include "polydg/fem/basis_space.hpp"
 #include "polydg/sparse/device_block_pattern.hpp"
 
 namespace polydg {
@@ -43,6 +42,7 @@ namespace device::detail {
 template <int Dim, class ValueType, class Coefficients>
 struct ElementLaunch {
   using Real = ValueType;
+  static constexpr int components = element_components<Dim>;
   DeviceQuadratureMeshView<Dim> mesh;
   DeviceBlockPatternView pattern;
   const Index* elements;
@@ -51,12 +51,11 @@ struct ElementLaunch {
   Real* values;  ///< null: matrix not assembled
   Real* rhs;     ///< null: rhs not assembled
 
-  // Slot of one point (Reals): φ[n], ∇φ[n][Dim], A∇φ[n][Dim], b·∇φ[n], w, c, f.
-  POLYDG_HD int grad() const { return n; }
-  POLYDG_HD int a_grad() const { return n + n * Dim; }
-  POLYDG_HD int b_grad() const { return n + 2 * n * Dim; }
-  POLYDG_HD int scalars() const { return 2 * n + 2 * n * Dim; }
-  POLYDG_HD int slot_size() const { return scalars() + 3; }
+  // Record of one point (Reals): w, c, f, A[Dim][Dim], b[Dim], the basis tables.
+  static constexpr int weight = 0, reaction = 1, source = 2, diffusion = 3;
+  static constexpr int advection = diffusion + Dim * Dim, tables = advection + Dim;
+  POLYDG_HD int stride() const { return p + 1; }
+  POLYDG_HD int record_size() const { return tables + basis_tables_size<Dim>(stride()); }
 
   struct Item {
     Index element;
@@ -64,9 +63,7 @@ struct ElementLaunch {
     GlobalIndex point_count;
     Real* block;
     Real* rhs;
-  };
-  struct Output {
-    int i, j;  ///< j < 0: rhs entry i
+    int rhs_column;  ///< the rhs's column of the table (n, or 0 when only the rhs is assembled)
   };
 
   __device__ Item item(Index b) const {
@@ -80,56 +77,67 @@ struct ElementLaunch {
     it.block =
         values ? values + pattern.value_offsets[pattern.diagonal_blocks[it.element]] : nullptr;
     it.rhs = rhs ? rhs + pattern.dof_offsets[it.element] : nullptr;
+    it.rhs_column = it.block ? n : 0;
     return it;
   }
-  __device__ int outputs(const Item& it) const { return (it.block ? n * n : 0) + (it.rhs ? n : 0); }
+  __device__ int rows(const Item&) const { return n; }
+  __device__ int columns(const Item& it) const { return (it.block ? n : 0) + (it.rhs ? 1 : 0); }
   __device__ GlobalIndex point_count(const Item& it) const { return it.point_count; }
-  __device__ Output output(const Item& it, int o) const {
-    const int matrix_outputs = it.block ? n * n : 0;
-    if (o >= matrix_outputs) return {o - matrix_outputs, -1};
-    return {o / n, o % n};
+  __device__ int function_code(const Item&, int u) const {
+    return u < n ? basis_function_code<Dim>(mesh.space, p, u) : 0;
   }
-  __device__ Real initial(const Item& it, const Output& out) const {
-    return out.j < 0 ? it.rhs[out.i] : it.block[out.i * n + out.j];
+  __device__ bool is_rhs(const Item& it, int j) const { return it.rhs && j == it.rhs_column; }
+  __device__ Real initial(const Item& it, int i, int j) const {
+    return is_rhs(it, j) ? it.rhs[i] : it.block[i * n + j];
   }
-  __device__ void store(const Item& it, const Output& out, Real value) const {
-    if (out.j < 0)
-      it.rhs[out.i] = value;
+  __device__ void store(const Item& it, int i, int j, Real value) const {
+    if (is_rhs(it, j))
+      it.rhs[i] = value;
     else
-      it.block[out.i * n + out.j] = value;
+      it.block[i * n + j] = value;
   }
-  __device__ void evaluate(const Item& it, GlobalIndex k, Real* slot) const {
+  __device__ void evaluate_point(const Item& it, GlobalIndex k, Real* record) const {
     const Point<Dim>* vertices =
         mesh.simplex_vertices + (it.simplex_begin + k / it.rule_size) * (Dim + 1);
     const Index q = it.rule_begin + Index(k % it.rule_size);
     const double jacobian = affine_measure_ratio<Dim, Dim>(vertices);
     const Point<Dim> x = map_reference_point<Dim, Dim>(vertices, mesh.element_rule_points[q]);
     // The map and the weight in double; the basis and everything after in Real.
-    Real(*gradient)[Dim] = reinterpret_cast<Real(*)[Dim]>(slot + grad());
-    evaluate_space_basis_gradients<Dim, Real>(mesh.space, p, convert<Real>(mesh.boxes[it.element]),
-                                              convert<Real>(x), slot, gradient);
-    Real* scalar = slot + scalars();
-    scalar[0] = Real(mesh.element_rule_weights[q] * jacobian);
-    scalar[1] = 0;  // c and f stay 0 for a target not assembled
-    scalar[2] = 0;
+    write_basis_tables<Dim, Real>(p, mesh.boxes[it.element], x, record + tables, stride());
+    record[weight] = Real(mesh.element_rule_weights[q] * jacobian);
+    record[reaction] = 0;  // c and f stay 0 for a target not assembled
+    record[source] = 0;
     if (it.block) {
-      const Tensor<Dim, Real> a = convert<Real>(coefficients.diffusion(x));
-      const Point<Dim, Real> b = convert<Real>(coefficients.advection(x));
-      scalar[1] = Real(coefficients.reaction(x));
-      Point<Dim, Real>* a_gradient = reinterpret_cast<Point<Dim, Real>*>(slot + a_grad());
-      for (int j = 0; j < n; ++j)
-        element_trial_terms<Dim, Real>(a, b, gradient[j], a_gradient[j], slot[b_grad() + j]);
+      const Tensor<Dim> a = coefficients.diffusion(x);
+      const Point<Dim> b = coefficients.advection(x);
+      for (int i = 0; i < Dim; ++i) {
+        for (int j = 0; j < Dim; ++j) record[diffusion + i * Dim + j] = Real(a[i][j]);
+        record[advection + i] = Real(b[i]);
+      }
+      record[reaction] = Real(coefficients.reaction(x));
     }
-    if (it.rhs) scalar[2] = Real(coefficients.source(x));
+    if (it.rhs) record[source] = Real(coefficients.source(x));
   }
-  __device__ Real term(const Item&, const Output& out, const Real* slot) const {
-    const Real* phi = slot;
-    const Real* scalar = slot + scalars();
-    if (out.j < 0) return source_entry(phi[out.i], scalar[2], scalar[0]);
-    const Real(*gradient)[Dim] = reinterpret_cast<const Real(*)[Dim]>(slot + grad());
-    const Point<Dim, Real>* a_gradient = reinterpret_cast<const Point<Dim, Real>*>(slot + a_grad());
-    return element_entry<Dim, Real>(gradient[out.i], phi[out.i], a_gradient[out.j],
-                                    slot[b_grad() + out.j], phi[out.j], scalar[1], scalar[0]);
+  __device__ void evaluate_function(const Item& it, const Real* record, int u, int code, Real* test,
+                                    int test_stride, Real* trial, int trial_stride) const {
+    if (trial && is_rhs(it, u)) {
+      source_trial_vector<Dim, Real>(record[source], record[weight], trial, trial_stride);
+      trial = nullptr;
+    }
+    if (!test && !trial) return;
+    Real phi, gradient[Dim];
+    basis_function_at<Dim, Real>(record + tables, stride(), code, phi, gradient);
+    if (test) element_test_vector<Dim, Real>(phi, gradient, test, test_stride);
+    if (trial) {
+      Tensor<Dim, Real> a;
+      Point<Dim, Real> b;
+      for (int i = 0; i < Dim; ++i) {
+        for (int j = 0; j < Dim; ++j) a[i][j] = record[diffusion + i * Dim + j];
+        b[i] = record[advection + i];
+      }
+      element_trial_vector<Dim, Real>(a, b, record[reaction], record[weight], phi, gradient, trial,
+                                      trial_stride);
+    }
   }
 };
 
@@ -155,8 +163,8 @@ void assemble_elements_on_device(const DeviceQuadratureMesh<Dim>& mesh,
     const int n = space_basis_size(mesh.space(), Dim, p);
     const device::detail::ElementLaunch<Dim, Real, Coefficients> launch{
         mesh.view(), pattern, groups.group(p), p, n, coefficients, values, rhs};
-    device::detail::launch_point_batches(
-        launch, groups.count(p), (values ? n * n : 0) + (rhs ? n : 0), launch.slot_size(),
+    device::detail::launch_tiled_points(
+        launch, groups.count(p), n, (values ? n : 0) + (rhs ? 1 : 0), launch.record_size(),
         GlobalIndex(groups.max_pieces[p]) * mesh.element_rule_size(p), "element kernel", limits);
   }
 }

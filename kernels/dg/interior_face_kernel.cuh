@@ -4,10 +4,12 @@
 // integrand (dg/face_integrand.hpp): per interface, the SIP and upwind terms into its four
 // blocks (a,a), (a,b), (b,a), (b,b).
 //
-// Schedule: point_batch_schedule.cuh, one thread block per interface, launched per degree (the
-// larger of its two elements'). Outputs: block (a,a) N_a², (a,b) N_a N_b, (b,a) N_b N_a,
-// (b,b) N_b²; point k is (sub-facet k / Q, rule point k mod Q), the CPU's order. Slot of one
-// point: φ and (A∇φ)·n of both sides, the gradients of one side at a time, w, σ, b·n.
+// Schedule: tiled_point_schedule.cuh, one thread block per interface, launched per degree (the
+// larger of its two elements'). The table is (N_a + N_b)²: rows and columns the functions of
+// side a then side b, so its four quadrants are the blocks (a,a), (a,b), (b,a), (b,b); point k
+// is (sub-facet k / Q, rule point k mod Q), the CPU's order. Record of a point: w, σ, β, A n
+// and both sides' basis tables; each function's test and trial vectors (face_integrand.hpp)
+// are formed once per point.
 //
 // The off-diagonal blocks belong to the interface alone and are written directly. The diagonal
 // blocks are shared by all interfaces of an element; two write modes (FaceWriteMode):
@@ -21,16 +23,17 @@
 //                  (Approach 1, coo_assembly.cuh, sums them with the rest by key).
 //
 // FLOPs per point: map + weight as the element kernel's facet analogue, σ (2 penalty terms,
-// ≈ 2·(2d² + 12)), A n and b·n (2d² + 2d), two basis evaluations (see element_kernel.cuh),
-// fluxes 2N·2d, entries (N_a + N_b)² · 12.
+// ≈ 2·(2d² + 12)), A n and b·n (2d² + 2d), two sets of basis tables (see element_kernel.cuh),
+// per function its value, gradient, flux (2d) and vectors (≈ 10), entries (N_a + N_b)² · 6.
 #include <cuda_runtime.h>
 
 #include <array>
 #include <span>
 #include <vector>
 
+#include "dg/basis_tables.cuh"
 #include "dg/device_quadrature_mesh.cuh"
-#include "dg/point_batch_schedule.cuh"
+#include "dg/tiled_point_schedule.cuh"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
@@ -38,7 +41,6 @@
 #include "polydg/dg/interface_scratch_layout.hpp"
 #include "polydg/dg/penalty.hpp"
 #include "polydg/fem/affine_simplex_map.hpp"
-#include "polydg/fem/basis_space.hpp"
 #include "polydg/sparse/device_block_pattern.hpp"
 
 namespace polydg {
@@ -88,6 +90,7 @@ namespace device::detail {
 template <int Dim, class ValueType, class Coefficients>
 struct InteriorFaceLaunch {
   using Real = ValueType;
+  static constexpr int components = interior_face_components;
   DeviceQuadratureMeshView<Dim> mesh;
   DeviceBlockPatternView pattern;
   const DiffusionRange<Dim>* diffusion_ranges;
@@ -99,13 +102,13 @@ struct InteriorFaceLaunch {
   InterfaceScratchView<Real> scratch;
   Real* values;
 
-  // Slot (Reals): φ_0[n], flux_0[n], φ_1[n], flux_1[n], ∇φ[n][Dim] (one side at a time),
-  // w, σ, β.
-  POLYDG_HD int phi(int side) const { return 2 * n * side; }
-  POLYDG_HD int flux(int side) const { return 2 * n * side + n; }
-  POLYDG_HD int grad() const { return 4 * n; }
-  POLYDG_HD int scalars() const { return 4 * n + n * Dim; }
-  POLYDG_HD int slot_size() const { return scalars() + 3; }
+  // Record of one point (Reals): w, σ, β, A n [Dim], the basis tables of side 0, of side 1.
+  static constexpr int weight = 0, penalty = 1, beta = 2, a_normal = 3, tables = 3 + Dim;
+  POLYDG_HD int stride() const { return p + 1; }
+  POLYDG_HD int side_tables(int side) const {
+    return tables + side * basis_tables_size<Dim>(stride());
+  }
+  POLYDG_HD int record_size() const { return side_tables(2); }
 
   struct Item {
     Index element[2];
@@ -113,9 +116,6 @@ struct InteriorFaceLaunch {
     Index facet_begin, rule_begin, rule_size;
     GlobalIndex point_count;
     Real* block[2][2];  ///< where outputs (test side r, trial side c) go
-  };
-  struct Output {
-    int r, c, i, j;
   };
 
   __device__ Item item(Index b) const {
@@ -143,35 +143,35 @@ struct InteriorFaceLaunch {
     }
     return it;
   }
-  __device__ int outputs(const Item& it) const {
-    return (it.size[0] + it.size[1]) * (it.size[0] + it.size[1]);
-  }
+  __device__ int rows(const Item& it) const { return it.size[0] + it.size[1]; }
+  __device__ int columns(const Item& it) const { return it.size[0] + it.size[1]; }
   __device__ GlobalIndex point_count(const Item& it) const { return it.point_count; }
-  __device__ Output output(const Item& it, int o) const {
-    const int n0 = it.size[0], n1 = it.size[1];
-    int begin[4] = {0, n0 * n0, n0 * n0 + n0 * n1, n0 * n0 + 2 * n0 * n1};
-    int block = 3;
-    while (block > 0 && o < begin[block]) --block;
-    const int r = block >> 1, c = block & 1;
-    const int local = o - begin[block];
-    return {r, c, local / it.size[c], local % it.size[c]};
+  __device__ int function_code(const Item& it, int u) const {
+    const int side = u < it.size[0] ? 0 : 1;
+    const int local = u - side * it.size[0];
+    return local < it.size[side] ? basis_function_code<Dim>(mesh.space, it.degree[side], local) : 0;
   }
-  __device__ bool shared_block(const Output& out) const {
-    return out.r == out.c && mode == FaceWriteMode::atomic;
+  /// Where entry (i, j) of the table goes: block (r, c), at offset.
+  __device__ Real* target(const Item& it, int i, int j, bool& shared_block) const {
+    const int r = i < it.size[0] ? 0 : 1, c = j < it.size[0] ? 0 : 1;
+    shared_block = r == c;
+    return it.block[r][c] + (i - r * it.size[0]) * it.size[c] + (j - c * it.size[0]);
   }
-  __device__ Real initial(const Item& it, const Output& out) const {
+  __device__ Real initial(const Item& it, int i, int j) const {
     // Scratch and atomic contributions start from 0; the interface's own blocks from memory.
-    if (out.r == out.c) return 0;
-    return it.block[out.r][out.c][out.i * it.size[out.c] + out.j];
+    bool diagonal;
+    const Real* entry = target(it, i, j, diagonal);
+    return diagonal ? Real(0) : *entry;
   }
-  __device__ void store(const Item& it, const Output& out, Real value) const {
-    Real* target = it.block[out.r][out.c] + out.i * it.size[out.c] + out.j;
-    if (shared_block(out))
-      atomicAdd(target, value);
+  __device__ void store(const Item& it, int i, int j, Real value) const {
+    bool diagonal;
+    Real* entry = target(it, i, j, diagonal);
+    if (diagonal && mode == FaceWriteMode::atomic)
+      atomicAdd(entry, value);
     else
-      *target = value;
+      *entry = value;
   }
-  __device__ void evaluate(const Item& it, GlobalIndex k, Real* slot) const {
+  __device__ void evaluate_point(const Item& it, GlobalIndex k, Real* record) const {
     const Index f = it.facet_begin + Index(k / it.rule_size);
     const Index q = it.rule_begin + Index(k % it.rule_size);
     const Point<Dim>* vertices = mesh.interface_facet_vertices + GlobalIndex(f) * Dim;
@@ -188,26 +188,28 @@ struct InteriorFaceLaunch {
     }
     const Tensor<Dim> a = coefficients.diffusion(x);
     const Point<Dim> b = coefficients.advection(x);
-    const Point<Dim, Real> a_normal = convert<Real>(a * normal);
-    // The geometry, σ and the coefficients in double; the basis and the fluxes in Real.
-    Real(*gradient)[Dim] = reinterpret_cast<Real(*)[Dim]>(slot + grad());
-    for (int s = 0; s < 2; ++s) {
-      evaluate_space_basis_gradients<Dim, Real>(mesh.space, it.degree[s],
-                                                convert<Real>(mesh.boxes[it.element[s]]),
-                                                convert<Real>(x), slot + phi(s), gradient);
-      for (int m = 0; m < it.size[s]; ++m)
-        slot[flux(s) + m] = normal_flux<Dim, Real>(gradient[m], a_normal);
-    }
-    Real* scalar = slot + scalars();
-    scalar[0] = Real(mesh.interface_rule_weights[q] * ratio);
-    scalar[1] = Real(sigma * penalty_constant);
-    scalar[2] = Real(dot(b, normal));
+    const Point<Dim> a_n = a * normal;
+    // The geometry, σ and the coefficients in double; the basis and the vectors in Real.
+    record[weight] = Real(mesh.interface_rule_weights[q] * ratio);
+    record[penalty] = Real(sigma * penalty_constant);
+    record[beta] = Real(dot(b, normal));
+    for (int d = 0; d < Dim; ++d) record[a_normal + d] = Real(a_n[d]);
+    for (int s = 0; s < 2; ++s)
+      write_basis_tables<Dim, Real>(it.degree[s], mesh.boxes[it.element[s]], x,
+                                    record + side_tables(s), stride());
   }
-  __device__ Real term(const Item&, const Output& out, const Real* slot) const {
-    const Real* scalar = slot + scalars();
-    return interior_face_entry(out.r, out.c, slot[phi(out.r) + out.i], slot[flux(out.r) + out.i],
-                               slot[phi(out.c) + out.j], slot[flux(out.c) + out.j], scalar[1],
-                               scalar[2], scalar[0]);
+  __device__ void evaluate_function(const Item& it, const Real* record, int u, int code, Real* test,
+                                    int test_stride, Real* trial, int trial_stride) const {
+    const int side = u < it.size[0] ? 0 : 1;
+    Real phi, gradient[Dim];
+    basis_function_at<Dim, Real>(record + side_tables(side), stride(), code, phi, gradient);
+    Point<Dim, Real> a_n;
+    for (int d = 0; d < Dim; ++d) a_n[d] = record[a_normal + d];
+    const Real flux = normal_flux<Dim, Real>(gradient, a_n);
+    if (test) interior_face_test_vector<Real>(side, record[beta], phi, flux, test, test_stride);
+    if (trial)
+      interior_face_trial_vector<Real>(side, record[penalty], record[beta], record[weight], phi,
+                                       flux, trial, trial_stride);
   }
 };
 
@@ -267,8 +269,8 @@ void assemble_interior_faces_on_device(const DeviceQuadratureMesh<Dim>& mesh,
                                                                              mode,
                                                                              scratch,
                                                                              values};
-    device::detail::launch_point_batches(
-        launch, groups.count(p), 4 * n * n, launch.slot_size(),
+    device::detail::launch_tiled_points(
+        launch, groups.count(p), 2 * n, 2 * n, launch.record_size(),
         GlobalIndex(groups.max_pieces[p]) * mesh.interface_rule_size(p), "interior face kernel",
         limits);
   }

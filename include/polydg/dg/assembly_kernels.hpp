@@ -32,6 +32,7 @@
 #include "polydg/dg/penalty.hpp"
 #include "polydg/dg/quadrature_degree.hpp"
 #include "polydg/dg/quadrature_mesh.hpp"
+#include "polydg/dg/test_trial_product.hpp"
 #include "polydg/fem/affine_simplex_map.hpp"
 #include "polydg/fem/basis_indexing.hpp"
 #include "polydg/fem/basis_space.hpp"
@@ -187,6 +188,8 @@ void assemble_elements(const AssemblyData<Dim>& data, const Coefficients& coeffi
   parallel_for(0, mesh.element_count(), [&](Index e) {
     const auto [element, p, n, block, rhs] = detail::element_targets(data, e);
     const auto& rule = element_piece_rule<Dim>(mesh.pieces, data.degrees.element(p));
+    constexpr int table_size = element_components<Dim> * detail::BasisAtPoint<Dim>::capacity;
+    double test[table_size], trial[table_size];
     for (Index s = mesh.element_simplex_offsets[e]; s < mesh.element_simplex_offsets[e + 1]; ++s) {
       const auto& vertices = mesh.simplex_vertices[s];
       const double jacobian = affine_measure_ratio<Dim, Dim>(vertices.data());
@@ -199,7 +202,7 @@ void assemble_elements(const AssemblyData<Dim>& data, const Coefficients& coeffi
             const Tensor<Dim> a = detail::checked(coefficients.diffusion(x), "A(x)", e);
             const Point<Dim> b = detail::checked(coefficients.advection(x), "b(x)", e);
             const double c = detail::checked(coefficients.reaction(x), "c(x)", e);
-            add_element_point<Dim>(n, phi.value, phi.gradient, a, b, c, w, block);
+            add_element_point<Dim>(n, phi.value, phi.gradient, a, b, c, w, test, trial, block);
           }
           if (rhs) {
             const double f = detail::checked(coefficients.source(x), "f(x)", e);
@@ -264,20 +267,21 @@ void assemble_interior_faces(const AssemblyData<Dim>& data, const Coefficients& 
               const Point<Dim> b = detail::checked(coefficients.advection(x), "b(x)", element[0]);
               return std::pair{a * normal, dot(b, normal)};
             });
-            // (A∇φ)·n of every basis function on both sides.
-            double flux[2][detail::BasisAtPoint<Dim>::capacity];
+            // The test and trial vectors of every basis function on both sides.
+            constexpr int capacity = detail::BasisAtPoint<Dim>::capacity;
+            double test[2][interior_face_components * capacity];
+            double trial[2][interior_face_components * capacity];
             for (int s = 0; s < 2; ++s)
-              for (int k = 0; k < n[s]; ++k)
-                flux[s][k] = normal_flux<Dim>(phi[s]->gradient[k], a_normal);
-            for (int r = 0; r < 2; ++r)
-              for (int c = 0; c < 2; ++c) {
-                double* out = block[r][c];
-                for (int ii = 0; ii < n[r]; ++ii)
-                  for (int jj = 0; jj < n[c]; ++jj)
-                    out[ii * n[c] + jj] +=
-                        interior_face_entry(r, c, phi[r]->value[ii], flux[r][ii], phi[c]->value[jj],
-                                            flux[c][jj], sigma, beta, w);
+              for (int k = 0; k < n[s]; ++k) {
+                const double flux = normal_flux<Dim>(phi[s]->gradient[k], a_normal);
+                interior_face_test_vector(s, beta, phi[s]->value[k], flux, test[s] + k, n[s]);
+                interior_face_trial_vector(s, sigma, beta, w, phi[s]->value[k], flux, trial[s] + k,
+                                           n[s]);
               }
+            for (int r = 0; r < 2; ++r)
+              for (int c = 0; c < 2; ++c)
+                add_test_trial_product(n[r], n[c], interior_face_components, test[r], n[r],
+                                       trial[c], n[c], block[r][c], n[c]);
           });
     }
   });
@@ -330,16 +334,21 @@ void assemble_boundary_faces(const AssemblyData<Dim>& data, const Coefficients& 
         const BoundaryPointTerms<> terms =
             boundary_point_terms(point, beta, sigma, g_dirichlet, g_neumann);
         const detail::BasisAtPoint<Dim> phi(mesh.space, t.degree, mesh.element_boxes[e], x);
-        double flux[detail::BasisAtPoint<Dim>::capacity];
-        for (int k = 0; k < n; ++k) flux[k] = normal_flux<Dim>(phi.gradient[k], a_normal);
+        constexpr int capacity = detail::BasisAtPoint<Dim>::capacity;
+        double test[boundary_face_components * capacity];
+        double trial[boundary_face_components * capacity];
+        for (int k = 0; k < n; ++k) {
+          const double flux = normal_flux<Dim>(phi.gradient[k], a_normal);
+          boundary_test_vector(phi.value[k], flux, test + k, n);
+          boundary_trial_vector(terms, w, phi.value[k], flux, trial + k, n);
+        }
         if (t.block && point.acts_on_matrix())
-          for (int i = 0; i < n; ++i)
-            for (int j = 0; j < n; ++j)
-              t.block[i * n + j] +=
-                  boundary_entry(terms, phi.value[i], flux[i], phi.value[j], flux[j], w);
-        if (t.rhs)
-          for (int i = 0; i < n; ++i)
-            t.rhs[i] += boundary_rhs_entry(terms, phi.value[i], flux[i], w);
+          add_test_trial_product(n, n, boundary_face_components, test, n, trial, n, t.block, n);
+        if (t.rhs) {
+          double rhs_trial[boundary_face_components];
+          boundary_rhs_trial_vector(terms, w, rhs_trial, 1);
+          add_test_trial_product(n, 1, boundary_face_components, test, n, rhs_trial, 1, t.rhs, 1);
+        }
       });
 }
 

@@ -6,68 +6,76 @@
 ///   block[i·n + j] += w (A∇φ_j·∇φ_i + (b·∇φ_j) φ_i + c φ_j φ_i)   row i = test, column j = trial
 ///   rhs[i]         += w f φ_i
 ///
-/// evaluated as w · (Σ_d (A∇φ_j)_d ∂_d φ_i + (b·∇φ_j + c φ_j) φ_i), with A∇φ_j and b·∇φ_j
-/// computed once per trial function (element_trial_terms) and then one entry at a time
-/// (element_entry). The CPU loop (add_element_point) and the device kernel (one thread per
-/// entry) evaluate the same expressions in the same order, so they differ only where the
-/// device compiler contracts a multiply and an add into an FMA.
+/// written as a sum over Dim + 1 components of a test vector of φ_i and a trial vector of φ_j,
+///
+///   test_i  = (φ_i, ∂_1 φ_i, …, ∂_Dim φ_i)
+///   trial_j = w (b·∇φ_j + c φ_j, (A∇φ_j)_1, …, (A∇φ_j)_Dim)        entry = Σ_k test_ik trial_jk
+///
+/// so that a point's block is a rank-(Dim + 1) product of two N × (Dim + 1) tables, each built
+/// once per function (the device forms blocks as register-tiled products of these tables), and
+/// the rhs is one more trial column, (w f, 0, …, 0).
 ///
 /// FLOPs per quadrature point, N basis functions, dimension d (for the performance report):
-///   trial terms  N (2d² + 2d − 1)        A∇φ_j (d² mul + d² add), b·∇φ_j (d mul + d − 1 add)
-///   entries      N² (2d + 6)             Σ_d (2d), c φ_j, +, ·φ_i, +, ·w, += (6)
-///   rhs          3N                      w f, ·φ_i, +=
+///   trial vectors  N (2d² + 2d + 2)      A∇φ (2d²−d), b·∇φ + cφ (2d+1), × w (d+1)
+///   entries        N² · 2 (d + 1)         one FMA per component
+///   rhs            1 + N · 2
 /// (basis evaluation and the map to the physical point are counted in the kernels).
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
+#include "polydg/dg/test_trial_product.hpp"
 
 namespace polydg {
 
-/// A∇φ_j and b·∇φ_j for one trial function with gradient grad_j.
+/// Components of the element's test and trial vectors.
+template <int Dim>
+inline constexpr int element_components = Dim + 1;
+
+/// The test vector of φ with value phi and gradient grad: component k at test[k · stride].
 template <int Dim, class Real>
-POLYDG_HD inline void element_trial_terms(const Tensor<Dim, Real>& a, const Point<Dim, Real>& b,
-                                          const Real* grad_j, Point<Dim, Real>& a_grad_j,
-                                          Real& b_grad_j) {
+POLYDG_HD inline void element_test_vector(Real phi, const Real* grad, Real* test, int stride) {
+  test[0] = phi;
+  for (int d = 0; d < Dim; ++d) test[(d + 1) * stride] = grad[d];
+}
+
+/// The trial vector of φ (value phi, gradient grad) at a point with coefficients a, b, c and
+/// weight w (reference weight × |det J|): component k at trial[k · stride].
+template <int Dim, class Real>
+POLYDG_HD inline void element_trial_vector(const Tensor<Dim, Real>& a, const Point<Dim, Real>& b,
+                                           Real c, Real w, Real phi, const Real* grad, Real* trial,
+                                           int stride) {
   Point<Dim, Real> g;
-  for (int d = 0; d < Dim; ++d) g[d] = grad_j[d];
-  a_grad_j = a * g;
-  b_grad_j = dot(b, g);
+  for (int d = 0; d < Dim; ++d) g[d] = grad[d];
+  const Point<Dim, Real> a_grad = a * g;
+  trial[0] = w * (dot(b, g) + c * phi);
+  for (int d = 0; d < Dim; ++d) trial[(d + 1) * stride] = w * a_grad[d];
 }
 
-/// One entry (test i, trial j) of one point's contribution: w (A∇φ_j·∇φ_i + (b·∇φ_j + c φ_j) φ_i),
-/// in the precision Real of the values (double on the CPU; float or double on the device).
+/// The trial vector of the rhs at a point with source f and weight w: (w f, 0, …, 0).
 template <int Dim, class Real>
-POLYDG_HD inline Real element_entry(const Real* grad_i, Real phi_i,
-                                    const Point<Dim, Real>& a_grad_j, Real b_grad_j, Real phi_j,
-                                    Real c, Real w) {
-  Real diffusion = 0;
-  for (int d = 0; d < Dim; ++d) diffusion += a_grad_j[d] * grad_i[d];
-  return w * (diffusion + (b_grad_j + c * phi_j) * phi_i);
-}
-
-/// One entry of one point's contribution to the rhs: w f φ_i.
-template <class Real>
-POLYDG_HD inline Real source_entry(Real phi_i, Real f, Real w) {
-  return w * f * phi_i;
+POLYDG_HD inline void source_trial_vector(Real f, Real w, Real* trial, int stride) {
+  trial[0] = w * f;
+  for (int d = 0; d < Dim; ++d) trial[(d + 1) * stride] = Real(0);
 }
 
 /// block (n × n, row-major, row = test) += one point's element integrand: values phi[0..n),
-/// gradients grad[0..n), coefficients a, b, c at the point, weight w (reference weight × |det J|).
+/// gradients grad[0..n), coefficients a, b, c at the point, weight w. `test` and `trial` are
+/// scratch of (Dim + 1) · n entries each.
 template <int Dim>
-POLYDG_HD inline void add_element_point(int n, const double* phi, const double (*grad)[Dim],
-                                        const Tensor<Dim>& a, const Point<Dim>& b, double c,
-                                        double w, double* block) {
+inline void add_element_point(int n, const double* phi, const double (*grad)[Dim],
+                              const Tensor<Dim>& a, const Point<Dim>& b, double c, double w,
+                              double* test, double* trial, double* block) {
+  constexpr int components = element_components<Dim>;
   for (int j = 0; j < n; ++j) {
-    Point<Dim> a_grad_j;
-    double b_grad_j;
-    element_trial_terms<Dim>(a, b, grad[j], a_grad_j, b_grad_j);
-    for (int i = 0; i < n; ++i)
-      block[i * n + j] += element_entry<Dim>(grad[i], phi[i], a_grad_j, b_grad_j, phi[j], c, w);
+    element_test_vector<Dim, double>(phi[j], grad[j], test + j, n);
+    element_trial_vector<Dim, double>(a, b, c, w, phi[j], grad[j], trial + j, n);
   }
+  add_test_trial_product(n, n, components, test, n, trial, n, block, n);
 }
 
 /// rhs[0..n) += w f φ_i.
-POLYDG_HD inline void add_source_point(int n, const double* phi, double f, double w, double* rhs) {
-  for (int i = 0; i < n; ++i) rhs[i] += source_entry(phi[i], f, w);
+inline void add_source_point(int n, const double* phi, double f, double w, double* rhs) {
+  const double wf = w * f;
+  for (int i = 0; i < n; ++i) rhs[i] += phi[i] * wf;
 }
 
 }  // namespace polydg

@@ -31,6 +31,23 @@ POLYDG_HD constexpr int max_space_basis_size(int dim) {
   return total > tensor ? total : tensor;
 }
 
+/// The multi-index of function k of `space`: a product of per-axis Legendre polynomials in both
+/// spaces (for PQ_p, (β, k_t) with index k_t · N_s + s, β the spatial multi-index of s).
+template <int Dim>
+POLYDG_HD inline MultiIndex<Dim> space_multi_index(BasisSpace space, int p, int k) {
+  if constexpr (Dim > 1) {
+    if (space == BasisSpace::total_degree_times_last) {
+      const int n_s = basis_size(Dim - 1, p);
+      const MultiIndex<Dim - 1> beta = basis_multi_index<Dim - 1>(k % n_s);
+      MultiIndex<Dim> alpha{};
+      for (int i = 0; i + 1 < Dim; ++i) alpha[i] = beta[i];
+      alpha[Dim - 1] = k / n_s;
+      return alpha;
+    }
+  }
+  return basis_multi_index<Dim>(k);
+}
+
 /// Values and gradients (physical coordinates) of all functions of `space` at x.
 template <int Dim, class Real>
 POLYDG_HD inline void evaluate_space_basis_gradients(BasisSpace space, int p,
@@ -41,31 +58,15 @@ POLYDG_HD inline void evaluate_space_basis_gradients(BasisSpace space, int p,
     evaluate_basis_gradients<Dim, Real>(p, box, x, values, gradients);
     return;
   }
-  if constexpr (Dim > 1) {
-    constexpr int S = Dim - 1;
-    Box<S, Real> spatial_box;
-    Point<S, Real> spatial_x;
-    for (int i = 0; i < S; ++i) {
-      spatial_box.lower[i] = box.lower[i];
-      spatial_box.upper[i] = box.upper[i];
-      spatial_x[i] = x[i];
-    }
-    Real spatial_values[basis_size(S, max_basis_degree)];
-    Real spatial_gradients[basis_size(S, max_basis_degree)][S];
-    evaluate_basis_gradients<S, Real>(p, spatial_box, spatial_x, spatial_values, spatial_gradients);
-    const Real extent = box.upper[S] - box.lower[S];
-    const Real xi = ((x[S] - box.lower[S]) - (box.upper[S] - x[S])) / extent;
-    Real time_values[max_basis_degree + 1], time_derivatives[max_basis_degree + 1];
-    orthonormal_legendre_with_derivatives(p, xi, time_values, time_derivatives);
-    const int n_s = basis_size(S, p);
-    for (int k = 0; k <= p; ++k)
-      for (int s = 0; s < n_s; ++s) {
-        const int index = k * n_s + s;
-        values[index] = spatial_values[s] * time_values[k];
-        for (int i = 0; i < S; ++i) gradients[index][i] = spatial_gradients[s][i] * time_values[k];
-        gradients[index][S] = spatial_values[s] * time_derivatives[k] * (Real(2) / extent);
-      }
-  }
+  constexpr int stride = max_basis_degree + 1;
+  Real table[Dim * stride];
+  Real derivative_table[Dim * stride];
+  evaluate_basis_tables<Dim, Real>(p, box, x, table, derivative_table, stride);
+  const int size = space_basis_size(space, Dim, p);
+  for (int k = 0; k < size; ++k)
+    basis_function_from_tables<Dim, Real>(table, derivative_table, stride,
+                                          space_multi_index<Dim>(space, p, k), values[k],
+                                          gradients[k]);
 }
 
 /// Values only.

@@ -55,33 +55,53 @@ POLYDG_HD inline void evaluate_basis(int p, const Box<Dim, Real>& box, const Poi
   }
 }
 
-/// values[k] = φ_k(x) and gradients[k][i] = ∂φ_k/∂x_i (x), physical coordinates: the chain
-/// factor dξ_i/dx_i = 2 / (b_i − a_i) is included.
+/// The per-axis tables of one point that every basis function is a product of: table[i][k] =
+/// L̂_k(ξ_i) and derivative_table[i][k] = dL̂_k/dξ_i(ξ_i) · dξ_i/dx_i (the chain factor 2 / (b_i −
+/// a_i) folded in, so gradients come out in physical coordinates), k = 0..p.
+template <int Dim, class Real>
+POLYDG_HD inline void evaluate_basis_tables(int p, const Box<Dim, Real>& box,
+                                            const Point<Dim, Real>& x, Real* table,
+                                            Real* derivative_table, int table_stride) {
+  const Point<Dim, Real> xi = box_coordinates(box, x);
+  for (int i = 0; i < Dim; ++i) {
+    Real* values = table + i * table_stride;
+    Real* derivatives = derivative_table + i * table_stride;
+    orthonormal_legendre_with_derivatives(p, xi[i], values, derivatives);
+    const Real chain = Real(2) / (box.upper[i] - box.lower[i]);
+    for (int k = 0; k <= p; ++k) derivatives[k] = chain * derivatives[k];
+  }
+}
+
+/// φ_α and ∇φ_α from the tables of evaluate_basis_tables (axis i at table + i · table_stride).
+/// ∂φ/∂x_i replaces factor i by its derivative: a product, not value / L̂, because L̂ may vanish.
+template <int Dim, class Real>
+POLYDG_HD inline void basis_function_from_tables(const Real* table, const Real* derivative_table,
+                                                 int table_stride, const MultiIndex<Dim>& alpha,
+                                                 Real& value, Real* gradient) {
+  value = table[alpha[0]];
+  for (int i = 1; i < Dim; ++i) value *= table[i * table_stride + alpha[i]];
+  for (int i = 0; i < Dim; ++i) {
+    Real derivative = derivative_table[i * table_stride + alpha[i]];
+    for (int j = 0; j < Dim; ++j)
+      if (j != i) derivative *= table[j * table_stride + alpha[j]];
+    gradient[i] = derivative;
+  }
+}
+
+/// values[k] = φ_k(x) and gradients[k][i] = ∂φ_k/∂x_i (x), physical coordinates.
 template <int Dim, class Real>
 POLYDG_HD inline void evaluate_basis_gradients(int p, const Box<Dim, Real>& box,
                                                const Point<Dim, Real>& x, Real* values,
                                                Real (*gradients)[Dim]) {
-  const Point<Dim, Real> xi = box_coordinates(box, x);
-  Real table[Dim][max_basis_degree + 1];
-  Real derivative_table[Dim][max_basis_degree + 1];
-  Real chain[Dim];
-  for (int i = 0; i < Dim; ++i) {
-    orthonormal_legendre_with_derivatives(p, xi[i], table[i], derivative_table[i]);
-    chain[i] = Real(2) / (box.upper[i] - box.lower[i]);
-  }
-
+  constexpr int stride = max_basis_degree + 1;
+  Real table[Dim * stride];
+  Real derivative_table[Dim * stride];
+  evaluate_basis_tables<Dim, Real>(p, box, x, table, derivative_table, stride);
   const int size = basis_size(Dim, p);
   MultiIndex<Dim> alpha{};
   for (int k = 0; k < size; ++k) {
-    values[k] = tensor_product(table, alpha);
-    // ∂φ/∂x_i replaces factor i by its derivative; a product (not value / L̂) because L̂ may
-    // vanish at x.
-    for (int i = 0; i < Dim; ++i) {
-      Real derivative = chain[i] * derivative_table[i][alpha[i]];
-      for (int j = 0; j < Dim; ++j)
-        if (j != i) derivative *= table[j][alpha[j]];
-      gradients[k][i] = derivative;
-    }
+    basis_function_from_tables<Dim, Real>(table, derivative_table, stride, alpha, values[k],
+                                          gradients[k]);
     advance_multi_index(alpha);
   }
 }

@@ -1,0 +1,280 @@
+#pragma once
+// The schedule every assembly kernel shares. One thread block per item (an element, an
+// interface, an element's boundary), whose outputs form a rows × columns table of sums over the
+// item's quadrature points of Σ_k test_ik trial_jk — the factored integrands of
+// element_integrand.hpp and face_integrand.hpp (rows: test functions; columns: trial functions
+// and, where the item has one, its rhs column).
+//
+// Points are taken in batches held in shared memory, each in three phases between barriers:
+//   1. points:    thread m evaluates point m of the batch into its record (the map, the weight,
+//                 the coefficients, the per-axis basis tables) — Launch::evaluate_point;
+//   2. functions: threads over (point, column u) fill column u of the point's test table
+//                 (u < rows) and trial table (u < columns) — Launch::evaluate_function; the
+//                 padding up to the tile multiples is zeroed here;
+//   3. products:  every thread adds the batch's points into its register tile of TR × TC
+//                 outputs, rows ti + r·row_tiles and columns tj + c·column_tiles (interleaved, so
+//                 a warp's shared-memory reads are consecutive or broadcast): per point and
+//                 component, TR + TC shared loads for TR·TC FMAs.
+// So each basis function is evaluated once per point, and the block is a register-tiled
+// product of the point's tables (SPEC §6's "basis tables evaluated once per point").
+//
+// Split over points: point k (the item's order: piece k / rule size, rule point k mod rule size)
+// belongs to group k mod G; a (tile, group) pair is one thread's work in phase 3. After the last
+// batch the groups' partial sums meet in shared memory and each output is
+//   initial + partial_0 + partial_1 + … + partial_{G−1}        (in this order),
+// each partial a chain of FMAs over its points in increasing k and components in increasing k.
+// G and the sums depend only on the number of rows of the launch's largest table (choose_tiling
+// below), not on the thread count, the batch size, the tile shape or the shared memory: the same
+// bits on every run and launch configuration. Tiles beyond what one pass of threads covers are done
+// in further passes over the points (re-evaluating them).
+//
+// A Launch (trivially copyable, the kernel's parameter) provides, with Item = launch.item(b):
+//   using Real;  static constexpr int components;   (K, the integrand's)
+//   int rows(const Item&) const;  int columns(const Item&) const;  GlobalIndex point_count(…)
+//   const; int function_code(const Item&, int u) const;    (once per block: e.g. u's multi-index)
+//   void evaluate_point(const Item&, GlobalIndex k, Real* record) const;
+//   void evaluate_function(const Item&, const Real* record, int u, int code,
+//                          Real* test, int test_stride, Real* trial, int trial_stride) const;
+//        (writes component c at test[c · test_stride] unless test is null, likewise trial)
+//   Real initial(const Item&, int i, int j) const;  void store(const Item&, int i, int j, Real)
+//   const;
+#include <cuda_runtime.h>
+
+#include <algorithm>
+
+#include "core/cuda_check.cuh"
+#include "polydg/core/error.hpp"
+#include "polydg/core/types.hpp"
+
+namespace polydg::device::detail {
+
+inline constexpr int max_block_threads = 256;
+/// Shared memory per block for the point batches by default: under the 48 KiB a block gets
+/// without opting in (LaunchLimits::max_shared_bytes raises it).
+inline constexpr int point_batch_shared_bytes = 40 * 1024;
+/// Units of phase-3 work (tiles × point groups) the split over points aims at per item.
+inline constexpr int target_units_per_item = 128;
+inline constexpr int max_point_groups = 8;
+
+/// The launch configuration the caller may choose (the results do not depend on it).
+struct LaunchLimits {
+  int max_threads = max_block_threads;  ///< a multiple of 32, at most max_block_threads
+  cudaStream_t stream = nullptr;
+  /// Most shared memory per block for the point batches; above 48 KiB the kernel opts in (up to
+  /// the device's cudaDevAttrMaxSharedMemoryPerBlockOptin).
+  int max_shared_bytes = point_batch_shared_bytes;
+};
+
+/// Sizes the kernel needs besides the Launch (computed once per launch on the host).
+struct TiledPointSizes {
+  int groups;        ///< G, the point groups
+  int batch;         ///< points per batch
+  int record_size;   ///< Reals of a point's record
+  int slot_size;     ///< Reals of a point's record and tables (largest item of the launch)
+  int code_doubles;  ///< doubles of shared memory before the slots, holding the int codes
+};
+
+__host__ __device__ constexpr int tiles_of(int size, int tile) { return (size + tile - 1) / tile; }
+
+template <class Launch, int TR, int TC>
+__device__ void sum_tiled_points(const Launch& launch, const typename Launch::Item& item,
+                                 const TiledPointSizes& sizes, double* storage) {
+  using Real = typename Launch::Real;
+  constexpr int K = Launch::components;
+  const int rows = launch.rows(item), columns = launch.columns(item);
+  const int row_tiles = tiles_of(rows, TR), column_tiles = tiles_of(columns, TC);
+  const int padded_rows = row_tiles * TR, padded_columns = column_tiles * TC;
+  const int functions = padded_rows > padded_columns ? padded_rows : padded_columns;
+  const int tiles = row_tiles * column_tiles;
+  const int groups = sizes.groups;
+  const GlobalIndex point_count = launch.point_count(item);
+  const int threads = int(blockDim.x);
+  const int t = int(threadIdx.x);
+
+  int* codes = reinterpret_cast<int*>(storage);
+  Real* slots = reinterpret_cast<Real*>(storage + sizes.code_doubles);
+  const int slot_size = sizes.slot_size;
+  const int test_offset = sizes.record_size;
+  const int trial_offset = sizes.record_size + K * padded_rows;
+
+  for (int u = t; u < functions; u += threads) codes[u] = launch.function_code(item, u);
+
+  const int tiles_per_pass = threads / groups;
+  for (int first_tile = 0; first_tile < tiles; first_tile += tiles_per_pass) {
+    const int pass_tiles = min(tiles_per_pass, tiles - first_tile);
+    const bool works = t < pass_tiles * groups;
+    const int group = t / pass_tiles;
+    const int tile = first_tile + t % pass_tiles;
+    const int ti = tile / column_tiles, tj = tile % column_tiles;
+    Real sum[TR][TC];
+#pragma unroll
+    for (int r = 0; r < TR; ++r)
+#pragma unroll
+      for (int c = 0; c < TC; ++c) sum[r][c] = Real(0);
+
+    for (GlobalIndex first = 0; first < point_count; first += sizes.batch) {
+      const int count = int(point_count - first < sizes.batch ? point_count - first : sizes.batch);
+      __syncthreads();  // codes written; every thread done with the previous batch
+      for (int m = t; m < count; m += threads)
+        launch.evaluate_point(item, first + m, slots + GlobalIndex(m) * slot_size);
+      __syncthreads();
+      for (int v = t; v < count * functions; v += threads) {
+        const int m = v / functions, u = v % functions;
+        Real* slot = slots + GlobalIndex(m) * slot_size;
+        Real* test = u < padded_rows ? slot + test_offset + u : nullptr;
+        Real* trial = u < padded_columns ? slot + trial_offset + u : nullptr;
+        if (u < rows || u < columns)
+          launch.evaluate_function(item, slot, u, codes[u], u < rows ? test : nullptr, padded_rows,
+                                   u < columns ? trial : nullptr, padded_columns);
+        if (test && u >= rows)
+          for (int c = 0; c < K; ++c) test[c * padded_rows] = Real(0);
+        if (trial && u >= columns)
+          for (int c = 0; c < K; ++c) trial[c * padded_columns] = Real(0);
+      }
+      __syncthreads();
+      if (works) {
+        // The batch's points of this thread's group, in increasing k.
+        const int offset = int((GlobalIndex(groups) - first % groups + group) % groups);
+        for (int m = offset; m < count; m += groups) {
+          const Real* test = slots + GlobalIndex(m) * slot_size + test_offset + ti;
+          const Real* trial = slots + GlobalIndex(m) * slot_size + trial_offset + tj;
+#pragma unroll
+          for (int k = 0; k < K; ++k) {
+            Real a[TR], b[TC];
+#pragma unroll
+            for (int r = 0; r < TR; ++r) a[r] = test[k * padded_rows + r * row_tiles];
+#pragma unroll
+            for (int c = 0; c < TC; ++c) b[c] = trial[k * padded_columns + c * column_tiles];
+#pragma unroll
+            for (int r = 0; r < TR; ++r)
+#pragma unroll
+              for (int c = 0; c < TC; ++c) sum[r][c] = fma(a[r], b[c], sum[r][c]);
+          }
+        }
+      }
+    }
+
+    // initial + partial_0 + … + partial_{G−1}, through shared memory when G > 1.
+    __syncthreads();  // the slots are free
+    Real* partial = slots;
+    if (works && groups > 1)
+#pragma unroll
+      for (int r = 0; r < TR; ++r)
+#pragma unroll
+        for (int c = 0; c < TC; ++c)
+          partial[((group * pass_tiles + tile - first_tile) * TR + r) * TC + c] = sum[r][c];
+    __syncthreads();
+    if (groups == 1) {
+      if (works)
+#pragma unroll
+        for (int r = 0; r < TR; ++r)
+#pragma unroll
+          for (int c = 0; c < TC; ++c) {
+            const int i = ti + r * row_tiles, j = tj + c * column_tiles;
+            if (i < rows && j < columns)
+              launch.store(item, i, j, launch.initial(item, i, j) + sum[r][c]);
+          }
+    } else {
+      for (int v = t; v < pass_tiles * TR * TC; v += threads) {
+        const int local = v / (TR * TC), r = (v / TC) % TR, c = v % TC;
+        const int pass_tile = first_tile + local;
+        const int i = pass_tile / column_tiles + r * row_tiles;
+        const int j = pass_tile % column_tiles + c * column_tiles;
+        if (i >= rows || j >= columns) continue;
+        Real value = launch.initial(item, i, j);
+        for (int g = 0; g < groups; ++g)
+          value += partial[(g * pass_tiles + local) * TR * TC + r * TC + c];
+        launch.store(item, i, j, value);
+      }
+    }
+  }
+}
+
+template <class Launch, int TR, int TC>
+__global__ void __launch_bounds__(max_block_threads)
+    tiled_point_kernel(Launch launch, TiledPointSizes sizes) {
+  extern __shared__ double shared_storage[];  // double: aligned for either precision
+  sum_tiled_points<Launch, TR, TC>(launch, launch.item(Index(blockIdx.x)), sizes, shared_storage);
+}
+
+/// The item-dependent part of the launch: the tile shape from the largest table of the launch
+/// (rows × columns), and the point groups from its rows alone — G is the one choice that
+/// changes the sums, so a matrix-only, an rhs-only and a full assembly (other columns) give
+/// the same bits.
+struct Tiling {
+  int tile;    ///< TR = TC
+  int groups;  ///< G
+  int tiles;
+};
+
+inline Tiling choose_tiling(int rows, int columns) {
+  const auto tile_for = [](int r, int c) { return tiles_of(r, 4) * tiles_of(c, 4) >= 24 ? 4 : 2; };
+  const int square_tile = tile_for(rows, rows);
+  const int square_tiles = tiles_of(rows, square_tile) * tiles_of(rows, square_tile);
+  const int tile = tile_for(rows, columns);
+  return {tile, std::clamp(target_units_per_item / square_tiles, 1, max_point_groups),
+          tiles_of(rows, tile) * tiles_of(columns, tile)};
+}
+
+template <class Launch, int Tile>
+void launch_tiled_kernel(const Launch& launch, Index blocks, int threads, std::size_t bytes,
+                         const TiledPointSizes& sizes, const char* name,
+                         const LaunchLimits& limits) {
+  auto* kernel = tiled_point_kernel<Launch, Tile, Tile>;
+  if (bytes > 48 * 1024) {
+    int device = 0, most = 48 * 1024;
+    check_cuda(cudaGetDevice(&device), name, __FILE__, __LINE__);
+    check_cuda(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), name,
+               __FILE__, __LINE__);
+    if (bytes > std::size_t(most))
+      raise(name, ": ", bytes, " bytes of shared memory per block (a batch of ", sizes.batch,
+            " points of ", sizes.slot_size, " values) but the device allows ", most);
+    check_cuda(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)), name,
+        __FILE__, __LINE__);
+  }
+  kernel<<<static_cast<unsigned>(blocks), threads, bytes, limits.stream>>>(launch, sizes);
+  check_cuda(cudaGetLastError(), name, __FILE__, __LINE__);
+}
+
+/// Launches `blocks` blocks of `launch` whose items have at most max_rows × max_columns outputs,
+/// records of record_size Reals and at most max_points points. `name` appears in errors.
+template <class Launch>
+void launch_tiled_points(const Launch& launch, Index blocks, int max_rows, int max_columns,
+                         int record_size, GlobalIndex max_points, const char* name,
+                         const LaunchLimits& limits) {
+  using Real = typename Launch::Real;
+  if (blocks <= 0 || max_rows <= 0 || max_columns <= 0) return;
+  if (limits.max_threads < 32 || limits.max_threads > max_block_threads ||
+      limits.max_threads % 32 != 0)
+    raise(name, ": ", limits.max_threads, " threads per block (a multiple of 32 up to ",
+          max_block_threads, " is needed)");
+  const Tiling tiling = choose_tiling(max_rows, max_columns);
+  const int padded_rows = tiles_of(max_rows, tiling.tile) * tiling.tile;
+  const int padded_columns = tiles_of(max_columns, tiling.tile) * tiling.tile;
+  const int threads =
+      std::min(limits.max_threads, std::max(64, (tiling.tiles * tiling.groups + 31) / 32 * 32));
+  TiledPointSizes sizes{};
+  sizes.groups = tiling.groups;
+  sizes.record_size = record_size;
+  sizes.slot_size = record_size + Launch::components * (padded_rows + padded_columns);
+  sizes.code_doubles = (std::max(padded_rows, padded_columns) + 1) / 2;
+  const std::size_t slot_bytes = std::size_t(sizes.slot_size) * sizeof(Real);
+  const std::size_t code_bytes = std::size_t(sizes.code_doubles) * sizeof(double);
+  const std::size_t budget =
+      std::size_t(limits.max_shared_bytes) > code_bytes ? limits.max_shared_bytes - code_bytes : 0;
+  sizes.batch =
+      int(std::max<GlobalIndex>(1, std::min<GlobalIndex>(GlobalIndex(budget / slot_bytes),
+                                                         std::max<GlobalIndex>(1, max_points))));
+  // The partial sums of the point groups reuse the slots after the last batch.
+  const std::size_t partial_bytes =
+      tiling.groups > 1 ? std::size_t(threads) * tiling.tile * tiling.tile * sizeof(Real) : 0;
+  const std::size_t bytes =
+      code_bytes + std::max(std::size_t(sizes.batch) * slot_bytes, partial_bytes);
+  if (tiling.tile == 4)
+    launch_tiled_kernel<Launch, 4>(launch, blocks, threads, bytes, sizes, name, limits);
+  else
+    launch_tiled_kernel<Launch, 2>(launch, blocks, threads, bytes, sizes, name, limits);
+}
+
+}  // namespace polydg::device::detail
