@@ -96,7 +96,7 @@ std::string gpu_name() {
 
 GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
                                         const AssemblyOptions& assembly_options,
-                                        int wide_shared_bytes, int repeats,
+                                        int capped_shared_bytes, int repeats,
                                         std::span<const double> cpu_values) {
   const auto coefficients = heat_slab_coefficients();
   const BoundaryConditions conditions = heat_slab_conditions();
@@ -166,16 +166,16 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
     }
   }
 
-  if (wide_shared_bytes > 0) {  // the same, with larger point batches
-    DeviceAssemblyOptions wide = options;
-    wide.max_block_shared_bytes = wide_shared_bytes;
-    DeviceAssembler<3> assembler(slab, conditions, assembly_options, wide);
+  if (capped_shared_bytes > 0) {  // the same, with the point batches capped
+    DeviceAssemblyOptions capped = options;
+    capped.max_block_shared_bytes = capped_shared_bytes;
+    DeviceAssembler<3> assembler(slab, conditions, assembly_options, capped);
     DeviceAssemblyTimings phases;
-    std::tie(times.values_wide_s, phases) =
+    std::tie(times.values_capped_s, phases) =
         time_matrix_reassembly(assembler, coefficients, repeats);
-    times.element_wide_s = phases.elements;
-    times.interior_wide_s = phases.interior_faces;
-    times.boundary_wide_s = phases.boundary_faces;
+    times.element_capped_s = phases.elements;
+    times.interior_capped_s = phases.interior_faces;
+    times.boundary_capped_s = phases.boundary_faces;
   }
 
   options.write_mode = FaceWriteMode::atomic;

@@ -19,8 +19,8 @@ struct GpuAssemblyTimes {
   double rhs_s = 0;            ///< rhs re-assembly + previous slab term (median)
   double values_single_s = 0;  ///< matrix re-assembly in single precision, deterministic
   double element_single_s = 0, interior_single_s = 0, boundary_single_s = 0;
-  /// matrix re-assembly, deterministic, with wide_shared_bytes of shared memory per block
-  double values_wide_s = 0, element_wide_s = 0, interior_wide_s = 0, boundary_wide_s = 0;
+  /// matrix re-assembly, deterministic, with capped_shared_bytes of shared memory per block
+  double values_capped_s = 0, element_capped_s = 0, interior_capped_s = 0, boundary_capped_s = 0;
   // phases of one deterministic matrix re-assembly (CUDA events)
   double zero_s = 0, ranges_s = 0, element_s = 0, interior_s = 0, boundary_s = 0, check_s = 0;
   double interior_atomic_s = 0;
@@ -35,10 +35,10 @@ struct GpuAssemblyTimes {
 
 /// Times the heat slab problem (heat_slab_problem.hpp) on `slab`; compares with `cpu_values`
 /// (the CPU Assembler's matrix values on the same mesh) when not empty.
-/// wide_shared_bytes: the shared memory per block of the "wide batches" variant (0: skip it).
+/// capped_shared_bytes: the cap on the shared memory per block of the capped variant (0: skip it).
 GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
                                         const AssemblyOptions& assembly_options,
-                                        int wide_shared_bytes, int repeats,
+                                        int capped_shared_bytes, int repeats,
                                         std::span<const double> cpu_values);
 
 /// "NVIDIA H100 80GB HBM3" etc.

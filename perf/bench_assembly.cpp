@@ -15,12 +15,13 @@
 //
 //   build/bin/bench_assembly [--cells-per-side 274] [--cells-per-element 3] [--p 1,2,3,4,5]
 //                            [--spacetime] [--gpu] [--cpu-max-p 5] [--fp64-peak-tflops 34]
-//                            [--pieces prisms|simplices] [--wide-shared-kib 100] [--repeats 3]
+//                            [--pieces prisms|simplices] [--capped-shared-kib 40] [--repeats 3]
 //                            [--json perf/results/assembly_cpu.json]
 // --pieces: the slab's quadrature pieces (QuadraturePieces): prisms (default, what SlabSolver
 // uses) or the three tetrahedra of each prism (the first GPU measurements' setting).
-// --wide-shared-kib: the shared memory per block of the "wide batches" re-assembly rows
-// (DeviceAssemblyOptions::max_block_shared_bytes; 0 skips them), against the 40 KiB default.
+// --capped-shared-kib: the cap on the shared memory per block of the "KiB cap" re-assembly rows
+// (DeviceAssemblyOptions::max_block_shared_bytes; 0 skips them), against the default (128 KiB,
+// and each launch sized to keep its resident blocks): 40 KiB was the earlier default.
 #include <omp.h>
 
 #include <algorithm>
@@ -122,10 +123,10 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   line("values re-assembly (deterministic)", [](const Row& r) { return r.gpu.values_s; });
   line("values re-assembly (atomic)", [](const Row& r) { return r.gpu.values_atomic_s; });
   line("interior kernel (atomic)", [](const Row& r) { return r.gpu.interior_atomic_s; });
-  line("values re-assembly (wide batches)", [](const Row& r) { return r.gpu.values_wide_s; });
-  line("  element kernel (wide batches)", [](const Row& r) { return r.gpu.element_wide_s; });
-  line("  interior kernel (wide batches)", [](const Row& r) { return r.gpu.interior_wide_s; });
-  line("  boundary kernel (wide batches)", [](const Row& r) { return r.gpu.boundary_wide_s; });
+  line("values re-assembly (40 KiB cap)", [](const Row& r) { return r.gpu.values_capped_s; });
+  line("  element kernel (40 KiB cap)", [](const Row& r) { return r.gpu.element_capped_s; });
+  line("  interior kernel (40 KiB cap)", [](const Row& r) { return r.gpu.interior_capped_s; });
+  line("  boundary kernel (40 KiB cap)", [](const Row& r) { return r.gpu.boundary_capped_s; });
   line("values re-assembly (single)", [](const Row& r) { return r.gpu.values_single_s; });
   line("  element kernel (single)", [](const Row& r) { return r.gpu.element_single_s; });
   line("  interior kernel (single)", [](const Row& r) { return r.gpu.interior_single_s; });
@@ -181,10 +182,10 @@ void write_gpu_json(std::ofstream& json, const polydg::bench::GpuAssemblyTimes& 
   json << ", \"gpu\": {\"host_mesh_s\": " << g.host_mesh_s << ", \"pattern_s\": " << g.pattern_s
        << ", \"setup_s\": " << g.setup_s << ", \"first_s\": " << g.first_s
        << ", \"values_s\": " << g.values_s << ", \"values_atomic_s\": " << g.values_atomic_s
-       << ", \"rhs_s\": " << g.rhs_s << ", \"values_wide_s\": " << g.values_wide_s
-       << ", \"element_wide_s\": " << g.element_wide_s
-       << ", \"interior_wide_s\": " << g.interior_wide_s
-       << ", \"boundary_wide_s\": " << g.boundary_wide_s
+       << ", \"rhs_s\": " << g.rhs_s << ", \"values_capped_s\": " << g.values_capped_s
+       << ", \"element_capped_s\": " << g.element_capped_s
+       << ", \"interior_capped_s\": " << g.interior_capped_s
+       << ", \"boundary_capped_s\": " << g.boundary_capped_s
        << ", \"values_single_s\": " << g.values_single_s
        << ", \"element_single_s\": " << g.element_single_s
        << ", \"interior_single_s\": " << g.interior_single_s
@@ -216,7 +217,7 @@ int main(int argc, char** argv) {
   polydg::AssemblyOptions slab_options = polydg::slab_assembly_options();
   int cpu_max_p = 10;
   [[maybe_unused]] double fp64_peak_tflops = 34;  // H100 SXM / H200 without tensor cores
-  [[maybe_unused]] int wide_shared_kib = 100;
+  [[maybe_unused]] int capped_shared_kib = 40;
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string flag = argv[i];
@@ -236,8 +237,8 @@ int main(int argc, char** argv) {
         cells_per_element = std::stod(value);
       else if (flag == "--cpu-max-p")
         cpu_max_p = std::stoi(value);
-      else if (flag == "--wide-shared-kib")
-        wide_shared_kib = std::stoi(value);
+      else if (flag == "--capped-shared-kib")
+        capped_shared_kib = std::stoi(value);
       else if (flag == "--fp64-peak-tflops")
         fp64_peak_tflops = std::stod(value);
       else if (flag == "--pieces") {
@@ -287,7 +288,7 @@ int main(int argc, char** argv) {
 #if POLYDG_BENCH_GPU
         if (gpu) {
           row.gpu = polydg::bench::time_gpu_slab_assembly(
-              slab, slab_options, wide_shared_kib * 1024, repeats, cpu_values);
+              slab, slab_options, capped_shared_kib * 1024, repeats, cpu_values);
           row.has_gpu = true;
         }
 #endif

@@ -63,10 +63,8 @@ struct DeviceAssemblyOptions {
   /// do not depend on it — bit for bit in the deterministic mode; it is there to tune and test.
   int max_block_threads = 256;
   /// Most shared memory per block of the quadrature kernels (opting in above 48 KiB, up to the
-  /// device's limit): larger point batches. The results do not depend on it. 100 KiB is
-  /// 1.14–1.58× faster for p = 3..5 on an H100 but 1.15× slower at p = 2 (see
-  /// LaunchLimits::max_shared_bytes); the default stays at 40 KiB until a per-degree choice is
-  /// measured.
+  /// device's limit): the cap on the point batches, which each launch otherwise sizes to what
+  /// costs no resident blocks (LaunchLimits::max_shared_bytes). The results do not depend on it.
   int max_block_shared_bytes = device::detail::point_batch_shared_bytes;
 };
 

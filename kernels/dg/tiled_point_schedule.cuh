@@ -41,6 +41,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 #include "core/cuda_check.cuh"
 #include "polydg/core/error.hpp"
@@ -49,9 +51,9 @@
 namespace polydg::device::detail {
 
 inline constexpr int max_block_threads = 256;
-/// Shared memory per block for the point batches by default: under the 48 KiB a block gets
-/// without opting in (LaunchLimits::max_shared_bytes raises it).
-inline constexpr int point_batch_shared_bytes = 40 * 1024;
+/// The most shared memory per block for the point batches by default (opting in above 48 KiB);
+/// a launch takes less where more would cost resident blocks (launch_tiled_kernel).
+inline constexpr int point_batch_shared_bytes = 128 * 1024;
 /// Units of phase-3 work (tiles × point groups) the split over points aims at per item.
 inline constexpr int target_units_per_item = 128;
 inline constexpr int max_point_groups = 8;
@@ -61,7 +63,8 @@ struct LaunchLimits {
   int max_threads = max_block_threads;  ///< a multiple of 32, at most max_block_threads
   cudaStream_t stream = nullptr;
   /// Most shared memory per block for the point batches; above 48 KiB the kernel opts in (up to
-  /// the device's cudaDevAttrMaxSharedMemoryPerBlockOptin).
+  /// the device's cudaDevAttrMaxSharedMemoryPerBlockOptin). A launch takes less where more
+  /// would lower the resident blocks per multiprocessor.
   int max_shared_bytes = point_batch_shared_bytes;
 };
 
@@ -216,11 +219,51 @@ inline Tiling choose_tiling(int rows, int columns) {
           tiles_of(rows, tile) * tiles_of(columns, tile)};
 }
 
+/// The shared memory per block that costs no resident blocks: an SM's shared memory shared out
+/// among the blocks its registers and threads allow (cudaOccupancyMaxActiveBlocksPerMultiprocessor
+/// without shared memory). Larger batches mean fewer barriers and fewer phases in which few
+/// threads work; beyond this they would cost occupancy.
+template <class Kernel>
+std::size_t shared_bytes_without_occupancy_loss(Kernel kernel, int threads, const char* name) {
+  int device = 0, blocks = 1, per_multiprocessor = 0, reserved = 0;
+  check_cuda(cudaGetDevice(&device), name, __FILE__, __LINE__);
+  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, 0), name,
+             __FILE__, __LINE__);
+  check_cuda(cudaDeviceGetAttribute(&per_multiprocessor,
+                                    cudaDevAttrMaxSharedMemoryPerMultiprocessor, device),
+             name, __FILE__, __LINE__);
+  check_cuda(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device),
+             name, __FILE__, __LINE__);
+  return std::size_t(std::max(per_multiprocessor / std::max(blocks, 1) - reserved, 0));
+}
+
 template <class Launch, int Tile>
-void launch_tiled_kernel(const Launch& launch, Index blocks, int threads, std::size_t bytes,
-                         const TiledPointSizes& sizes, const char* name,
+void launch_tiled_kernel(const Launch& launch, Index blocks, const Tiling& tiling, int max_rows,
+                         int max_columns, int record_size, GlobalIndex max_points, const char* name,
                          const LaunchLimits& limits) {
+  using Real = typename Launch::Real;
   auto* kernel = tiled_point_kernel<Launch, Tile, Tile>;
+  const int padded_rows = tiles_of(max_rows, Tile) * Tile;
+  const int padded_columns = tiles_of(max_columns, Tile) * Tile;
+  const int threads =
+      std::min(limits.max_threads, std::max(64, (tiling.tiles * tiling.groups + 31) / 32 * 32));
+  TiledPointSizes sizes{};
+  sizes.groups = tiling.groups;
+  sizes.record_size = record_size;
+  sizes.slot_size = record_size + Launch::components * (padded_rows + padded_columns);
+  sizes.code_doubles = (std::max(padded_rows, padded_columns) + 1) / 2;
+  const std::size_t slot_bytes = std::size_t(sizes.slot_size) * sizeof(Real);
+  const std::size_t code_bytes = std::size_t(sizes.code_doubles) * sizeof(double);
+  const std::size_t budget = std::min(std::size_t(limits.max_shared_bytes),
+                                      shared_bytes_without_occupancy_loss(kernel, threads, name));
+  sizes.batch = int(std::clamp<GlobalIndex>(
+      GlobalIndex(budget > code_bytes ? (budget - code_bytes) / slot_bytes : 0), 1,
+      std::max<GlobalIndex>(1, max_points)));
+  // The partial sums of the point groups reuse the slots after the last batch.
+  const std::size_t partial_bytes =
+      tiling.groups > 1 ? std::size_t(threads) * Tile * Tile * sizeof(Real) : 0;
+  const std::size_t bytes =
+      code_bytes + std::max(std::size_t(sizes.batch) * slot_bytes, partial_bytes);
   if (bytes > 48 * 1024) {
     int device = 0, most = 48 * 1024;
     check_cuda(cudaGetDevice(&device), name, __FILE__, __LINE__);
@@ -228,11 +271,15 @@ void launch_tiled_kernel(const Launch& launch, Index blocks, int threads, std::s
                __FILE__, __LINE__);
     if (bytes > std::size_t(most))
       raise(name, ": ", bytes, " bytes of shared memory per block (a batch of ", sizes.batch,
-            " points of ", sizes.slot_size, " values) but the device allows ", most);
+            " points of ", slot_bytes, " bytes) but the device allows ", most);
     check_cuda(
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)), name,
         __FILE__, __LINE__);
   }
+  if (std::getenv("POLYDG_TRACE_LAUNCHES"))
+    std::fprintf(stderr,
+                 "%s: %d blocks of %d threads, tile %dx%d, %d point groups, batch %d, %zu bytes\n",
+                 name, int(blocks), threads, Tile, Tile, sizes.groups, sizes.batch, bytes);
   kernel<<<static_cast<unsigned>(blocks), threads, bytes, limits.stream>>>(launch, sizes);
   check_cuda(cudaGetLastError(), name, __FILE__, __LINE__);
 }
@@ -243,38 +290,18 @@ template <class Launch>
 void launch_tiled_points(const Launch& launch, Index blocks, int max_rows, int max_columns,
                          int record_size, GlobalIndex max_points, const char* name,
                          const LaunchLimits& limits) {
-  using Real = typename Launch::Real;
   if (blocks <= 0 || max_rows <= 0 || max_columns <= 0) return;
   if (limits.max_threads < 32 || limits.max_threads > max_block_threads ||
       limits.max_threads % 32 != 0)
     raise(name, ": ", limits.max_threads, " threads per block (a multiple of 32 up to ",
           max_block_threads, " is needed)");
   const Tiling tiling = choose_tiling(max_rows, max_columns);
-  const int padded_rows = tiles_of(max_rows, tiling.tile) * tiling.tile;
-  const int padded_columns = tiles_of(max_columns, tiling.tile) * tiling.tile;
-  const int threads =
-      std::min(limits.max_threads, std::max(64, (tiling.tiles * tiling.groups + 31) / 32 * 32));
-  TiledPointSizes sizes{};
-  sizes.groups = tiling.groups;
-  sizes.record_size = record_size;
-  sizes.slot_size = record_size + Launch::components * (padded_rows + padded_columns);
-  sizes.code_doubles = (std::max(padded_rows, padded_columns) + 1) / 2;
-  const std::size_t slot_bytes = std::size_t(sizes.slot_size) * sizeof(Real);
-  const std::size_t code_bytes = std::size_t(sizes.code_doubles) * sizeof(double);
-  const std::size_t budget =
-      std::size_t(limits.max_shared_bytes) > code_bytes ? limits.max_shared_bytes - code_bytes : 0;
-  sizes.batch =
-      int(std::max<GlobalIndex>(1, std::min<GlobalIndex>(GlobalIndex(budget / slot_bytes),
-                                                         std::max<GlobalIndex>(1, max_points))));
-  // The partial sums of the point groups reuse the slots after the last batch.
-  const std::size_t partial_bytes =
-      tiling.groups > 1 ? std::size_t(threads) * tiling.tile * tiling.tile * sizeof(Real) : 0;
-  const std::size_t bytes =
-      code_bytes + std::max(std::size_t(sizes.batch) * slot_bytes, partial_bytes);
   if (tiling.tile == 4)
-    launch_tiled_kernel<Launch, 4>(launch, blocks, threads, bytes, sizes, name, limits);
+    launch_tiled_kernel<Launch, 4>(launch, blocks, tiling, max_rows, max_columns, record_size,
+                                   max_points, name, limits);
   else
-    launch_tiled_kernel<Launch, 2>(launch, blocks, threads, bytes, sizes, name, limits);
+    launch_tiled_kernel<Launch, 2>(launch, blocks, tiling, max_rows, max_columns, record_size,
+                                   max_points, name, limits);
 }
 
 }  // namespace polydg::device::detail
