@@ -59,9 +59,10 @@ struct DeviceAssemblyOptions {
   bool check_finite = true;
   /// Record CUDA events between the phases so last_timings() can report them.
   bool record_timings = false;
-  /// Most threads per block of the quadrature kernels (a multiple of 32, ≤ 256). The results
-  /// do not depend on it — bit for bit in the deterministic mode; it is there to tune and test.
-  int max_block_threads = 256;
+  /// Most threads per block of the quadrature kernels (a multiple of 32, ≤ 512; a launch takes
+  /// what its table needs). The results do not depend on it — bit for bit in the deterministic
+  /// mode; it is there to tune and test.
+  int max_block_threads = device::detail::max_block_threads;
   /// Most shared memory per block of the quadrature kernels (opting in above 48 KiB, up to the
   /// device's limit): the cap on the point batches, which each launch otherwise sizes to what
   /// costs no resident blocks (LaunchLimits::max_shared_bytes). The results do not depend on it.

@@ -50,7 +50,7 @@
 
 namespace polydg::device::detail {
 
-inline constexpr int max_block_threads = 256;
+inline constexpr int max_block_threads = 512;
 /// The most shared memory per block for the point batches by default (opting in above 48 KiB);
 /// a launch takes less where more would cost resident blocks (launch_tiled_kernel).
 inline constexpr int point_batch_shared_bytes = 128 * 1024;
