@@ -17,6 +17,7 @@
 
 #include "dg/basis_tables.cuh"
 #include "dg/device_quadrature_mesh.cuh"
+#include "dg/element_table_targets.cuh"
 #include "dg/tiled_point_schedule.cuh"
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
@@ -106,9 +107,7 @@ struct BoundaryLaunch {
     Index element;
     Index facet_begin, rule_begin, rule_size;
     GlobalIndex point_count;
-    Real* block;
-    Real* rhs;
-    int rhs_column;  ///< the rhs's column of the table (n, or 0 when only the rhs is assembled)
+    ElementTableTargets<Real> targets;
   };
 
   __device__ Item item(Index b) const {
@@ -119,27 +118,18 @@ struct BoundaryLaunch {
     it.rule_size = mesh.boundary_rule_offsets[p + 1] - it.rule_begin;
     it.point_count =
         GlobalIndex(mesh.element_boundary_offsets[it.element + 1] - it.facet_begin) * it.rule_size;
-    it.block =
-        values ? values + pattern.value_offsets[pattern.diagonal_blocks[it.element]] : nullptr;
-    it.rhs = rhs ? rhs + pattern.dof_offsets[it.element] : nullptr;
-    it.rhs_column = it.block ? n : 0;
+    it.targets = ElementTableTargets<Real>(pattern, it.element, n, values, rhs);
     return it;
   }
   __device__ int rows(const Item&) const { return n; }
-  __device__ int columns(const Item& it) const { return (it.block ? n : 0) + (it.rhs ? 1 : 0); }
+  __device__ int columns(const Item& it) const { return it.targets.columns(); }
   __device__ GlobalIndex point_count(const Item& it) const { return it.point_count; }
   __device__ int function_code(const Item&, int u) const {
     return u < n ? basis_function_code<Dim>(mesh.space, p, u) : 0;
   }
-  __device__ bool is_rhs(const Item& it, int j) const { return it.rhs && j == it.rhs_column; }
-  __device__ Real initial(const Item& it, int i, int j) const {
-    return is_rhs(it, j) ? it.rhs[i] : it.block[i * n + j];
-  }
+  __device__ Real initial(const Item& it, int i, int j) const { return it.targets.initial(i, j); }
   __device__ void store(const Item& it, int i, int j, Real value) const {
-    if (is_rhs(it, j))
-      it.rhs[i] = value;
-    else
-      it.block[i * n + j] = value;
+    it.targets.store(i, j, value);
   }
   __device__ void evaluate_point(const Item& it, GlobalIndex k, Real* record) const {
     const Index f = it.facet_begin + Index(k / it.rule_size);
@@ -165,7 +155,7 @@ struct BoundaryLaunch {
                                     int test_stride, Real* trial, int trial_stride) const {
     const BoundaryPointTerms<Real> point{record[flux], record[mass], record[rhs_value],
                                          record[rhs_flux]};
-    if (trial && is_rhs(it, u)) {
+    if (trial && it.targets.is_rhs(u)) {
       boundary_rhs_trial_vector<Real>(point, record[weight], trial, trial_stride);
       trial = nullptr;
     }

@@ -28,6 +28,7 @@
 
 #include "dg/basis_tables.cuh"
 #include "dg/device_quadrature_mesh.cuh"
+#include "dg/element_table_targets.cuh"
 #include "dg/tiled_point_schedule.cuh"
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
@@ -61,9 +62,7 @@ struct ElementLaunch {
     Index element;
     Index simplex_begin, rule_begin, rule_size;
     GlobalIndex point_count;
-    Real* block;
-    Real* rhs;
-    int rhs_column;  ///< the rhs's column of the table (n, or 0 when only the rhs is assembled)
+    ElementTableTargets<Real> targets;
   };
 
   __device__ Item item(Index b) const {
@@ -74,27 +73,18 @@ struct ElementLaunch {
     it.rule_size = mesh.element_rule_offsets[p + 1] - it.rule_begin;
     it.point_count =
         GlobalIndex(mesh.simplex_offsets[it.element + 1] - it.simplex_begin) * it.rule_size;
-    it.block =
-        values ? values + pattern.value_offsets[pattern.diagonal_blocks[it.element]] : nullptr;
-    it.rhs = rhs ? rhs + pattern.dof_offsets[it.element] : nullptr;
-    it.rhs_column = it.block ? n : 0;
+    it.targets = ElementTableTargets<Real>(pattern, it.element, n, values, rhs);
     return it;
   }
   __device__ int rows(const Item&) const { return n; }
-  __device__ int columns(const Item& it) const { return (it.block ? n : 0) + (it.rhs ? 1 : 0); }
+  __device__ int columns(const Item& it) const { return it.targets.columns(); }
   __device__ GlobalIndex point_count(const Item& it) const { return it.point_count; }
   __device__ int function_code(const Item&, int u) const {
     return u < n ? basis_function_code<Dim>(mesh.space, p, u) : 0;
   }
-  __device__ bool is_rhs(const Item& it, int j) const { return it.rhs && j == it.rhs_column; }
-  __device__ Real initial(const Item& it, int i, int j) const {
-    return is_rhs(it, j) ? it.rhs[i] : it.block[i * n + j];
-  }
+  __device__ Real initial(const Item& it, int i, int j) const { return it.targets.initial(i, j); }
   __device__ void store(const Item& it, int i, int j, Real value) const {
-    if (is_rhs(it, j))
-      it.rhs[i] = value;
-    else
-      it.block[i * n + j] = value;
+    it.targets.store(i, j, value);
   }
   __device__ void evaluate_point(const Item& it, GlobalIndex k, Real* record) const {
     const Point<Dim>* vertices =
@@ -107,7 +97,7 @@ struct ElementLaunch {
     record[weight] = Real(mesh.element_rule_weights[q] * jacobian);
     record[reaction] = 0;  // c and f stay 0 for a target not assembled
     record[source] = 0;
-    if (it.block) {
+    if (it.targets.block) {
       const Tensor<Dim> a = coefficients.diffusion(x);
       const Point<Dim> b = coefficients.advection(x);
       for (int i = 0; i < Dim; ++i) {
@@ -116,11 +106,11 @@ struct ElementLaunch {
       }
       record[reaction] = Real(coefficients.reaction(x));
     }
-    if (it.rhs) record[source] = Real(coefficients.source(x));
+    if (it.targets.rhs) record[source] = Real(coefficients.source(x));
   }
   __device__ void evaluate_function(const Item& it, const Real* record, int u, int code, Real* test,
                                     int test_stride, Real* trial, int trial_stride) const {
-    if (trial && is_rhs(it, u)) {
+    if (trial && it.targets.is_rhs(u)) {
       source_trial_vector<Dim, Real>(record[source], record[weight], trial, trial_stride);
       trial = nullptr;
     }
