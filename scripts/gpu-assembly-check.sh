@@ -6,17 +6,8 @@
 #   scripts/gpu-assembly-check.sh [table2|table5|all|none] [cells-per-side, default 502]
 # POLYDG_RACECHECK=1 also runs compute-sanitizer racecheck on the small cases of the assembler
 # test (and memcheck on the element-kernel test).
-set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-out="${OUT:-$root/build-gpu/out}"
-mkdir -p "$out"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
-cmake -S "$root" -B "$root/build-gpu" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DPOLYDG_WARNINGS_AS_ERRORS=OFF > "$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
-cmake --build "$root/build-gpu" -j "$(nproc)" --target test_cuda_assembler test_cuda_element_kernel \
-  test_cuda_basis bench_assembly > "$out/build.log" 2>&1 \
-  || { grep -E "error" -A5 "$out/build.log" | head -60; exit 1; }
+source "$(dirname "$0")/gpu-setup.sh"
+polydg_gpu_build build.log test_cuda_assembler test_cuda_element_kernel test_cuda_basis bench_assembly
 cd "$root/build-gpu"
 ctest -R "test_cuda_(assembler|element_kernel|basis)" --output-on-failure 2>&1 | tee "$out/ctest-assembly.log"
 if grep -q "Skipped\|Not Run\|Failed" "$out/ctest-assembly.log"; then echo "assembly GPU tests did not all pass"; exit 1; fi

@@ -6,17 +6,10 @@
 # oscillating mesh agglomerated into ~8k and ~126k elements and not agglomerated, p = 1..3).
 # Tables go to stdout, JSON to $OUT (or build-gpu/out).
 #   scripts/gpu-bench.sh [table2|table5|all] [cells-per-side for table 2, default 502]
-set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-out="${OUT:-$root/build-gpu/out}"
-mkdir -p "$out"
 which="${1:-all}"
 cells="${2:-502}"
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
-cmake -S "$root" -B "$root/build-gpu" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DPOLYDG_WARNINGS_AS_ERRORS=OFF > "$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
-cmake --build "$root/build-gpu" -j "$(nproc)" --target bench_assembly > "$out/build-bench.log" 2>&1 \
-  || { grep -E "error" -A5 "$out/build-bench.log" | head -60; exit 1; }
+source "$(dirname "$0")/gpu-setup.sh"
+polydg_gpu_build build-bench.log bench_assembly
 bench="$root/build-gpu/bin/bench_assembly"
 if [ "$which" = table2 ] || [ "$which" = all ]; then
   "$bench" --spacetime --gpu --cells-per-side "$cells" --cells-per-element 3 --p 1,2,3,4,5 \

@@ -5,15 +5,8 @@
 # runs the gpu-labelled tests (they must pass there, not skip),
 # runs compute-sanitizer memcheck and racecheck on them (API errors not reported: the smoke
 # test provokes a failed cudaMalloc on purpose), and copies logs to $OUT (if set).
-set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-out="${OUT:-$root/build-gpu/out}"
-mkdir -p "$out"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
-cmake -S "$root" -B "$root/build-gpu" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DPOLYDG_WARNINGS_AS_ERRORS=OFF \
-  > "$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
-cmake --build "$root/build-gpu" -j "$(nproc)" > "$out/build.log" 2>&1 || { grep -E "error" -A5 "$out/build.log" | head -60; exit 1; }
+source "$(dirname "$0")/gpu-setup.sh"
+polydg_gpu_build build.log
 echo "build warnings: $(grep -c "warning" "$out/build.log" || true)"
 cd "$root/build-gpu"
 # gpu tests must run here: a skip is a failure on this machine.
