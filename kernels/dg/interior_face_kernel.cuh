@@ -151,10 +151,10 @@ struct InteriorFaceLaunch {
     const int local = u - side * it.size[0];
     return local < it.size[side] ? basis_function_code<Dim>(mesh.space, it.degree[side], local) : 0;
   }
-  /// Where entry (i, j) of the table goes: block (r, c), at offset.
-  __device__ Real* target(const Item& it, int i, int j, bool& shared_block) const {
+  /// Where entry (i, j) of the table goes: block (r, c), at offset; `diagonal`: r = c.
+  __device__ Real* target(const Item& it, int i, int j, bool& diagonal) const {
     const int r = i < it.size[0] ? 0 : 1, c = j < it.size[0] ? 0 : 1;
-    shared_block = r == c;
+    diagonal = r == c;  // (a,a) or (b,b): scratch, or shared with other interfaces
     return it.block[r][c] + (i - r * it.size[0]) * it.size[c] + (j - c * it.size[0]);
   }
   __device__ Real initial(const Item& it, int i, int j) const {
