@@ -106,7 +106,7 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
   auto start = Clock::now();
   const QuadratureMesh<3> host_mesh(slab, conditions, assembly_options.pieces);
   times.host_mesh_s = seconds_since(start);
-  count_flops(host_mesh, QuadratureDegrees{}, times);
+  count_flops(host_mesh, assembly_options.quadrature, times);
   {
     std::vector<Index> block_sizes(std::size_t(host_mesh.element_count()));
     for (Index e = 0; e < host_mesh.element_count(); ++e)
