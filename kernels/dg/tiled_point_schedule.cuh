@@ -1,17 +1,22 @@
 #pragma once
-// The schedule every assembly kernel shares. One thread block per item (an element, an
+// The schedule every assembly kernel shares. A team of threads per item (an element, an
 // interface, an element's boundary), whose outputs form a rows × columns table of sums over the
 // item's quadrature points of Σ_k test_ik trial_jk — the factored integrands of
 // element_integrand.hpp and face_integrand.hpp (rows: test functions; columns: trial functions
-// and, where the item has one, its rhs column).
+// and, where the item has one, its rhs column). The team is a thread block, or — for launches
+// that ask for it (small_items_per_warp) and whose tables are small — one warp of a block, with
+// its own shared memory and warp barriers only, under a register cap: such items (a P_1
+// interface: a few points, 8 × 8 outputs) are bound by latency, and a warp each keeps 8× more
+// of them in flight per multiprocessor than a block each did.
 //
-// Points are taken in batches held in shared memory, each in three phases between barriers:
+// Points are taken in batches held in the team's shared memory, each in three phases between
+// team barriers:
 //   1. points:    thread m evaluates point m of the batch into its record (the map, the weight,
 //                 the coefficients, the per-axis basis tables) — Launch::evaluate_point;
 //   2. functions: threads over (point, column u) fill column u of the point's test table
 //                 (u < rows) and trial table (u < columns) — Launch::evaluate_function; the
 //                 padding up to the tile multiples is zeroed here;
-//   3. products:  every thread adds the batch's points into its register tile of TR × TC
+//   3. products:  every thread adds the batch's points into its register tiles of TR × TC
 //                 outputs, rows ti + r·row_tiles and columns tj + c·column_tiles (interleaved, so
 //                 a warp's shared-memory reads are consecutive or broadcast): per point and
 //                 component, TR + TC shared loads for TR·TC FMAs.
@@ -19,17 +24,19 @@
 // product of the point's tables (SPEC §6's "basis tables evaluated once per point").
 //
 // Split over points: point k (the item's order: piece k / rule size, rule point k mod rule size)
-// belongs to group k mod G; a (tile, group) pair is one thread's work in phase 3. After the last
+// belongs to group k mod G; a (tile, group) pair is a unit of phase-3 work, and a thread takes
+// one unit per pass (block teams) or warp_team_units (warp teams). After the last
 // batch the groups' partial sums meet in shared memory and each output is
 //   initial + partial_0 + partial_1 + … + partial_{G−1}        (in this order),
 // each partial a chain of FMAs over its points in increasing k and components in increasing k.
 // G and the sums depend only on the number of rows of the launch's largest table (choose_tiling
-// below), not on the thread count, the batch size, the tile shape or the shared memory: the same
-// bits on every run and launch configuration. Tiles beyond what one pass of threads covers are done
-// in further passes over the points (re-evaluating them).
+// below), not on the team, the thread count, the batch size, the tile shape or the shared memory:
+// the same bits on every run and launch configuration. Tiles beyond what one pass of the team
+// covers are done in further passes over the points (re-evaluating them).
 //
 // A Launch (trivially copyable, the kernel's parameter) provides, with Item = launch.item(b):
 //   using Real;  static constexpr int components;   (K, the integrand's)
+//   static constexpr bool small_items_per_warp;      (one warp per item where the table is small)
 //   int rows(const Item&) const;  int columns(const Item&) const;  GlobalIndex point_count(…)
 //   const; int function_code(const Item&, int u) const;    (once per block: e.g. u's multi-index)
 //   void evaluate_point(const Item&, GlobalIndex k, Real* record) const;
@@ -57,6 +64,11 @@ inline constexpr int point_batch_shared_bytes = 128 * 1024;
 /// Units of phase-3 work (tiles × point groups) the split over points aims at per item.
 inline constexpr int target_units_per_item = 128;
 inline constexpr int max_point_groups = 8;
+/// The one-item-per-warp kernel: its blocks, the (tile, group) units each lane takes per pass
+/// (so an item of up to 32 · warp_team_units units needs one pass), and the register cap.
+inline constexpr int max_warp_team_threads = 256;
+inline constexpr int min_warp_team_blocks = 4;
+inline constexpr int warp_team_units = 4;
 
 /// The launch configuration the caller may choose (the results do not depend on it).
 struct LaunchLimits {
@@ -75,13 +87,30 @@ struct TiledPointSizes {
   int record_size;   ///< Reals of a point's record
   int slot_size;     ///< Reals of a point's record and tables (largest item of the launch)
   int code_doubles;  ///< doubles of shared memory before the slots, holding the int codes
+  int team_doubles;  ///< doubles of shared memory per team (the one-item-per-warp kernel)
 };
 
 __host__ __device__ constexpr int tiles_of(int size, int tile) { return (size + tile - 1) / tile; }
 
-template <class Launch, int TR, int TC>
-__device__ void sum_tiled_points(const Launch& launch, const typename Launch::Item& item,
-                                 const TiledPointSizes& sizes, double* storage) {
+/// The threads that work on one item: a whole thread block (items with many outputs), or one warp
+/// of a block (small items: many in flight per multiprocessor, warp barriers only).
+struct BlockTeam {
+  __device__ int size() const { return int(blockDim.x); }
+  __device__ int rank() const { return int(threadIdx.x); }
+  __device__ void sync() const { __syncthreads(); }
+};
+struct WarpTeam {
+  __device__ int size() const { return 32; }
+  __device__ int rank() const { return int(threadIdx.x) % 32; }
+  __device__ void sync() const { __syncwarp(); }
+};
+
+/// One item's table by `team`, in shared memory `storage` (the team's own). Each thread takes
+/// Units (tile, point group) units per pass, with a register tile each.
+template <class Team, int Units, class Launch, int TR, int TC>
+__device__ void sum_tiled_points(const Team& team, const Launch& launch,
+                                 const typename Launch::Item& item, const TiledPointSizes& sizes,
+                                 double* storage) {
   using Real = typename Launch::Real;
   constexpr int K = Launch::components;
   const int rows = launch.rows(item), columns = launch.columns(item);
@@ -91,8 +120,8 @@ __device__ void sum_tiled_points(const Launch& launch, const typename Launch::It
   const int tiles = row_tiles * column_tiles;
   const int groups = sizes.groups;
   const GlobalIndex point_count = launch.point_count(item);
-  const int threads = int(blockDim.x);
-  const int t = int(threadIdx.x);
+  const int threads = team.size();
+  const int t = team.rank();
 
   int* codes = reinterpret_cast<int*>(storage);
   Real* slots = reinterpret_cast<Real*>(storage + sizes.code_doubles);
@@ -102,25 +131,32 @@ __device__ void sum_tiled_points(const Launch& launch, const typename Launch::It
 
   for (int u = t; u < functions; u += threads) codes[u] = launch.function_code(item, u);
 
-  const int tiles_per_pass = threads / groups;
+  // Unit s of thread t is the pass's unit v = t + s · threads: group v / pass_tiles, tile
+  // first_tile + v % pass_tiles.
+  const int tiles_per_pass = threads * Units / groups;
   for (int first_tile = 0; first_tile < tiles; first_tile += tiles_per_pass) {
     const int pass_tiles = min(tiles_per_pass, tiles - first_tile);
-    const bool works = t < pass_tiles * groups;
-    const int group = t / pass_tiles;
-    const int tile = first_tile + t % pass_tiles;
-    const int ti = tile / column_tiles, tj = tile % column_tiles;
-    Real sum[TR][TC];
+    bool works[Units];
+    int group[Units], tile[Units];
+    Real sum[Units][TR][TC];
 #pragma unroll
-    for (int r = 0; r < TR; ++r)
+    for (int s = 0; s < Units; ++s) {
+      const int v = t + s * threads;
+      works[s] = v < pass_tiles * groups;
+      group[s] = v / pass_tiles;
+      tile[s] = first_tile + v % pass_tiles;
 #pragma unroll
-      for (int c = 0; c < TC; ++c) sum[r][c] = Real(0);
+      for (int r = 0; r < TR; ++r)
+#pragma unroll
+        for (int c = 0; c < TC; ++c) sum[s][r][c] = Real(0);
+    }
 
     for (GlobalIndex first = 0; first < point_count; first += sizes.batch) {
       const int count = int(point_count - first < sizes.batch ? point_count - first : sizes.batch);
-      __syncthreads();  // codes written; every thread done with the previous batch
+      team.sync();  // codes written; every thread done with the previous batch
       for (int m = t; m < count; m += threads)
         launch.evaluate_point(item, first + m, slots + GlobalIndex(m) * slot_size);
-      __syncthreads();
+      team.sync();
       for (int v = t; v < count * functions; v += threads) {
         const int m = v / functions, u = v % functions;
         Real* slot = slots + GlobalIndex(m) * slot_size;
@@ -134,10 +170,13 @@ __device__ void sum_tiled_points(const Launch& launch, const typename Launch::It
         if (trial && u >= columns)
           for (int c = 0; c < K; ++c) trial[c * padded_columns] = Real(0);
       }
-      __syncthreads();
-      if (works) {
-        // The batch's points of this thread's group, in increasing k.
-        const int offset = int((GlobalIndex(groups) - first % groups + group) % groups);
+      team.sync();
+#pragma unroll
+      for (int s = 0; s < Units; ++s) {
+        if (!works[s]) continue;
+        const int ti = tile[s] / column_tiles, tj = tile[s] % column_tiles;
+        // The batch's points of this unit's group, in increasing k.
+        const int offset = int((GlobalIndex(groups) - first % groups + group[s]) % groups);
         for (int m = offset; m < count; m += groups) {
           const Real* test = slots + GlobalIndex(m) * slot_size + test_offset + ti;
           const Real* trial = slots + GlobalIndex(m) * slot_size + trial_offset + tj;
@@ -151,32 +190,40 @@ __device__ void sum_tiled_points(const Launch& launch, const typename Launch::It
 #pragma unroll
             for (int r = 0; r < TR; ++r)
 #pragma unroll
-              for (int c = 0; c < TC; ++c) sum[r][c] = fma(a[r], b[c], sum[r][c]);
+              for (int c = 0; c < TC; ++c) sum[s][r][c] = fma(a[r], b[c], sum[s][r][c]);
           }
         }
       }
     }
 
     // initial + partial_0 + … + partial_{G−1}, through shared memory when G > 1.
-    __syncthreads();  // the slots are free
+    team.sync();  // the slots are free
     Real* partial = slots;
-    if (works && groups > 1)
+    if (groups > 1)
 #pragma unroll
-      for (int r = 0; r < TR; ++r)
+      for (int s = 0; s < Units; ++s)
+        if (works[s])
 #pragma unroll
-        for (int c = 0; c < TC; ++c)
-          partial[((group * pass_tiles + tile - first_tile) * TR + r) * TC + c] = sum[r][c];
-    __syncthreads();
+          for (int r = 0; r < TR; ++r)
+#pragma unroll
+            for (int c = 0; c < TC; ++c)
+              partial[((group[s] * pass_tiles + tile[s] - first_tile) * TR + r) * TC + c] =
+                  sum[s][r][c];
+    team.sync();
     if (groups == 1) {
-      if (works)
+#pragma unroll
+      for (int s = 0; s < Units; ++s) {
+        if (!works[s]) continue;
+        const int ti = tile[s] / column_tiles, tj = tile[s] % column_tiles;
 #pragma unroll
         for (int r = 0; r < TR; ++r)
 #pragma unroll
           for (int c = 0; c < TC; ++c) {
             const int i = ti + r * row_tiles, j = tj + c * column_tiles;
             if (i < rows && j < columns)
-              launch.store(item, i, j, launch.initial(item, i, j) + sum[r][c]);
+              launch.store(item, i, j, launch.initial(item, i, j) + sum[s][r][c]);
           }
+      }
     } else {
       for (int v = t; v < pass_tiles * TR * TC; v += threads) {
         const int local = v / (TR * TC), r = (v / TC) % TR, c = v % TC;
@@ -193,11 +240,28 @@ __device__ void sum_tiled_points(const Launch& launch, const typename Launch::It
   }
 }
 
+/// One item per block.
 template <class Launch, int TR, int TC>
 __global__ void __launch_bounds__(max_block_threads)
     tiled_point_kernel(Launch launch, TiledPointSizes sizes) {
   extern __shared__ double shared_storage[];  // double: aligned for either precision
-  sum_tiled_points<Launch, TR, TC>(launch, launch.item(Index(blockIdx.x)), sizes, shared_storage);
+  sum_tiled_points<BlockTeam, 1, Launch, TR, TC>(BlockTeam{}, launch,
+                                                  launch.item(Index(blockIdx.x)), sizes,
+                                                  shared_storage);
+}
+
+/// One item per warp, each warp with sizes.team_doubles of the shared memory. The register cap
+/// (min_warp_team_blocks blocks of max_warp_team_threads) keeps many small items in flight:
+/// their time is latency (dependent loads, barriers), not arithmetic.
+template <class Launch, int TR, int TC>
+__global__ void __launch_bounds__(max_warp_team_threads, min_warp_team_blocks)
+    tiled_point_warp_kernel(Launch launch, TiledPointSizes sizes, Index items) {
+  extern __shared__ double shared_storage[];
+  const int warp = int(threadIdx.x) / 32;
+  const Index b = Index(blockIdx.x) * Index(blockDim.x / 32) + warp;
+  if (b >= items) return;  // the whole warp: no block barriers below
+  sum_tiled_points<WarpTeam, warp_team_units, Launch, TR, TC>(
+      WarpTeam{}, launch, launch.item(b), sizes, shared_storage + warp * sizes.team_doubles);
 }
 
 /// The item-dependent part of the launch: the tile shape from the largest table of the launch
@@ -237,16 +301,46 @@ std::size_t shared_bytes_without_occupancy_loss(Kernel kernel, int threads, cons
   return std::size_t(std::max(per_multiprocessor / std::max(blocks, 1) - reserved, 0));
 }
 
+/// Sets the kernel's dynamic shared memory (opting in above 48 KiB) and launches it.
+template <class Kernel, class... Arguments>
+void launch_with_shared_memory(Kernel kernel, Index blocks, int threads, std::size_t bytes,
+                               const char* name, const LaunchLimits& limits,
+                               const Arguments&... arguments) {
+  if (bytes > 48 * 1024) {
+    int device = 0, most = 48 * 1024;
+    check_cuda(cudaGetDevice(&device), name, __FILE__, __LINE__);
+    check_cuda(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), name,
+               __FILE__, __LINE__);
+    if (bytes > std::size_t(most))
+      raise(name, ": ", bytes, " bytes of shared memory per block but the device allows ", most);
+    check_cuda(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)), name,
+        __FILE__, __LINE__);
+  }
+  kernel<<<static_cast<unsigned>(blocks), threads, bytes, limits.stream>>>(arguments...);
+  check_cuda(cudaGetLastError(), name, __FILE__, __LINE__);
+}
+
+/// Items whose (tile, group) units one warp covers in one pass go one per warp; larger ones one
+/// per block. The choice, like the batch size, leaves the sums unchanged (same G, same order).
+inline bool fits_one_warp(const Tiling& tiling) {
+  return tiling.tiles * tiling.groups <= 32 * warp_team_units;
+}
+
 template <class Launch, int Tile>
-void launch_tiled_kernel(const Launch& launch, Index blocks, const Tiling& tiling, int max_rows,
+void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling, int max_rows,
                          int max_columns, int record_size, GlobalIndex max_points, const char* name,
                          const LaunchLimits& limits) {
   using Real = typename Launch::Real;
-  auto* kernel = tiled_point_kernel<Launch, Tile, Tile>;
+  // 2 × 2 tiles only: Units 4 × 4 tiles would not fit under the warp kernel's register cap.
+  const bool per_warp = Launch::small_items_per_warp && Tile == 2 && fits_one_warp(tiling);
+  auto* block_kernel = tiled_point_kernel<Launch, Tile, Tile>;
   const int padded_rows = tiles_of(max_rows, Tile) * Tile;
   const int padded_columns = tiles_of(max_columns, Tile) * Tile;
-  const int threads =
-      std::min(limits.max_threads, std::max(64, (tiling.tiles * tiling.groups + 31) / 32 * 32));
+  const int threads = std::min(
+      limits.max_threads, per_warp ? max_warp_team_threads
+                                   : std::max(64, (tiling.tiles * tiling.groups + 31) / 32 * 32));
+  const int teams = per_warp ? threads / 32 : 1;
   TiledPointSizes sizes{};
   sizes.groups = tiling.groups;
   sizes.record_size = record_size;
@@ -254,53 +348,56 @@ void launch_tiled_kernel(const Launch& launch, Index blocks, const Tiling& tilin
   sizes.code_doubles = (std::max(padded_rows, padded_columns) + 1) / 2;
   const std::size_t slot_bytes = std::size_t(sizes.slot_size) * sizeof(Real);
   const std::size_t code_bytes = std::size_t(sizes.code_doubles) * sizeof(double);
-  const std::size_t budget = std::min(std::size_t(limits.max_shared_bytes),
-                                      shared_bytes_without_occupancy_loss(kernel, threads, name));
+  std::size_t budget = 0;
+  if constexpr (Launch::small_items_per_warp && Tile == 2)
+    budget = per_warp ? shared_bytes_without_occupancy_loss(
+                            tiled_point_warp_kernel<Launch, Tile, Tile>, threads, name)
+                      : 0;
+  if (!per_warp) budget = shared_bytes_without_occupancy_loss(block_kernel, threads, name);
+  budget = std::min(std::size_t(limits.max_shared_bytes), budget) / std::size_t(teams);
   sizes.batch = int(std::clamp<GlobalIndex>(
       GlobalIndex(budget > code_bytes ? (budget - code_bytes) / slot_bytes : 0), 1,
       std::max<GlobalIndex>(1, max_points)));
-  // The partial sums of the point groups reuse the slots after the last batch.
+  // The partial sums of the point groups reuse the slots after the last batch: one register
+  // tile per unit of a pass.
+  const int units_per_pass = per_warp ? 32 * warp_team_units : threads;
   const std::size_t partial_bytes =
-      tiling.groups > 1 ? std::size_t(threads) * Tile * Tile * sizeof(Real) : 0;
-  const std::size_t bytes =
-      code_bytes + std::max(std::size_t(sizes.batch) * slot_bytes, partial_bytes);
-  if (bytes > 48 * 1024) {
-    int device = 0, most = 48 * 1024;
-    check_cuda(cudaGetDevice(&device), name, __FILE__, __LINE__);
-    check_cuda(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), name,
-               __FILE__, __LINE__);
-    if (bytes > std::size_t(most))
-      raise(name, ": ", bytes, " bytes of shared memory per block (a batch of ", sizes.batch,
-            " points of ", slot_bytes, " bytes) but the device allows ", most);
-    check_cuda(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)), name,
-        __FILE__, __LINE__);
-  }
+      tiling.groups > 1 ? std::size_t(units_per_pass) * Tile * Tile * sizeof(Real) : 0;
+  const std::size_t team_bytes =
+      (code_bytes + std::max(std::size_t(sizes.batch) * slot_bytes, partial_bytes) + 7) / 8 * 8;
+  sizes.team_doubles = int(team_bytes / sizeof(double));
+  const std::size_t bytes = team_bytes * std::size_t(teams);
+  const Index blocks = per_warp ? (items + teams - 1) / teams : items;
   if (std::getenv("POLYDG_TRACE_LAUNCHES"))
     std::fprintf(stderr,
-                 "%s: %d blocks of %d threads, tile %dx%d, %d point groups, batch %d, %zu bytes\n",
-                 name, int(blocks), threads, Tile, Tile, sizes.groups, sizes.batch, bytes);
-  kernel<<<static_cast<unsigned>(blocks), threads, bytes, limits.stream>>>(launch, sizes);
-  check_cuda(cudaGetLastError(), name, __FILE__, __LINE__);
+                 "%s: %d items, %d blocks of %d threads (%s), tile %dx%d, %d point groups, "
+                 "batch %d, %zu bytes\n",
+                 name, int(items), int(blocks), threads, per_warp ? "one item per warp" : "one item per block",
+                 Tile, Tile, sizes.groups, sizes.batch, bytes);
+  if constexpr (Launch::small_items_per_warp && Tile == 2)
+    if (per_warp)
+      return launch_with_shared_memory(tiled_point_warp_kernel<Launch, Tile, Tile>, blocks,
+                                       threads, bytes, name, limits, launch, sizes, items);
+  launch_with_shared_memory(block_kernel, blocks, threads, bytes, name, limits, launch, sizes);
 }
 
-/// Launches `blocks` blocks of `launch` whose items have at most max_rows × max_columns outputs,
-/// records of record_size Reals and at most max_points points. `name` appears in errors.
+/// Sums the tables of `launch`'s items 0..items−1, which have at most max_rows × max_columns
+/// outputs, records of record_size Reals and at most max_points points. `name` appears in errors.
 template <class Launch>
-void launch_tiled_points(const Launch& launch, Index blocks, int max_rows, int max_columns,
+void launch_tiled_points(const Launch& launch, Index items, int max_rows, int max_columns,
                          int record_size, GlobalIndex max_points, const char* name,
                          const LaunchLimits& limits) {
-  if (blocks <= 0 || max_rows <= 0 || max_columns <= 0) return;
+  if (items <= 0 || max_rows <= 0 || max_columns <= 0) return;
   if (limits.max_threads < 32 || limits.max_threads > max_block_threads ||
       limits.max_threads % 32 != 0)
     raise(name, ": ", limits.max_threads, " threads per block (a multiple of 32 up to ",
           max_block_threads, " is needed)");
   const Tiling tiling = choose_tiling(max_rows, max_columns);
   if (tiling.tile == 4)
-    launch_tiled_kernel<Launch, 4>(launch, blocks, tiling, max_rows, max_columns, record_size,
+    launch_tiled_kernel<Launch, 4>(launch, items, tiling, max_rows, max_columns, record_size,
                                    max_points, name, limits);
   else
-    launch_tiled_kernel<Launch, 2>(launch, blocks, tiling, max_rows, max_columns, record_size,
+    launch_tiled_kernel<Launch, 2>(launch, items, tiling, max_rows, max_columns, record_size,
                                    max_points, name, limits);
 }
 
