@@ -105,7 +105,8 @@ class CooAssembly {
   explicit CooAssembly(const DeviceAssembler<Dim, Real>& assembler)
       : assembler_(assembler),
         dofs_(assembler.pattern().dof_count()),
-        scratch_(assembler.quadrature_mesh().interface_elements, assembler.block_sizes()) {
+        scratch_(assembler.quadrature_mesh().interface_elements, assembler.block_sizes()),
+        interface_workspace_(assembler.device_mesh(), assembler.pattern().view()) {
     const QuadratureMesh<Dim>& mesh = assembler.quadrature_mesh();
     const Index elements = mesh.element_count();
     std::vector<GlobalIndex> element_offsets(std::size_t(elements) + 1, 0);
@@ -177,9 +178,9 @@ class CooAssembly {
     segment.value_offsets = element_offsets_.data();
     compute_diffusion_ranges_on_device(mesh, coefficients, ranges_.data());
     assemble_elements_on_device(mesh, segment, coefficients, elements, static_cast<Real*>(nullptr));
-    assemble_interior_faces_on_device(mesh, assembler_.pattern().view(), ranges_.data(),
-                                      options.penalty_constant, coefficients,
-                                      FaceWriteMode::scratch_only, scratch, pattern_values);
+    assemble_interior_faces_on_device(
+        mesh, assembler_.pattern().view(), ranges_.data(), options.penalty_constant, coefficients,
+        FaceWriteMode::scratch_only, scratch, interface_workspace_, pattern_values);
     assemble_boundary_faces_on_device(mesh, segment, ranges_.data(), options.penalty_constant,
                                       coefficients, boundary, static_cast<Real*>(nullptr));
   }
@@ -224,6 +225,7 @@ class CooAssembly {
   const DeviceAssembler<Dim, Real>& assembler_;
   GlobalIndex dofs_;
   InterfaceScratch<Real> scratch_;
+  InteriorFaceWorkspace<Dim> interface_workspace_;
   GlobalIndex element_segment_ = 0, scratch_segment_ = 0, pattern_segment_ = 0;
   device::DeviceBuffer<GlobalIndex> element_offsets_;
   device::DeviceBuffer<Index> segment_blocks_;  ///< e → e: the diagonal block of e in a segment

@@ -149,6 +149,7 @@ class DeviceAssembler {
             "Approach 1's, see CooAssembly)");
     if (device_options.write_mode != FaceWriteMode::atomic)
       scratch_ = InterfaceScratch<Real>(host_mesh_.interface_elements, block_sizes_);
+    interface_workspace_ = InteriorFaceWorkspace<Dim>(mesh_, pattern_.view());
     if (device_options.record_timings) events_ = std::make_unique<device::detail::PhaseEvents>(6);
   }
 
@@ -260,9 +261,9 @@ class DeviceAssembler {
     record(2);
     assemble_elements_on_device(mesh_, pattern, coefficients, values, rhs, limits);
     record(3);
-    assemble_interior_faces_on_device(mesh_, pattern, diffusion_ranges_.data(),
-                                      options_.penalty_constant, coefficients,
-                                      device_options_.write_mode, scratch_.view(), values, limits);
+    assemble_interior_faces_on_device(
+        mesh_, pattern, diffusion_ranges_.data(), options_.penalty_constant, coefficients,
+        device_options_.write_mode, scratch_.view(), interface_workspace_, values, limits);
     record(4);
     assemble_boundary_faces_on_device(mesh_, pattern, diffusion_ranges_.data(),
                                       options_.penalty_constant, coefficients, values, rhs, limits);
@@ -315,6 +316,7 @@ class DeviceAssembler {
   device::DeviceBuffer<DiffusionRange<Dim>> diffusion_ranges_;
   device::DeviceBuffer<unsigned long long> first_bad_;
   InterfaceScratch<Real> scratch_;
+  InteriorFaceWorkspace<Dim> interface_workspace_;
   std::unique_ptr<device::detail::PhaseEvents> events_;
   mutable std::shared_ptr<const BlockPattern> host_pattern_;
 };

@@ -238,6 +238,8 @@ class DeviceQuadratureMesh {
   BasisSpace space() const { return space_; }
   Index element_count() const { return element_count_; }
   Index interface_count() const { return interface_count_; }
+  /// Sub-facets of all interfaces.
+  Index interface_facet_count() const { return Index(interface_facet_normals_.size()); }
   int max_degree() const { return max_degree_; }
   Index element_rule_size(int p) const { return element_rules_.size(p); }
   Index interface_rule_size(int p) const { return interface_rules_.size(p); }

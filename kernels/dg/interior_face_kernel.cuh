@@ -22,8 +22,10 @@
 //   scratch_only   as deterministic without the gather: the contributions stay in the scratch
 //                  (Approach 1, coo_assembly.cuh, sums them with the rest by key).
 //
-// FLOPs per point: map + weight as the element kernel's facet analogue, σ (2 penalty terms,
-// ≈ 2·(2d² + 12)), A n and b·n (2d² + 2d), two sets of basis tables (see element_kernel.cuh),
+// σ is constant on a sub-facet: interface_penalty_kernel computes it once per sub-facet per
+// assembly (≈ 2·(2d² + 12) FLOPs) into InteriorFaceWorkspace, with the interfaces' block offsets.
+// FLOPs per point: map + weight as the element kernel's facet analogue, A n and b·n (2d² + 2d),
+// two sets of basis tables (see element_kernel.cuh),
 // per function its value, gradient, flux (2d) and vectors (≈ 10), entries (N_a + N_b)² · 6.
 #include <cuda_runtime.h>
 
@@ -91,13 +93,13 @@ template <int Dim, class ValueType, class Coefficients>
 struct InteriorFaceLaunch {
   using Real = ValueType;
   static constexpr int components = interior_face_components;
-  // A P_1 interface has a few points and 8 × 8 outputs: one warp each keeps many in flight
-  // (the element and boundary kernels measured slower that way: their items have more points).
+  // P_1 and P_2 interfaces have a few points and 8² or 20² outputs: one warp each keeps many in
+  // flight (the element and boundary kernels measured slower that way: more points per item).
   static constexpr bool small_items_per_warp = true;
   DeviceQuadratureMeshView<Dim> mesh;
   DeviceBlockPatternView pattern;
-  const DiffusionRange<Dim>* diffusion_ranges;
-  double penalty_constant;
+  const GlobalIndex* block_offsets;  ///< InteriorFaceWorkspace::block_offsets
+  const double* penalties;           ///< InteriorFaceWorkspace::penalties
   const Index* interfaces;
   int p, n;  ///< the group's degree and N_p (the largest block side)
   Coefficients coefficients;
@@ -134,13 +136,13 @@ struct InteriorFaceLaunch {
     it.rule_size = mesh.interface_rule_offsets[p + 1] - it.rule_begin;
     it.point_count =
         GlobalIndex(mesh.interface_facet_offsets[i + 1] - it.facet_begin) * it.rule_size;
-    const auto block_values = [&](Index block) { return values + pattern.value_offsets[block]; };
-    it.block[0][1] = block_values(pattern.find_block(it.element[0], it.element[1]));
-    it.block[1][0] = block_values(pattern.find_block(it.element[1], it.element[0]));
+    it.block[0][1] = values + block_offsets[2 * i];
+    it.block[1][0] = values + block_offsets[2 * i + 1];
     if (mode != FaceWriteMode::atomic) {
       it.block[0][0] = scratch.values + scratch.offsets[i];
       it.block[1][1] = it.block[0][0] + it.size[0] * it.size[0];
     } else {
+      const auto block_values = [&](Index block) { return values + pattern.value_offsets[block]; };
       it.block[0][0] = block_values(pattern.diagonal_blocks[it.element[0]]);
       it.block[1][1] = block_values(pattern.diagonal_blocks[it.element[1]]);
     }
@@ -150,15 +152,20 @@ struct InteriorFaceLaunch {
   __device__ int columns(const Item& it) const { return it.size[0] + it.size[1]; }
   __device__ GlobalIndex point_count(const Item& it) const { return it.point_count; }
   __device__ int function_code(const Item& it, int u) const {
-    const int side = u < it.size[0] ? 0 : 1;
-    const int local = u - side * it.size[0];
-    return local < it.size[side] ? basis_function_code<Dim>(mesh.space, it.degree[side], local) : 0;
+    // Selections, not it.size[side]: a runtime index would put the Item in local memory.
+    const bool second = u >= it.size[0];
+    const int local = second ? u - it.size[0] : u;
+    return local < (second ? it.size[1] : it.size[0])
+               ? basis_function_code<Dim>(mesh.space, second ? it.degree[1] : it.degree[0], local)
+               : 0;
   }
   /// Where entry (i, j) of the table goes: block (r, c), at offset; `diagonal`: r = c.
   __device__ Real* target(const Item& it, int i, int j, bool& diagonal) const {
-    const int r = i < it.size[0] ? 0 : 1, c = j < it.size[0] ? 0 : 1;
+    const bool r = i >= it.size[0], c = j >= it.size[0];
     diagonal = r == c;  // (a,a) or (b,b): scratch, or shared with other interfaces
-    return it.block[r][c] + (i - r * it.size[0]) * it.size[c] + (j - c * it.size[0]);
+    Real* block = r ? (c ? it.block[1][1] : it.block[1][0]) : (c ? it.block[0][1] : it.block[0][0]);
+    return block + (r ? i - it.size[0] : i) * (c ? it.size[1] : it.size[0]) +
+           (c ? j - it.size[0] : j);
   }
   __device__ Real initial(const Item& it, int i, int j) const {
     // Scratch and atomic contributions start from 0; the interface's own blocks from memory.
@@ -181,20 +188,12 @@ struct InteriorFaceLaunch {
     const double ratio = affine_measure_ratio<Dim - 1, Dim>(vertices);
     const Point<Dim> x = map_reference_point<Dim - 1, Dim>(vertices, mesh.interface_rule_points[q]);
     const Point<Dim> normal = mesh.interface_facet_normals[f];
-    double sigma = 0;
-    for (int s = 0; s < 2; ++s) {
-      const double term = penalty_term<Dim>(
-          mesh.measures[it.element[s]], mesh.interface_facet_cell_measures[2 * f + s],
-          mesh.interface_facet_measures[f], it.degree[s],
-          diffusion_bound(diffusion_ranges[it.element[s]], normal), mesh.penalty_scaling);
-      sigma = fmax(sigma, term);
-    }
     const Tensor<Dim> a = coefficients.diffusion(x);
     const Point<Dim> b = coefficients.advection(x);
     const Point<Dim> a_n = a * normal;
     // The geometry, σ and the coefficients in double; the basis and the vectors in Real.
     record[weight] = Real(mesh.interface_rule_weights[q] * ratio);
-    record[penalty] = Real(sigma * penalty_constant);
+    record[penalty] = Real(penalties[f]);
     record[beta] = Real(dot(b, normal));
     for (int d = 0; d < Dim; ++d) record[a_normal + d] = Real(a_n[d]);
     for (int s = 0; s < 2; ++s)
@@ -215,6 +214,46 @@ struct InteriorFaceLaunch {
                                        flux, trial, trial_stride);
   }
 };
+
+/// block_offsets[2i], [2i + 1]: the value offsets of interface i's blocks (a,b) and (b,a).
+template <int Dim>
+__global__ void interface_block_offsets_kernel(DeviceQuadratureMeshView<Dim> mesh,
+                                               DeviceBlockPatternView pattern, Index interfaces,
+                                               GlobalIndex* block_offsets) {
+  const Index i = Index(blockIdx.x) * Index(blockDim.x) + Index(threadIdx.x);
+  if (i >= interfaces) return;
+  const Index a = mesh.interface_elements[2 * i], b = mesh.interface_elements[2 * i + 1];
+  block_offsets[2 * i] = pattern.value_offsets[pattern.find_block(a, b)];
+  block_offsets[2 * i + 1] = pattern.value_offsets[pattern.find_block(b, a)];
+}
+
+/// penalties[f] = C_σ σ|f for every interface sub-facet f (penalty.hpp), one thread per interface.
+template <int Dim>
+__global__ void interface_penalty_kernel(DeviceQuadratureMeshView<Dim> mesh,
+                                         const DiffusionRange<Dim>* diffusion_ranges,
+                                         double penalty_constant, Index interfaces,
+                                         double* penalties) {
+  const Index i = Index(blockIdx.x) * Index(blockDim.x) + Index(threadIdx.x);
+  if (i >= interfaces) return;
+  Index element[2];
+  int degree[2];
+  for (int s = 0; s < 2; ++s) {
+    element[s] = mesh.interface_elements[2 * i + s];
+    degree[s] = mesh.degrees[element[s]];
+  }
+  for (Index f = mesh.interface_facet_offsets[i]; f < mesh.interface_facet_offsets[i + 1]; ++f) {
+    const Point<Dim> normal = mesh.interface_facet_normals[f];
+    double sigma = 0;
+    for (int s = 0; s < 2; ++s) {
+      const double term = penalty_term<Dim>(
+          mesh.measures[element[s]], mesh.interface_facet_cell_measures[2 * f + s],
+          mesh.interface_facet_measures[f], degree[s],
+          diffusion_bound(diffusion_ranges[element[s]], normal), mesh.penalty_scaling);
+      sigma = fmax(sigma, term);
+    }
+    penalties[f] = sigma * penalty_constant;
+  }
+}
 
 /// Adds each element's interface scratch into its diagonal block, interfaces in the order of
 /// element_interfaces. One thread block per element, threads over the N² entries.
@@ -244,34 +283,69 @@ __global__ void gather_interface_diagonals_kernel(DeviceQuadratureMeshView<Dim> 
 
 }  // namespace device::detail
 
+/// What the interior-face kernel keeps between assemblies of one mesh and pattern: each
+/// interface's off-diagonal block offsets (binary searches in the pattern, done once here rather
+/// than at the start of every item) and each sub-facet's C_σ σ (refreshed by every assembly from
+/// the diffusion ranges; σ is constant on a sub-facet, so it is computed once per sub-facet
+/// rather than at each of its points).
+template <int Dim>
+struct InteriorFaceWorkspace {
+  InteriorFaceWorkspace() = default;
+  InteriorFaceWorkspace(const DeviceQuadratureMesh<Dim>& mesh,
+                        const DeviceBlockPatternView& pattern)
+      : block_offsets(2 * std::size_t(mesh.interface_count())),
+        penalties(std::size_t(mesh.interface_facet_count())) {
+    const Index interfaces = mesh.interface_count();
+    if (interfaces == 0) return;
+    device::detail::interface_block_offsets_kernel<Dim>
+        <<<static_cast<unsigned>((interfaces + 127) / 128), 128>>>(mesh.view(), pattern, interfaces,
+                                                                   block_offsets.data());
+    device::detail::check_cuda(cudaGetLastError(), "interface_block_offsets_kernel", __FILE__,
+                               __LINE__);
+  }
+
+  device::DeviceBuffer<GlobalIndex> block_offsets;  ///< 2 per interface: (a,b), (b,a)
+  device::DeviceBuffer<double> penalties;           ///< per interface sub-facet
+};
+
 /// Adds the interior-face integrals into `values` (device memory, a block matrix on `pattern`,
 /// which must be the mesh's). diffusion_ranges: per element, on the device (the penalty's ā).
-/// In the deterministic and scratch_only modes `scratch` must be the mesh's (InterfaceScratch);
-/// the atomic mode ignores it. Asynchronous on limits.stream.
+/// `workspace` must be the mesh's and pattern's (its penalties are overwritten). In the
+/// deterministic and scratch_only modes `scratch` must be the mesh's (InterfaceScratch); the
+/// atomic mode ignores it. Asynchronous on limits.stream.
 template <int Dim, class Real, class Coefficients>
 void assemble_interior_faces_on_device(const DeviceQuadratureMesh<Dim>& mesh,
                                        const DeviceBlockPatternView& pattern,
                                        const DiffusionRange<Dim>* diffusion_ranges,
                                        double penalty_constant, const Coefficients& coefficients,
                                        FaceWriteMode mode,
-                                       const InterfaceScratchView<Real>& scratch, Real* values,
+                                       const InterfaceScratchView<Real>& scratch,
+                                       InteriorFaceWorkspace<Dim>& workspace, Real* values,
                                        const device::detail::LaunchLimits& limits = {}) {
   if (!values) return;
+  if (mesh.interface_count() > 0) {
+    device::detail::interface_penalty_kernel<Dim>
+        <<<static_cast<unsigned>((mesh.interface_count() + 127) / 128), 128, 0, limits.stream>>>(
+            mesh.view(), diffusion_ranges, penalty_constant, mesh.interface_count(),
+            workspace.penalties.data());
+    device::detail::check_cuda(cudaGetLastError(), "interface_penalty_kernel", __FILE__, __LINE__);
+  }
   const DegreeGroups& groups = mesh.interfaces();
   for (int p = 0; p <= mesh.max_degree(); ++p) {
     if (groups.count(p) == 0) continue;
     const int n = space_basis_size(mesh.space(), Dim, p);
-    const device::detail::InteriorFaceLaunch<Dim, Real, Coefficients> launch{mesh.view(),
-                                                                             pattern,
-                                                                             diffusion_ranges,
-                                                                             penalty_constant,
-                                                                             groups.group(p),
-                                                                             p,
-                                                                             n,
-                                                                             coefficients,
-                                                                             mode,
-                                                                             scratch,
-                                                                             values};
+    const device::detail::InteriorFaceLaunch<Dim, Real, Coefficients> launch{
+        mesh.view(),
+        pattern,
+        workspace.block_offsets.data(),
+        workspace.penalties.data(),
+        groups.group(p),
+        p,
+        n,
+        coefficients,
+        mode,
+        scratch,
+        values};
     device::detail::launch_tiled_points(
         launch, groups.count(p), 2 * n, 2 * n, launch.record_size(),
         GlobalIndex(groups.max_pieces[p]) * mesh.interface_rule_size(p), "interior face kernel",

@@ -245,9 +245,8 @@ template <class Launch, int TR, int TC>
 __global__ void __launch_bounds__(max_block_threads)
     tiled_point_kernel(Launch launch, TiledPointSizes sizes) {
   extern __shared__ double shared_storage[];  // double: aligned for either precision
-  sum_tiled_points<BlockTeam, 1, Launch, TR, TC>(BlockTeam{}, launch,
-                                                  launch.item(Index(blockIdx.x)), sizes,
-                                                  shared_storage);
+  sum_tiled_points<BlockTeam, 1, Launch, TR, TC>(
+      BlockTeam{}, launch, launch.item(Index(blockIdx.x)), sizes, shared_storage);
 }
 
 /// One item per warp, each warp with sizes.team_doubles of the shared memory. The register cap
@@ -265,16 +264,24 @@ __global__ void __launch_bounds__(max_warp_team_threads, min_warp_team_blocks)
 }
 
 /// The item-dependent part of the launch: the tile shape from the largest table of the launch
-/// (rows × columns), and the point groups from its rows alone — G is the one choice that
-/// changes the sums, so a matrix-only, an rhs-only and a full assembly (other columns) give
-/// the same bits.
+/// (rows × columns), and the point groups from its rows alone (and the launch's kind) — G is
+/// the one choice that changes the sums, so a matrix-only, an rhs-only and a full assembly
+/// (other columns) give the same bits.
 struct Tiling {
   int tile;    ///< TR = TC
   int groups;  ///< G
   int tiles;
 };
 
-inline Tiling choose_tiling(int rows, int columns) {
+inline Tiling choose_tiling(int rows, int columns, bool small_items_per_warp) {
+  if (small_items_per_warp) {
+    // 2 × 2 tiles, and G from them, where one warp covers the square table in one pass (P_1 and
+    // P_2 interfaces: 16 tiles and G = 8, 100 tiles and G = 1).
+    const int square_tiles = tiles_of(rows, 2) * tiles_of(rows, 2);
+    const int groups = std::clamp(target_units_per_item / square_tiles, 1, max_point_groups);
+    if (square_tiles * groups <= 32 * warp_team_units)
+      return {2, groups, tiles_of(rows, 2) * tiles_of(columns, 2)};
+  }
   const auto tile_for = [](int r, int c) { return tiles_of(r, 4) * tiles_of(c, 4) >= 24 ? 4 : 2; };
   const int square_tile = tile_for(rows, rows);
   const int square_tiles = tiles_of(rows, square_tile) * tiles_of(rows, square_tile);
@@ -372,12 +379,13 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
     std::fprintf(stderr,
                  "%s: %d items, %d blocks of %d threads (%s), tile %dx%d, %d point groups, "
                  "batch %d, %zu bytes\n",
-                 name, int(items), int(blocks), threads, per_warp ? "one item per warp" : "one item per block",
-                 Tile, Tile, sizes.groups, sizes.batch, bytes);
+                 name, int(items), int(blocks), threads,
+                 per_warp ? "one item per warp" : "one item per block", Tile, Tile, sizes.groups,
+                 sizes.batch, bytes);
   if constexpr (Launch::small_items_per_warp && Tile == 2)
     if (per_warp)
-      return launch_with_shared_memory(tiled_point_warp_kernel<Launch, Tile, Tile>, blocks,
-                                       threads, bytes, name, limits, launch, sizes, items);
+      return launch_with_shared_memory(tiled_point_warp_kernel<Launch, Tile, Tile>, blocks, threads,
+                                       bytes, name, limits, launch, sizes, items);
   launch_with_shared_memory(block_kernel, blocks, threads, bytes, name, limits, launch, sizes);
 }
 
@@ -392,7 +400,7 @@ void launch_tiled_points(const Launch& launch, Index items, int max_rows, int ma
       limits.max_threads % 32 != 0)
     raise(name, ": ", limits.max_threads, " threads per block (a multiple of 32 up to ",
           max_block_threads, " is needed)");
-  const Tiling tiling = choose_tiling(max_rows, max_columns);
+  const Tiling tiling = choose_tiling(max_rows, max_columns, Launch::small_items_per_warp);
   if (tiling.tile == 4)
     launch_tiled_kernel<Launch, 4>(launch, items, tiling, max_rows, max_columns, record_size,
                                    max_points, name, limits);
