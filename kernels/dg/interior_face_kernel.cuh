@@ -93,8 +93,8 @@ template <int Dim, class ValueType, class Coefficients>
 struct InteriorFaceLaunch {
   using Real = ValueType;
   static constexpr int components = interior_face_components;
-  // P_1 and P_2 interfaces have a few points and 8² or 20² outputs: one warp each keeps many in
-  // flight (the element and boundary kernels measured slower that way: more points per item).
+  // A P_1 interface has a few points and 8 × 8 outputs: one warp each keeps many in flight
+  // (the element and boundary kernels measured slower that way: more points per item).
   static constexpr bool small_items_per_warp = true;
   DeviceQuadratureMeshView<Dim> mesh;
   DeviceBlockPatternView pattern;
