@@ -1,9 +1,11 @@
 #include "polydg/fem/simplex_quadrature.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include "polydg/core/error.hpp"
 #include "polydg/fem/gauss_jacobi.hpp"
+#include "polydg/fem/symmetric_triangle_rules.hpp"
 
 namespace polydg {
 
@@ -15,6 +17,8 @@ void require_quadrature_degree(int degree, const char* what) {
 template <int Dim>
 QuadratureRule<Dim> make_simplex_rule(int degree) {
   require_quadrature_degree(degree, "simplex quadrature rule");
+  if constexpr (Dim == 2)
+    if (auto symmetric = make_symmetric_triangle_rule(degree)) return std::move(*symmetric);
   const int n = degree / 2 + 1;  // ⌈(degree + 1) / 2⌉ Gauss points per axis
 
   // Axis i: ∫_0^1 g(u) (1 − u)^{Dim−1−i} du. With u = (1 + t)/2 this is

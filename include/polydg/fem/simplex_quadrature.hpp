@@ -8,7 +8,8 @@
 /// with weight (1 − u)^{Dim−i} (mapped from [−1, 1] to [0, 1]). A polynomial of total degree q
 /// becomes a polynomial of degree ≤ q in each u_i, which those rules integrate exactly.
 /// All weights are positive and all points interior. Point count ⌈(q+1)/2⌉^Dim: not minimal,
-/// but available for every degree and Dim without tables.
+/// but available for every degree and Dim without tables. On triangles, where a symmetric rule
+/// has fewer points (symmetric_triangle_rules.hpp: degrees 2, 4–6, 8, 10–12), that one instead.
 #include "polydg/fem/quadrature_rule.hpp"
 
 namespace polydg {
