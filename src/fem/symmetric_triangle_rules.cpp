@@ -125,45 +125,45 @@ std::vector<double*> parameters(std::vector<Orbit>& orbits) {
 /// Two Gauss–Newton steps on the moment equations (central-difference Jacobian, normal
 /// equations in long double): from 15-digit tables to exact to rounding.
 void refine(std::vector<Orbit>& orbits, int degree) {
-  const std::vector<double*> p = parameters(orbits);
-  const std::size_t n = p.size();
+  const std::vector<double*> unknowns = parameters(orbits);
+  const std::size_t n = unknowns.size();
   for (int step = 0; step < 2; ++step) {
     const std::vector<long double> r = moment_residuals(expand(orbits), degree);
     std::vector<std::vector<long double>> jacobian(n);
     for (std::size_t k = 0; k < n; ++k) {
-      const double saved = *p[k], h = 1e-6;
-      *p[k] = saved + h;
+      const double saved = *unknowns[k], h = 1e-6;
+      *unknowns[k] = saved + h;
       const std::vector<long double> plus = moment_residuals(expand(orbits), degree);
-      *p[k] = saved - h;
+      *unknowns[k] = saved - h;
       const std::vector<long double> minus = moment_residuals(expand(orbits), degree);
-      *p[k] = saved;
+      *unknowns[k] = saved;
       jacobian[k].resize(r.size());
       for (std::size_t m = 0; m < r.size(); ++m) jacobian[k][m] = (plus[m] - minus[m]) / (2 * h);
     }
     // (JᵀJ) δ = −Jᵀ r by Gaussian elimination with partial pivoting.
-    std::vector<std::vector<long double>> a(n, std::vector<long double>(n + 1, 0));
+    std::vector<std::vector<long double>> system(n, std::vector<long double>(n + 1, 0));
     for (std::size_t k = 0; k < n; ++k) {
       for (std::size_t l = 0; l < n; ++l)
-        for (std::size_t m = 0; m < r.size(); ++m) a[k][l] += jacobian[k][m] * jacobian[l][m];
-      for (std::size_t m = 0; m < r.size(); ++m) a[k][n] -= jacobian[k][m] * r[m];
+        for (std::size_t m = 0; m < r.size(); ++m) system[k][l] += jacobian[k][m] * jacobian[l][m];
+      for (std::size_t m = 0; m < r.size(); ++m) system[k][n] -= jacobian[k][m] * r[m];
     }
     for (std::size_t c = 0; c < n; ++c) {
       std::size_t pivot = c;
       for (std::size_t k = c + 1; k < n; ++k)
-        if (std::fabs(a[k][c]) > std::fabs(a[pivot][c])) pivot = k;
-      std::swap(a[c], a[pivot]);
-      require(a[c][c] != 0, "symmetric triangle rule of degree ", degree,
+        if (std::fabs(system[k][c]) > std::fabs(system[pivot][c])) pivot = k;
+      std::swap(system[c], system[pivot]);
+      require(system[c][c] != 0, "symmetric triangle rule of degree ", degree,
               ": singular refinement system");
       for (std::size_t k = c + 1; k < n; ++k) {
-        const long double f = a[k][c] / a[c][c];
-        for (std::size_t l = c; l <= n; ++l) a[k][l] -= f * a[c][l];
+        const long double f = system[k][c] / system[c][c];
+        for (std::size_t l = c; l <= n; ++l) system[k][l] -= f * system[c][l];
       }
     }
     for (std::size_t c = n; c-- > 0;) {
-      long double sum = a[c][n];
-      for (std::size_t l = c + 1; l < n; ++l) sum -= a[c][l] * a[l][n];
-      a[c][n] = sum / a[c][c];
-      *p[c] += double(a[c][n]);
+      long double sum = system[c][n];
+      for (std::size_t l = c + 1; l < n; ++l) sum -= system[c][l] * system[l][n];
+      system[c][n] = sum / system[c][c];
+      *unknowns[c] += double(system[c][n]);
     }
   }
 }
