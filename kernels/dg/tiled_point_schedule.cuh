@@ -333,8 +333,10 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
                          int max_columns, int record_size, GlobalIndex max_points, const char* name,
                          const LaunchLimits& limits) {
   using Real = typename Launch::Real;
-  // 2 × 2 tiles only: Units 4 × 4 tiles would not fit under the warp kernel's register cap.
-  const bool per_warp = Launch::small_items_per_warp && Tile == 2 && fits_one_warp(tiling);
+  // 2 × 2 tiles only: Units 4 × 4 tiles would not fit under the warp kernel's register cap. The
+  // warp kernel is instantiated only for the launches that may take it.
+  constexpr bool warp_capable = Launch::small_items_per_warp && Tile == 2;
+  const bool per_warp = warp_capable && fits_one_warp(tiling);
   auto* block_kernel = tiled_point_kernel<Launch, Tile, Tile>;
   const int padded_rows = tiles_of(max_rows, Tile) * Tile;
   const int padded_columns = tiles_of(max_columns, Tile) * Tile;
@@ -350,10 +352,10 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
   const std::size_t slot_bytes = std::size_t(sizes.slot_size) * sizeof(Real);
   const std::size_t code_bytes = std::size_t(sizes.code_doubles) * sizeof(double);
   std::size_t budget = 0;
-  if constexpr (Launch::small_items_per_warp && Tile == 2)
-    budget = per_warp ? shared_bytes_without_occupancy_loss(
-                            tiled_point_warp_kernel<Launch, Tile, Tile>, threads, name)
-                      : 0;
+  if constexpr (warp_capable)
+    if (per_warp)
+      budget = shared_bytes_without_occupancy_loss(tiled_point_warp_kernel<Launch, Tile, Tile>,
+                                                   threads, name);
   if (!per_warp) budget = shared_bytes_without_occupancy_loss(block_kernel, threads, name);
   budget = std::min(std::size_t(limits.max_shared_bytes), budget) / std::size_t(teams);
   sizes.batch = int(std::clamp<GlobalIndex>(
@@ -376,7 +378,7 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
                  name, int(items), int(blocks), threads,
                  per_warp ? "one item per warp" : "one item per block", Tile, Tile, sizes.groups,
                  sizes.batch, bytes);
-  if constexpr (Launch::small_items_per_warp && Tile == 2)
+  if constexpr (warp_capable)
     if (per_warp)
       return launch_with_shared_memory(tiled_point_warp_kernel<Launch, Tile, Tile>, blocks, threads,
                                        bytes, name, limits, launch, sizes, items);
