@@ -35,19 +35,41 @@ __device__ inline GroupThread group_thread(const DenseBlockGroup* groups, const 
   return {groups[g], GlobalIndex(blockIdx.x - Index(first_blocks[g])) * blockDim.x + threadIdx.x};
 }
 
-// Rows of a block one thread of multiply_kernel owns: 8 (x is loaded once per column for
-// them), fewer (4, 2, 1) when a matrix has too few block rows to give the device enough threads
-// (see the constructor); the sums do not depend on it.
+// Rows of a block one thread of multiply_kernel owns: the power of two at or above the largest
+// block (8 at most: x is loaded once per column for them), fewer (4, 2, 1) when a matrix has too
+// few block rows to give the device enough threads (see the constructor); the sums do not
+// depend on it.
+
+/// Columns of a slot multiply_kernel loads before it sums them, so that the loads of a few
+/// columns overlap instead of one column's load waiting for the last one's sum: on N = 3..10
+/// blocks (4 or 8 rows per thread) the kernel was bound by that latency (40 % of the bandwidth
+/// at 50 % occupancy, Nsight Compute). With 1 or 2 rows per thread (large blocks, few block
+/// rows) measured on the H100: 8 columns made fp32 1.3-1.6x faster but fp64 1.1-1.3x slower
+/// than 1 column (there x, read once per row, is as many bytes as the values).
+template <class Real, int rows_per_thread>
+inline constexpr int columns_in_flight = rows_per_thread >= 8   ? 2
+                                         : rows_per_thread == 4 ? 4
+                                         : sizeof(Real) == 4    ? 8
+                                                                : 1;
+
+/// Blocks per multiprocessor the register count must allow: with 4 or 8 rows per thread 3
+/// (768 threads; 86 registers would allow only 2); otherwise 0, no bound (an explicit 1 lets
+/// the compiler take 48 registers instead of 38 at one row per thread).
+template <int rows_per_thread>
+inline constexpr int multiply_min_blocks = rows_per_thread >= 4 ? 3 : 0;
 
 /// Thread (l, c) of a group owns the rows i = c R .. c R + R − 1 (R = rows_per_thread, fewer at
 /// the end) of block row l: per column k it loads x once and A[k][i][l] for its rows — a warp
-/// (32 consecutive l) reads one coalesced segment per (k, i).
+/// (32 consecutive l) reads one coalesced segment per (k, i). The values are read once, with
+/// the streaming hint (__ldcs: evicted first) meant to leave L2 to x, which is gathered once
+/// per neighbour (its effect alone is not measured; L2's hit rate stayed at 22 % on P_1).
 template <class Real, int rows_per_thread>
-__global__ void __launch_bounds__(threads_per_block)
+__global__ void __launch_bounds__(threads_per_block, multiply_min_blocks<rows_per_thread>)
     multiply_kernel(const DenseBlockGroup* groups, const Index* block_groups,
                     const Index* first_blocks, const Real* values, const GlobalIndex* row_dofs,
                     const GlobalIndex* slot_columns, const Index* slot_sizes, const Real* x,
                     const Real* z, Real* y) {
+  constexpr int U = columns_in_flight<Real, rows_per_thread>;
   const auto [group, t] = group_thread(groups, block_groups, first_blocks);
   const GlobalIndex rows = group.row_count;
   const int chunks = (group.row_size + rows_per_thread - 1) / rows_per_thread;
@@ -60,9 +82,8 @@ __global__ void __launch_bounds__(threads_per_block)
   Real sum[rows_per_thread];
 #pragma unroll
   for (int r = 0; r < rows_per_thread; ++r) sum[r] = 0;
-  // The next slot's size and column are loaded while this slot is summed: on small blocks
-  // (N = 3..10) the chain size → column → x of one slot after the other is what the thread
-  // waits for.
+  // The next slot's size and column are loaded while this slot is summed: the chain size →
+  // column → x of one slot after the other is what the thread would wait for.
   GlobalIndex slot = group.first_slot + l;
   Index size = group.slot_count > 0 ? slot_sizes[slot] : 0;
   GlobalIndex column = size > 0 ? slot_columns[slot] : 0;
@@ -73,11 +94,26 @@ __global__ void __launch_bounds__(threads_per_block)
     const Index next_size = more ? slot_sizes[next] : 0;
     const GlobalIndex next_column = more ? slot_columns[next] : 0;
     const Real* xs = x + column;
-    for (Index j = 0; j < size; ++j, a += stride) {
-      const Real xj = xs[j];
+    for (Index j = 0; j < size; j += U) {
+      // U columns' loads first (predicated), then their sums in the same order as one by one.
+      Real xj[U], aj[U][rows_per_thread];
 #pragma unroll
-      for (int r = 0; r < rows_per_thread; ++r)
-        if (r < count) sum[r] += a[GlobalIndex(r) * rows] * xj;
+      for (int u = 0; u < U; ++u) {
+        const bool loaded = j + u < size;
+        xj[u] = loaded ? xs[j + u] : Real(0);
+#pragma unroll
+        for (int r = 0; r < rows_per_thread; ++r)
+          aj[u][r] = loaded && r < count
+                         ? __ldcs(a + GlobalIndex(u) * stride + GlobalIndex(r) * rows)
+                         : Real(0);
+      }
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        if (j + u < size)
+#pragma unroll
+          for (int r = 0; r < rows_per_thread; ++r)
+            if (r < count) sum[r] += aj[u][r] * xj[u];
+      a += GlobalIndex(min(U, size - j)) * stride;
     }
     slot = next;
     size = next_size;
@@ -254,11 +290,17 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
               rows_per_thread == 4 || rows_per_thread == 8,
           "DeviceDenseBlockMatrix: rows_per_thread ", rows_per_thread,
           " (0 to choose, or 1, 2, 4, 8)");
-  if (rows_per_thread > 0)
+  if (rows_per_thread > 0) {
     rows_per_thread_ = rows_per_thread;
-  else
+  } else {
+    // No more registers than the largest block needs (N = 3 takes 4, not 8: at 8 the kernel
+    // ran at 50 % occupancy, limited by registers).
+    Index largest = 1;
+    for (const DenseBlockGroup& g : host.groups()) largest = std::max(largest, g.row_size);
+    while (rows_per_thread_ > 1 && rows_per_thread_ / 2 >= largest) rows_per_thread_ /= 2;
     while (rows_per_thread_ > 1 && multiply_threads(rows_per_thread_) < resident)
       rows_per_thread_ /= 2;
+  }
   rows_per_thread = rows_per_thread_;
   multiply_blocks_ = launch_table(
       host.groups(),
