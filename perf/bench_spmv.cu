@@ -20,9 +20,11 @@
 // same run. At the end, seed 003's Table 3 layout for the fp64 seed-size HDG cases (the seed's
 // own numbers, 2D only, next to ours). --json FILE writes every row and that table.
 // --cases picks the families: ip (a), slab (b), hdg2 and hdg3 (c); default all.
+// --rows-per-thread R (1, 2, 4, 8) fixes DeviceDenseBlockMatrix's rows per thread of y = A x
+// (default 0: its own choice), for comparing the choices.
 //
 //   build-gpu/bin/bench_spmv [--p 1,2,3,4,5] [--megabytes 600] [--repeats 20]
-//                            [--cases ip,slab,hdg2,hdg3] [--json FILE]
+//                            [--cases ip,slab,hdg2,hdg3] [--rows-per-thread R] [--json FILE]
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -83,12 +85,16 @@ struct Row {
   double dbf_ms = 0, csr_ms = 0, bsr_ms = -1, two_step_ms = 0, transpose_ms = 0;
   double dbf_bytes = 0, csr_bytes = 0, bsr_bytes = 0;
   double difference = 0;  ///< |y_DBF − y_CSR| / |y_CSR|
+  int rows_per_thread = 0;  ///< DeviceDenseBlockMatrix::rows_per_thread() of the DBF product
 };
 
 template <class Real>
 constexpr cudaDataType cuda_type() {
   return sizeof(Real) == 8 ? CUDA_R_64F : CUDA_R_32F;
 }
+
+/// --rows-per-thread (0: DeviceDenseBlockMatrix chooses).
+int dbf_rows_per_thread = 0;
 
 template <class Real>
 Row run_case(const BlockMatrix<Real>& matrix, const std::string& family, int p, int repeats,
@@ -114,7 +120,8 @@ Row run_case(const BlockMatrix<Real>& matrix, const std::string& family, int p, 
   std::vector<Real> dbf_result, csr_result;
   {
     const DenseBlockMatrix<Real> host(matrix);
-    const DeviceDenseBlockMatrix<Real> dbf(host);
+    const DeviceDenseBlockMatrix<Real> dbf(host, dbf_rows_per_thread);
+    row.rows_per_thread = dbf.rows_per_thread();
     row.padding = host.padding_ratio();
     row.dbf_bytes = dbf.minimal_bytes();
     row.dbf_ms =
@@ -403,6 +410,8 @@ int main(int argc, char** argv) {
                   "' (cases: ip, slab, hdg2, hdg3)");
           cases.insert(item);
         }
+      } else if (flag == "--rows-per-thread") {
+        dbf_rows_per_thread = std::stoi(value);
       } else if (flag == "--json") {
         json_path = value;
       } else {
@@ -481,7 +490,8 @@ int main(int argc, char** argv) {
              << ", \"csr_ms\": " << r.csr_ms << ", \"bsr_ms\": " << r.bsr_ms
              << ", \"dbf_bytes\": " << r.dbf_bytes << ", \"csr_bytes\": " << r.csr_bytes
              << ", \"bsr_bytes\": " << r.bsr_bytes << ", \"difference\": " << r.difference
-             << ", \"block_rows\": " << r.block_rows << "}";
+             << ", \"block_rows\": " << r.block_rows
+             << ", \"rows_per_thread\": " << r.rows_per_thread << "}";
       }
       json << "], \"megabytes\": " << megabytes << ", \"repeats\": " << repeats << ", \"cases\": [";
       bool first = true;

@@ -9,13 +9,13 @@
 ///
 /// The products (one launch each, all groups at once): in y = A x thread (l, c) of a group owns
 /// y_il for a chunk c of R rows i (rows_per_thread(): the power of two at or above the largest
-/// block, at most 8, halved while the matrix has too few block rows to fill the device) and
-/// reads A[k][i][l] for k ascending, a few columns' loads in flight at once — consecutive
-/// threads read consecutive addresses — and x once per column for its chunk, so y = A x is one
-/// coalesced pass over the values. Aᵀ x
-/// gathers the transposed blocks (no atomics; those reads are strided). The seed's two-step
-/// variant inflates x into X[k][l] first, then contracts. Every output is summed by one thread
-/// in a fixed order: bitwise the same on every run.
+/// block, at most 4 — 8 for blocks of more than 16 rows — halved while the matrix has too few
+/// block rows to fill the device) and reads A[k][i][l] for k ascending, a few columns' loads in
+/// flight at once — consecutive threads read consecutive addresses — and x once per column for
+/// its chunk, so y = A x is one coalesced pass over the values. Aᵀ x gathers the transposed
+/// blocks (no atomics; those reads are strided). The seed's two-step variant inflates x into
+/// X[k][l] first, then contracts. Every output is summed by one thread in a fixed order:
+/// bitwise the same on every run.
 ///
 /// diagonal() and diagonal_blocks() read the diagonal block of each row, which starts at the
 /// row's column k = row_diagonal_columns (A_ii = A[start + i][i][l]).
@@ -36,9 +36,9 @@ class DeviceDenseBlockMatrix {
  public:
   /// Copies `host`'s layout and values to the device; also keeps, per slot, the offset of its
   /// block in the BlockMatrix value order (for update_values). rows_per_thread: of y = A x,
-  /// 0 to choose (the power of two at or above the largest block, at most 8, halved while the
-  /// matrix gives fewer threads than the device holds), or
-  /// 1, 2, 4, 8 (the products are bitwise the same whichever); anything else throws.
+  /// 0 to choose (the power of two at or above the largest block, at most 4 — 8 for blocks of
+  /// more than 16 rows — halved while the matrix gives fewer threads than the device holds),
+  /// or 1, 2, 4, 8 (the products are bitwise the same whichever); anything else throws.
   explicit DeviceDenseBlockMatrix(const DenseBlockMatrix<Real>& host, int rows_per_thread = 0);
 
   GlobalIndex dof_count() const { return dof_count_; }
@@ -69,8 +69,7 @@ class DeviceDenseBlockMatrix {
   /// Overwrites the values from a BlockMatrix value array in device memory (pattern order,
   /// matrix_value_count() entries), e.g. DeviceAssembler::values(): one pass, no allocation.
   void update_values(const Real* block_matrix_values);
-  /// Rows of a block one thread of y = A x sums (at most 8; fewer for small blocks or matrices
-  /// of few block rows).
+  /// Rows of a block one thread of y = A x sums (1, 2, 4, or 8 if asked for).
   int rows_per_thread() const { return rows_per_thread_; }
   /// The stored values, group after group (as DenseBlockMatrix::values()).
   const Real* values() const { return values_.data(); }
