@@ -84,7 +84,7 @@ struct Row {
   double matrix_mb = 0, padding = 0;
   double dbf_ms = 0, csr_ms = 0, bsr_ms = -1, two_step_ms = 0, transpose_ms = 0;
   double dbf_bytes = 0, csr_bytes = 0, bsr_bytes = 0;
-  double difference = 0;  ///< |y_DBF − y_CSR| / |y_CSR|
+  double difference = 0;    ///< |y_DBF − y_CSR| / |y_CSR|
   int rows_per_thread = 0;  ///< DeviceDenseBlockMatrix::rows_per_thread() of the DBF product
 };
 
