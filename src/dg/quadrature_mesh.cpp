@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "polydg/core/error.hpp"
+#include "polydg/core/parallel_errors.hpp"
 #include "polydg/core/point_io.hpp"
 #include "polydg/fem/quadrature_cache.hpp"
 
@@ -160,57 +161,79 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
   std::optional<SlabPrisms<Dim>> prisms;
   if (pieces == QuadraturePieces::slab_prisms) prisms.emplace(fine);
 
+  // Every array is filled in parallel (OpenMP) in two passes — the pieces per item, then
+  // each item's pieces at its offset — in the order of the serial loops, so the arrays do not
+  // depend on the thread count; an error names the smallest failing element or interface.
+
   // Elements and their pieces (a prism is its three cells, which follow each other in the
   // element's ascending cell list).
   element_boxes.resize(elements);
   element_degrees.resize(elements);
   element_measures.resize(elements);
   element_simplex_offsets.assign(std::size_t(elements) + 1, 0);
-  simplex_vertices.reserve(prisms ? fine.cell_count() / 3 : mesh.simplex_count());
-  for (Index e = 0; e < elements; ++e) {
-    element_boxes[e] = mesh.element_box(e);
-    element_degrees[e] = mesh.element_degree(e);
-    element_measures[e] = mesh.element_measure(e);
+  parallel_for(0, elements, [&](GlobalIndex e) {
+    element_boxes[e] = mesh.element_box(Index(e));
+    element_degrees[e] = mesh.element_degree(Index(e));
+    element_measures[e] = mesh.element_measure(Index(e));
+    element_simplex_offsets[e + 1] = prisms ? Index((mesh.element_cells(Index(e)).size() + 2) / 3)
+                                            : Index(mesh.element_simplices(Index(e)).size());
+  });
+  std::partial_sum(element_simplex_offsets.begin(), element_simplex_offsets.end(),
+                   element_simplex_offsets.begin());
+  simplex_vertices.resize(std::size_t(element_simplex_offsets.back()));
+  parallel_for(0, elements, [&](GlobalIndex e) {
+    Index at = element_simplex_offsets[e];
     if (prisms) {
-      const auto cells = mesh.element_cells(e);
+      const auto cells = mesh.element_cells(Index(e));
       for (std::size_t c = 0; c < cells.size(); c += 3) {
         require(cells[c] % 3 == 0 && c + 2 < cells.size() && cells[c + 2] == cells[c] + 2,
                 "QuadratureMesh: slab_prisms: element ", e, " of ", fine.source().name,
                 " does not consist of whole prisms (fine cells 3k..3k+2)");
-        simplex_vertices.push_back(prisms->vertices(SlabPrisms<Dim>::of_cell(cells[c])));
+        simplex_vertices[at++] = prisms->vertices(SlabPrisms<Dim>::of_cell(cells[c]));
       }
     } else {
-      for (const auto& simplex : mesh.element_simplices(e)) {
+      for (const auto& simplex : mesh.element_simplices(Index(e))) {
         const auto points = mesh.simplex_points(simplex);
-        SimplexVertices vertices;
-        std::copy(points.begin(), points.end(), vertices.begin());
-        simplex_vertices.push_back(vertices);
+        std::copy(points.begin(), points.end(), simplex_vertices[at++].begin());
       }
     }
-    element_simplex_offsets[e + 1] = Index(simplex_vertices.size());
-  }
+  });
   const int max_p = *std::max_element(element_degrees.begin(), element_degrees.end());
   group_by_key(element_degrees, max_p, elements_by_degree, degree_offsets);
 
   // Interfaces: the normal of each piece points out of the interface's first element. With
   // prisms, the two triangles of a lateral rectangle (the facets between the same two
-  // prisms) become one piece, in the order of their first triangle.
+  // prisms) become one piece, in the order of their first triangle (so an interface has half
+  // as many pieces as facets, or it is not made of rectangles and raises below).
   const Index interfaces = mesh.interface_count();
   interface_elements.resize(interfaces);
   interface_facet_offsets.assign(std::size_t(interfaces) + 1, 0);
   std::vector<int> interface_degrees(interfaces);
-  for (Index i = 0; i < interfaces; ++i) {
-    interface_elements[i] = mesh.interface_elements(i);
+  parallel_for(0, interfaces, [&](GlobalIndex i) {
+    interface_elements[i] = mesh.interface_elements(Index(i));
     const auto [first, second] = interface_elements[i];
     interface_degrees[i] = std::max(element_degrees[first], element_degrees[second]);
-    const auto facets = mesh.interface_facets(i);
-    std::vector<bool> done(facets.size(), false);
+    const std::size_t facets = mesh.interface_facets(Index(i)).size();
+    interface_facet_offsets[i + 1] = Index(prisms ? facets / 2 : facets);
+  });
+  std::partial_sum(interface_facet_offsets.begin(), interface_facet_offsets.end(),
+                   interface_facet_offsets.begin());
+  const std::size_t interface_pieces = std::size_t(interface_facet_offsets.back());
+  interface_facet_vertices.resize(interface_pieces);
+  interface_facet_normals.resize(interface_pieces);
+  interface_facet_measures.resize(interface_pieces);
+  interface_facet_cell_measures.resize(interface_pieces);
+  parallel_for(0, interfaces, [&](GlobalIndex i) {
+    const Index first = interface_elements[i][0];
+    const auto facets = mesh.interface_facets(Index(i));
+    thread_local std::vector<char> done;  // per thread: no allocation per interface
+    done.assign(facets.size(), 0);
+    Index at = interface_facet_offsets[i];
     for (std::size_t k = 0; k < facets.size(); ++k) {
       if (done[k]) continue;
       const auto& facet = facets[k];
       Point<Dim> normal = fine.facet_unit_normal(facet.facet);
       if (mesh.element_of_cell(fine.facet_cells(facet.facet)[0]) != first) normal *= -1.0;
-      interface_facet_normals.push_back(normal);
       if (prisms) {
         const Index prism[2] = {SlabPrisms<Dim>::of_cell(facet.cells[0]),
                                 SlabPrisms<Dim>::of_cell(facet.cells[1])};
@@ -218,57 +241,65 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
         // halves are equal) and |K_F| on each side the smaller of the two triangles' cells, so
         // σ on the rectangle is the larger of its triangles' (penalty_term grows with |F| and
         // falls with |K_F|) and never below the simplex pieces' σ.
-        std::vector<Index> rectangle;
+        std::array<Index, 2> rectangle{};
+        std::size_t rectangle_facets = 0;
         double facet_measure = 0;
         std::array<double, 2> cell_measures{std::numeric_limits<double>::infinity(),
                                             std::numeric_limits<double>::infinity()};
         for (std::size_t m = k; m < facets.size(); ++m)
           if (SlabPrisms<Dim>::of_cell(facets[m].cells[0]) == prism[0] &&
               SlabPrisms<Dim>::of_cell(facets[m].cells[1]) == prism[1]) {
-            rectangle.push_back(facets[m].facet);
+            if (rectangle_facets < rectangle.size()) rectangle[rectangle_facets] = facets[m].facet;
+            ++rectangle_facets;
             facet_measure = std::max(facet_measure, fine.facet_measure(facets[m].facet));
             for (int side = 0; side < 2; ++side)
               cell_measures[side] =
                   std::min(cell_measures[side], fine.cell_measure(facets[m].cells[side]));
-            done[m] = true;
+            done[m] = 1;
           }
-        require(rectangle.size() == 2, "QuadratureMesh: slab_prisms: ", rectangle.size(),
+        require(rectangle_facets == 2, "QuadratureMesh: slab_prisms: ", rectangle_facets,
                 " fine facets of interface ", i, " lie between prisms ", prism[0], " and ",
                 prism[1], " of ", fine.source().name, " (a lateral rectangle has two)");
-        interface_facet_vertices.push_back(prisms->rectangle(rectangle));
-        interface_facet_measures.push_back(facet_measure);
-        interface_facet_cell_measures.push_back(cell_measures);
+        interface_facet_vertices[at] = prisms->rectangle(rectangle);
+        interface_facet_measures[at] = facet_measure;
+        interface_facet_cell_measures[at] = cell_measures;
       } else {
         const auto points = fine.facet_points(facet.facet);
-        FacetVertices vertices;
-        std::copy(points.begin(), points.end(), vertices.begin());
-        interface_facet_vertices.push_back(vertices);
-        interface_facet_measures.push_back(fine.facet_measure(facet.facet));
-        interface_facet_cell_measures.push_back(
-            {fine.cell_measure(facet.cells[0]), fine.cell_measure(facet.cells[1])});
+        std::copy(points.begin(), points.end(), interface_facet_vertices[at].begin());
+        interface_facet_measures[at] = fine.facet_measure(facet.facet);
+        interface_facet_cell_measures[at] = {fine.cell_measure(facet.cells[0]),
+                                             fine.cell_measure(facet.cells[1])};
       }
+      interface_facet_normals[at++] = normal;
     }
-    interface_facet_offsets[i + 1] = Index(interface_facet_vertices.size());
-  }
+  });
   group_by_key(interface_degrees, max_p, interfaces_by_degree, interface_degree_offsets);
 
   // Boundary sub-facets by element; the fine mesh's normal of a boundary facet points out.
   // They stay triangles (with their tetrahedra's measures) also with prisms.
   element_boundary_offsets.assign(std::size_t(elements) + 1, 0);
-  for (Index e = 0; e < elements; ++e) {
-    for (const auto& facet : mesh.element_boundary_facets(e)) {
+  for (Index e = 0; e < elements; ++e)
+    element_boundary_offsets[e + 1] =
+        element_boundary_offsets[e] + Index(mesh.element_boundary_facets(e).size());
+  const std::size_t boundary_pieces = std::size_t(element_boundary_offsets.back());
+  boundary_facet_vertices.resize(boundary_pieces);
+  boundary_facet_normals.resize(boundary_pieces);
+  boundary_facet_measures.resize(boundary_pieces);
+  boundary_facet_cell_measures.resize(boundary_pieces);
+  boundary_facet_tags.resize(boundary_pieces);
+  boundary_facet_kinds.resize(boundary_pieces);
+  parallel_for(0, elements, [&](GlobalIndex e) {
+    Index at = element_boundary_offsets[e];
+    for (const auto& facet : mesh.element_boundary_facets(Index(e))) {
       const auto points = fine.facet_points(facet.facet);
-      FacetVertices vertices;
-      std::copy(points.begin(), points.end(), vertices.begin());
-      boundary_facet_vertices.push_back(vertices);
-      boundary_facet_normals.push_back(fine.facet_unit_normal(facet.facet));
-      boundary_facet_measures.push_back(fine.facet_measure(facet.facet));
-      boundary_facet_cell_measures.push_back(fine.cell_measure(facet.cell));
-      boundary_facet_tags.push_back(facet.tag);
-      boundary_facet_kinds.push_back(conditions.kind(facet.tag));
+      std::copy(points.begin(), points.end(), boundary_facet_vertices[at].begin());
+      boundary_facet_normals[at] = fine.facet_unit_normal(facet.facet);
+      boundary_facet_measures[at] = fine.facet_measure(facet.facet);
+      boundary_facet_cell_measures[at] = fine.cell_measure(facet.cell);
+      boundary_facet_tags[at] = facet.tag;
+      boundary_facet_kinds[at++] = conditions.kind(facet.tag);
     }
-    element_boundary_offsets[e + 1] = Index(boundary_facet_vertices.size());
-  }
+  });
 }
 
 template const QuadratureRule<2>& element_piece_rule<2>(QuadraturePieces, int);
