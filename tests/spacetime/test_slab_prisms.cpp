@@ -2,6 +2,8 @@
 // covers the same domain as over its tetrahedra and assembles the same matrix (same
 // discretisation, fewer points); meshes that are not slabs are refused.
 #define BOOST_TEST_MODULE spacetime_slab_prisms
+#include <omp.h>
+
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
@@ -9,8 +11,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <omp.h>
 
 #include "polydg/core/error.hpp"
 #include "polydg/core/log.hpp"
