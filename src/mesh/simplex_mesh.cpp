@@ -7,6 +7,7 @@
 
 #include "polydg/core/error.hpp"
 #include "polydg/core/log.hpp"
+#include "polydg/core/parallel_errors.hpp"
 #include "polydg/mesh/simplex_geometry.hpp"
 
 namespace polydg {
@@ -57,10 +58,13 @@ SimplexMesh<Dim>::SimplexMesh(std::vector<Point<Dim>> vertices, std::vector<Cell
         raise(source_.name, ": vertex ", v, " has a non-finite coordinate");
 
   // The per-cell checks build their message only on failure (`if (!ok) raise(...)`, not
-  // require): describe_cell formats a string, which would dominate on large meshes.
+  // require): describe_cell formats a string, which would dominate on large meshes. Cells and
+  // interior facets are checked in parallel (parallel_for raises the error of the smallest
+  // failing index, as the serial loop did).
   // Cells: indices in range, distinct, non-degenerate, positively oriented.
   cell_measures_.resize(n_cells);
-  for (Index c = 0; c < n_cells; ++c) {
+  parallel_for(0, n_cells, [&](GlobalIndex k) {
+    const Index c = Index(k);
     Cell& cell = cells_[c];
     for (int i = 0; i <= Dim; ++i) {
       if (!(cell[i] >= 0 && cell[i] < n_vertices))
@@ -78,7 +82,7 @@ SimplexMesh<Dim>::SimplexMesh(std::vector<Point<Dim>> vertices, std::vector<Cell
             measure, ", longest edge ", longest_edge<Dim>(points), ")");
     if (measure < 0) std::swap(cell[Dim - 1], cell[Dim]);
     cell_measures_[c] = std::abs(measure);
-  }
+  });
 
   // Facets: every cell contributes its Dim+1 facets as sorted vertex tuples; sorting the
   // (tuple, cell, local index) records groups the copies of each facet together.
@@ -123,8 +127,9 @@ SimplexMesh<Dim>::SimplexMesh(std::vector<Point<Dim>> vertices, std::vector<Cell
 
   // Two cells sharing a facet must lie on opposite sides of it, else one is folded over the
   // other (an inverted cell in a mesh whose orientations were fixed above).
-  for (Index f = 0; f < facet_count(); ++f) {
-    if (is_boundary_facet(f)) continue;
+  parallel_for(0, facet_count(), [&](GlobalIndex k) {
+    const Index f = Index(k);
+    if (is_boundary_facet(f)) return;
     const auto points = facet_points(f);
     Point<Dim> opposite[2];
     for (int s = 0; s < 2; ++s) {
@@ -137,7 +142,7 @@ SimplexMesh<Dim>::SimplexMesh(std::vector<Point<Dim>> vertices, std::vector<Cell
       raise(source_.describe_cell(facet_cells_[f][1]), ": cell overlaps cell ", facet_cells_[f][0],
             " across their common facet ", format_indices(facet_vertices_[f]),
             " (inverted or folded cell)");
-  }
+  });
   boundary_facet_count_ = Index(std::count_if(facet_cells_.begin(), facet_cells_.end(),
                                               [](const auto& pair) { return pair[1] < 0; }));
 
