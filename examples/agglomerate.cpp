@@ -35,6 +35,7 @@ struct Options {
   std::string output = "agglomerated.vtu";
   int degree = 2;
   bool retriangulate = false;
+  polydg::AgglomerationOptions partition;
   polydg::OscillatingDomain domain;
 };
 
@@ -46,6 +47,7 @@ void print_help() {
   --output FILE.vtu      where to write the polygons (default agglomerated.vtu; "" for none)
   --degree P             polynomial degree stored per element, 1..10 (default 2)
   --retriangulate        quadrature on ~one triangle per face instead of the fine triangles
+  --partition METHOD     kway (METIS, default), recursive (METIS), greedy (no METIS: faster)
   --cells-per-side N     built-in domain: N x N squares, 2 N^2 triangles (default 502)
   --wiggles K            built-in domain: sine waves per side (default 16)
   --amplitude A          built-in domain: wave amplitude (default 0.005)
@@ -82,6 +84,16 @@ Options parse_options(int argc, char** argv) {
       options.degree = int(integer());
     } else if (flag == "--retriangulate") {
       options.retriangulate = true;
+    } else if (flag == "--partition") {
+      const std::string method = value();
+      if (method == "kway")
+        options.partition.method = polydg::PartitionMethod::kway;
+      else if (method == "recursive")
+        options.partition.method = polydg::PartitionMethod::recursive_bisection;
+      else if (method == "greedy")
+        options.partition.method = polydg::PartitionMethod::greedy_growth;
+      else
+        polydg::raise("option --partition: '", method, "' is not kway, recursive or greedy");
     } else if (flag == "--cells-per-side") {
       options.domain.cells_per_side = int(integer());
     } else if (flag == "--wiggles") {
@@ -103,7 +115,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 template <int Dim>
 void agglomerate_and_report(std::shared_ptr<const polydg::SimplexMesh<Dim>> fine,
                             const Options& options) {
-  // 2. Agglomerate with METIS into connected elements.
+  // 2. Agglomerate into connected elements (METIS, or greedy growth).
   auto start = std::chrono::steady_clock::now();
   polydg::Index elements = options.elements;
   if (elements > fine->cell_count()) {
@@ -111,7 +123,8 @@ void agglomerate_and_report(std::shared_ptr<const polydg::SimplexMesh<Dim>> fine
               << fine->cell_count() << " cells: no agglomeration\n";
     elements = fine->cell_count();
   }
-  const polydg::Agglomeration agglomeration = polydg::agglomerate(*fine, elements);
+  const polydg::Agglomeration agglomeration =
+      polydg::agglomerate(*fine, elements, options.partition);
   std::cout << "agglomerated into " << agglomeration.element_count << " elements ("
             << agglomeration.requested_count << " asked for; " << agglomeration.disconnected_parts
             << " disconnected parts repaired) in " << seconds_since(start) << " s\n";

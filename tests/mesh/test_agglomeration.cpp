@@ -1,6 +1,7 @@
 #define BOOST_TEST_MODULE agglomeration
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
+#include <cmath>
 #include <numeric>
 #include <vector>
 
@@ -93,6 +94,35 @@ BOOST_AUTO_TEST_CASE(recursive_bisection_gives_connected_elements) {
       const Agglomeration result = agglomerate(mesh, requested, options);
       check_valid_partition(mesh, result);
       BOOST_CHECK_LE(std::abs(result.element_count - requested), std::max(1, requested / 10));
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(greedy_growth_gives_connected_even_elements) {
+  // Tiny parts (where METIS is slow) and larger ones, down to one element and up to all but
+  // one cell.
+  const SimplexMesh<2> mesh = unit_square_mesh(30, 0.2, 11);  // 1800 cells
+  AgglomerationOptions options;
+  options.method = PartitionMethod::greedy_growth;
+  for (Index requested : {2, 9, 450, 600, 1799}) {
+    BOOST_TEST_CONTEXT(requested << " elements requested") {
+      const Agglomeration result = agglomerate(mesh, requested, options);
+      check_valid_partition(mesh, result);
+      BOOST_CHECK_EQUAL(result.requested_count, requested);
+      BOOST_CHECK_LE(std::abs(result.element_count - requested), std::max(1, requested / 10));
+      // Sizes within [mean / 2, 2 mean + 1] on this mesh: parts stuck below half the mean
+      // join a neighbour (which may then exceed the mean).
+      std::vector<Index> size(result.element_count, 0);
+      for (Index e : result.element_of_cell) ++size[e];
+      const double mean = double(mesh.cell_count()) / double(result.element_count);
+      for (Index e = 0; e < result.element_count; ++e) {
+        BOOST_TEST_CONTEXT("element " << e << " of " << size[e] << " cells") {
+          BOOST_CHECK_GE(double(size[e]), std::floor(0.5 * mean));
+          BOOST_CHECK_LE(double(size[e]), std::ceil(2.0 * mean) + 1);
+        }
+      }
+      // Deterministic: the same call, the same partition.
+      BOOST_CHECK(agglomerate(mesh, requested, options).element_of_cell == result.element_of_cell);
     }
   }
 }

@@ -34,7 +34,7 @@ struct CellAdjacency {
 template <int Dim>
 CellAdjacency cell_adjacency(const SimplexMesh<Dim>& mesh);
 
-/// Which METIS partitioner cuts the dual graph.
+/// Which partitioner cuts the dual graph.
 enum class PartitionMethod {
   /// METIS_PartGraphKway with METIS_OPTION_CONTIG: the default, the best cuts.
   kway,
@@ -43,6 +43,15 @@ enum class PartitionMethod {
   /// 126k elements: about 3 s instead of 17 s), but more parts need repair and METIS may
   /// leave a few parts far larger than the mean there (174 cells against a mean of 4).
   recursive_bisection,
+  /// Not METIS: parts grown one after the other from the lowest unassigned cell, each step
+  /// taking the unassigned neighbour with the most facets into the part, then the nearest to
+  /// the seed (in cells, then by centre), up to a cumulative quota of the mean size (a part
+  /// stuck below half of it joins a neighbour). Connected by construction, deterministic (the
+  /// seed option is not used), about the requested count, and hundreds of times faster than
+  /// METIS (504k triangles into 126k elements: 0.027 s against 11.6 s; into 8k: 0.046 s
+  /// against 3.9 s), with polygons nearly as round (mean 4π|K|/|∂K|² 0.67 / 0.54 against
+  /// METIS's 0.72 / 0.58) but less even sizes (33–91 cells for a mean of 63; METIS 61–64).
+  greedy_growth,
 };
 
 struct AgglomerationOptions {
