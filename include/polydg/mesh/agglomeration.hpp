@@ -4,8 +4,9 @@
 /// The result is a partition vector cell → element with dense element numbers 0..N−1 in which
 /// every element is non-empty and connected through interior facets (the input a
 /// PolytopicMesh needs). Graph partitioning is METIS k-way on the dual graph with contiguous
-/// parts requested and a fixed seed, so a run is reproducible on the same METIS build. METIS
-/// does not guarantee contiguity, so every partition — METIS's or a user's — goes through
+/// parts requested and a fixed seed, so a run is reproducible on the same METIS build (or,
+/// with PartitionMethod::greedy_growth, parts grown without METIS, much faster). METIS does
+/// not guarantee contiguity, so every partition — METIS's or a user's — goes through
 /// repair_partition, which splits disconnected parts and merges small split-off pieces.
 /// (METIS may print notes such as "Cannot bisect a graph with 0 vertices" when parts are
 /// tiny; the parts it leaves empty are dropped by the repair.)
