@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "polydg/core/device_buffer.hpp"
+#include "same_bits.hpp"
 
 namespace polydg::testing {
 
@@ -47,12 +48,6 @@ double relative_difference(const Device& device, const Host& host) {
     norm += double(host[k]) * double(host[k]);
   }
   return norm > 0 ? std::sqrt(difference / norm) : std::sqrt(difference);
-}
-
-/// The same size and the same bytes.
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 
 /// POLYDG_GPU_TEST_SMALL=1 (set by scripts/gpu-check.sh for compute-sanitizer's racecheck,

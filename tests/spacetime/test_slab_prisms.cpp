@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +20,7 @@
 #include "polydg/mesh/generators.hpp"
 #include "polydg/spacetime/slab_assembly_options.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
+#include "same_bits.hpp"
 #include "test_meshes.hpp"
 
 using namespace polydg;
@@ -102,10 +102,6 @@ BOOST_AUTO_TEST_CASE(prisms_cover_the_elements_and_interfaces_with_fewer_pieces)
 // pass: one thread and several give the same arrays, byte for byte, for both piece kinds.
 BOOST_AUTO_TEST_CASE(quadrature_meshes_do_not_depend_on_the_thread_count) {
   const PolytopicMesh<3> slab = make_slab_mesh(polygons(12, 2));
-  const auto same_bytes = [](const auto& a, const auto& b) {
-    return a.size() == b.size() &&
-           (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(a[0])) == 0);
-  };
   for (const QuadraturePieces pieces :
        {QuadraturePieces::simplices, QuadraturePieces::slab_prisms}) {
     omp_set_num_threads(1);
@@ -113,28 +109,36 @@ BOOST_AUTO_TEST_CASE(quadrature_meshes_do_not_depend_on_the_thread_count) {
     omp_set_num_threads(std::max(2, omp_get_num_procs()));
     const QuadratureMesh<3> parallel(slab, slab_conditions(), pieces);
     BOOST_TEST(serial.boundary_facet_vertices.size() > 0);
-    BOOST_TEST(same_bytes(serial.element_boxes, parallel.element_boxes));
-    BOOST_TEST(same_bytes(serial.element_degrees, parallel.element_degrees));
-    BOOST_TEST(same_bytes(serial.element_measures, parallel.element_measures));
-    BOOST_TEST(same_bytes(serial.element_simplex_offsets, parallel.element_simplex_offsets));
-    BOOST_TEST(same_bytes(serial.simplex_vertices, parallel.simplex_vertices));
-    BOOST_TEST(same_bytes(serial.elements_by_degree, parallel.elements_by_degree));
-    BOOST_TEST(same_bytes(serial.interface_elements, parallel.interface_elements));
-    BOOST_TEST(same_bytes(serial.interface_facet_offsets, parallel.interface_facet_offsets));
-    BOOST_TEST(same_bytes(serial.interface_facet_vertices, parallel.interface_facet_vertices));
-    BOOST_TEST(same_bytes(serial.interface_facet_normals, parallel.interface_facet_normals));
-    BOOST_TEST(same_bytes(serial.interface_facet_measures, parallel.interface_facet_measures));
+    BOOST_TEST(testing::same_bits(serial.element_boxes, parallel.element_boxes));
+    BOOST_TEST(testing::same_bits(serial.element_degrees, parallel.element_degrees));
+    BOOST_TEST(testing::same_bits(serial.element_measures, parallel.element_measures));
     BOOST_TEST(
-        same_bytes(serial.interface_facet_cell_measures, parallel.interface_facet_cell_measures));
-    BOOST_TEST(same_bytes(serial.interfaces_by_degree, parallel.interfaces_by_degree));
-    BOOST_TEST(same_bytes(serial.element_boundary_offsets, parallel.element_boundary_offsets));
-    BOOST_TEST(same_bytes(serial.boundary_facet_vertices, parallel.boundary_facet_vertices));
-    BOOST_TEST(same_bytes(serial.boundary_facet_normals, parallel.boundary_facet_normals));
-    BOOST_TEST(same_bytes(serial.boundary_facet_measures, parallel.boundary_facet_measures));
+        testing::same_bits(serial.element_simplex_offsets, parallel.element_simplex_offsets));
+    BOOST_TEST(testing::same_bits(serial.simplex_vertices, parallel.simplex_vertices));
+    BOOST_TEST(testing::same_bits(serial.elements_by_degree, parallel.elements_by_degree));
+    BOOST_TEST(testing::same_bits(serial.interface_elements, parallel.interface_elements));
     BOOST_TEST(
-        same_bytes(serial.boundary_facet_cell_measures, parallel.boundary_facet_cell_measures));
-    BOOST_TEST(same_bytes(serial.boundary_facet_tags, parallel.boundary_facet_tags));
-    BOOST_TEST(same_bytes(serial.boundary_facet_kinds, parallel.boundary_facet_kinds));
+        testing::same_bits(serial.interface_facet_offsets, parallel.interface_facet_offsets));
+    BOOST_TEST(
+        testing::same_bits(serial.interface_facet_vertices, parallel.interface_facet_vertices));
+    BOOST_TEST(
+        testing::same_bits(serial.interface_facet_normals, parallel.interface_facet_normals));
+    BOOST_TEST(
+        testing::same_bits(serial.interface_facet_measures, parallel.interface_facet_measures));
+    BOOST_TEST(testing::same_bits(serial.interface_facet_cell_measures,
+                                  parallel.interface_facet_cell_measures));
+    BOOST_TEST(testing::same_bits(serial.interfaces_by_degree, parallel.interfaces_by_degree));
+    BOOST_TEST(
+        testing::same_bits(serial.element_boundary_offsets, parallel.element_boundary_offsets));
+    BOOST_TEST(
+        testing::same_bits(serial.boundary_facet_vertices, parallel.boundary_facet_vertices));
+    BOOST_TEST(testing::same_bits(serial.boundary_facet_normals, parallel.boundary_facet_normals));
+    BOOST_TEST(
+        testing::same_bits(serial.boundary_facet_measures, parallel.boundary_facet_measures));
+    BOOST_TEST(testing::same_bits(serial.boundary_facet_cell_measures,
+                                  parallel.boundary_facet_cell_measures));
+    BOOST_TEST(testing::same_bits(serial.boundary_facet_tags, parallel.boundary_facet_tags));
+    BOOST_TEST(testing::same_bits(serial.boundary_facet_kinds, parallel.boundary_facet_kinds));
   }
 }
 
