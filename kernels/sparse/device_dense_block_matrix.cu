@@ -35,11 +35,6 @@ __device__ inline GroupThread group_thread(const DenseBlockGroup* groups, const 
   return {groups[g], GlobalIndex(blockIdx.x - Index(first_blocks[g])) * blockDim.x + threadIdx.x};
 }
 
-// Rows of a block one thread of multiply_kernel owns (x is loaded once per column for them):
-// by default the power of two at or above the largest block, at most 4 for blocks of up to 16
-// rows and 8 above, fewer when a matrix has too few block rows to give the device enough
-// threads (see the constructor). The sums do not depend on it.
-
 /// Columns of a slot multiply_kernel loads before it sums them, so that the loads of a few
 /// columns overlap instead of one column's load waiting for the last one's sum: on N = 3..10
 /// blocks (4 or 8 rows per thread) the kernel was bound by that latency (40 % of the bandwidth
