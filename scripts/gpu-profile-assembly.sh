@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Run on the GPU machine (device tool) from the project root, after
+#   source .devdeps/activate.sh
+# Profiles the assembly kernels with Nsight Compute: builds bench_assembly with -lineinfo in
+# build-profile/, runs it on a Table 2 mesh at one degree, and records the first `count` launches
+# of the tiled point kernels (element, interior, boundary of the double-precision assembly).
+#   scripts/gpu-profile-assembly.sh [p, default 1] [cells-per-side, default 300] [count, default 3]
+# Writes $out/profile-p<p>.txt (ncu's details page) and $out/profile-p<p>-sass.csv (per-SASS-line
+# stall samples of those launches, for scripts/sass_hot_spots.py).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="${OUT:-$root/build-profile/out}"
+p="${1:-1}"
+cells="${2:-300}"
+count="${3:-3}"
+mkdir -p "$out"
+cmake -S "$root" -B "$root/build-profile" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DPOLYDG_WARNINGS_AS_ERRORS=OFF -DCMAKE_CUDA_FLAGS=-lineinfo > "$out/profile-configure.log" 2>&1 \
+  || { tail -40 "$out/profile-configure.log"; exit 1; }
+cmake --build "$root/build-profile" -j "$(nproc)" --target bench_assembly > "$out/profile-build.log" 2>&1 \
+  || { grep -E "error" -A5 "$out/profile-build.log" | head -60; exit 1; }
+report="$root/build-profile/profile-p$p"
+ncu --clock-control none --set full --import-source yes -k regex:tiled_point --launch-count "$count" \
+  -f -o "$report" "$root/build-profile/bin/bench_assembly" --spacetime --gpu --cells-per-side "$cells" \
+  --cells-per-element 3 --p "$p" --cpu-max-p 0 --quadrature-extra 0 --repeats 1 \
+  > "$out/profile-run-p$p.log" 2>&1 || { tail -30 "$out/profile-run-p$p.log"; exit 1; }
+ncu --import "$report.ncu-rep" --page details > "$out/profile-p$p.txt"
+ncu --import "$report.ncu-rep" --page source --print-source sass --csv > "$out/profile-p$p-sass.csv" \
+  || echo "no source page from this ncu"

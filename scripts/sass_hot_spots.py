@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Summarises `ncu --page source --print-source sass --csv` output (gpu-profile-assembly.sh):
+per kernel, the SASS lines with the most stall samples, and the executed instructions by opcode.
+   scripts/sass_hot_spots.py FILE.csv [lines per kernel, default 25]"""
+import csv
+import sys
+from collections import Counter
+
+path = sys.argv[1]
+top = int(sys.argv[2]) if len(sys.argv) > 2 else 25
+sections, name, header, rows = [], None, None, []
+with open(path, newline="") as f:
+    for record in csv.reader(f):
+        if not record:
+            continue
+        if record[0] == "Kernel Name":
+            if name is not None:
+                sections.append((name, header, rows))
+            name, header, rows = record[1], None, []
+        elif header is None:
+            header = record
+        else:
+            rows.append(dict(zip(header, record)))
+if name is not None:
+    sections.append((name, header, rows))
+
+
+def number(text):
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return 0.0
+
+
+for name, header, rows in sections:
+    short = name.split("<")[0].split("::")[-1] + "<" + name.split("<")[1].split("::")[-1][:40]
+    samples = sum(number(r.get("Warp Stall Sampling (All Samples)", "0")) for r in rows)
+    executed = sum(number(r.get("Instructions Executed", "0")) for r in rows)
+    print(f"=== {short}: {len(rows)} SASS lines, {executed:.3g} warp instructions, {samples:.0f} samples")
+    opcodes = Counter()
+    for r in rows:
+        opcodes[r["Source"].split()[0].lstrip("@!P0123456789T ").split(".")[0] if r["Source"].strip() else "?"] += number(r.get("Instructions Executed", "0"))
+    print("  executed by opcode:", ", ".join(f"{op} {count / max(executed, 1):.1%}" for op, count in opcodes.most_common(14)))
+    stall_columns = [c for c in header if c.startswith("stall_")]
+    for r in sorted(rows, key=lambda r: -number(r.get("Warp Stall Sampling (All Samples)", "0")))[:top]:
+        s = number(r.get("Warp Stall Sampling (All Samples)", "0"))
+        reasons = sorted(((number(r[c]), c[6:]) for c in stall_columns), reverse=True)[:2]
+        print(f"  {s / max(samples, 1):6.1%} {r['Address']:>6} {r['Source'][:60]:60} exec {number(r.get('Instructions Executed', '0')):9.0f}  "
+              + " ".join(f"{why}:{v:.0f}" for v, why in reasons if v))
