@@ -166,17 +166,26 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
     }
   }
 
-  if (capped_shared_bytes > 0) {  // the same, with the point batches capped
+  // The same re-assembly with other launch options: its total and kernel times.
+  auto time_variant = [&](const DeviceAssemblyOptions& variant, double& values, double& element,
+                          double& interior, double& boundary) {
+    DeviceAssembler<3> assembler(slab, conditions, assembly_options, variant);
+    DeviceAssemblyTimings phases;
+    std::tie(values, phases) = time_matrix_reassembly(assembler, coefficients, repeats);
+    element = phases.elements;
+    interior = phases.interior_faces;
+    boundary = phases.boundary_faces;
+  };
+  if (capped_shared_bytes > 0) {  // the point batches capped
     DeviceAssemblyOptions capped = options;
     capped.max_block_shared_bytes = capped_shared_bytes;
-    DeviceAssembler<3> assembler(slab, conditions, assembly_options, capped);
-    DeviceAssemblyTimings phases;
-    std::tie(times.values_capped_s, phases) =
-        time_matrix_reassembly(assembler, coefficients, repeats);
-    times.element_capped_s = phases.elements;
-    times.interior_capped_s = phases.interior_faces;
-    times.boundary_capped_s = phases.boundary_faces;
+    time_variant(capped, times.values_capped_s, times.element_capped_s, times.interior_capped_s,
+                 times.boundary_capped_s);
   }
+  DeviceAssemblyOptions blocks = options;  // small items one per block
+  blocks.small_items_per_warp = false;
+  time_variant(blocks, times.values_blocks_s, times.element_blocks_s, times.interior_blocks_s,
+               times.boundary_blocks_s);
 
   options.write_mode = FaceWriteMode::atomic;
   std::optional<DeviceAssembler<3>> atomic_holder;  // freed before the single-precision one

@@ -21,6 +21,8 @@ struct GpuAssemblyTimes {
   double element_single_s = 0, interior_single_s = 0, boundary_single_s = 0;
   /// matrix re-assembly, deterministic, with capped_shared_bytes of shared memory per block
   double values_capped_s = 0, element_capped_s = 0, interior_capped_s = 0, boundary_capped_s = 0;
+  /// matrix re-assembly, deterministic, small items one per block (not one per warp)
+  double values_blocks_s = 0, element_blocks_s = 0, interior_blocks_s = 0, boundary_blocks_s = 0;
   // phases of one deterministic matrix re-assembly (CUDA events)
   double zero_s = 0, ranges_s = 0, element_s = 0, interior_s = 0, boundary_s = 0, check_s = 0;
   double interior_atomic_s = 0;

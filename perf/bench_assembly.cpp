@@ -131,6 +131,10 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   line("  element kernel (40 KiB cap)", [](const Row& r) { return r.gpu.element_capped_s; });
   line("  interior kernel (40 KiB cap)", [](const Row& r) { return r.gpu.interior_capped_s; });
   line("  boundary kernel (40 KiB cap)", [](const Row& r) { return r.gpu.boundary_capped_s; });
+  line("values re-assembly (block per item)", [](const Row& r) { return r.gpu.values_blocks_s; });
+  line("  element kernel (block per item)", [](const Row& r) { return r.gpu.element_blocks_s; });
+  line("  interior kernel (block per item)", [](const Row& r) { return r.gpu.interior_blocks_s; });
+  line("  boundary kernel (block per item)", [](const Row& r) { return r.gpu.boundary_blocks_s; });
   line("values re-assembly (single)", [](const Row& r) { return r.gpu.values_single_s; });
   line("  element kernel (single)", [](const Row& r) { return r.gpu.element_single_s; });
   line("  interior kernel (single)", [](const Row& r) { return r.gpu.interior_single_s; });
@@ -190,6 +194,10 @@ void write_gpu_json(std::ofstream& json, const polydg::bench::GpuAssemblyTimes& 
        << ", \"element_capped_s\": " << g.element_capped_s
        << ", \"interior_capped_s\": " << g.interior_capped_s
        << ", \"boundary_capped_s\": " << g.boundary_capped_s
+       << ", \"values_blocks_s\": " << g.values_blocks_s
+       << ", \"element_blocks_s\": " << g.element_blocks_s
+       << ", \"interior_blocks_s\": " << g.interior_blocks_s
+       << ", \"boundary_blocks_s\": " << g.boundary_blocks_s
        << ", \"values_single_s\": " << g.values_single_s
        << ", \"element_single_s\": " << g.element_single_s
        << ", \"interior_single_s\": " << g.interior_single_s

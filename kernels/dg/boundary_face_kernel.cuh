@@ -89,7 +89,7 @@ template <int Dim, class ValueType, class PointTerms>
 struct BoundaryLaunch {
   using Real = ValueType;
   static constexpr int components = boundary_face_components;
-  static constexpr bool small_items_per_warp = false;
+  static constexpr bool small_items_per_warp = true;
   DeviceQuadratureMeshView<Dim> mesh;
   DeviceBlockPatternView pattern;
   const Index* elements;
@@ -107,7 +107,7 @@ struct BoundaryLaunch {
   struct Item {
     Index element;
     Index facet_begin, rule_begin, rule_size;
-    GlobalIndex point_count;
+    Index point_count;
     ElementTableTargets<Real> targets;
   };
 
@@ -118,13 +118,13 @@ struct BoundaryLaunch {
     it.rule_begin = mesh.boundary_rule_offsets[p];
     it.rule_size = mesh.boundary_rule_offsets[p + 1] - it.rule_begin;
     it.point_count =
-        GlobalIndex(mesh.element_boundary_offsets[it.element + 1] - it.facet_begin) * it.rule_size;
+        Index(mesh.element_boundary_offsets[it.element + 1] - it.facet_begin) * it.rule_size;
     it.targets = ElementTableTargets<Real>(pattern, it.element, n, values, rhs);
     return it;
   }
   __device__ int rows(const Item&) const { return n; }
   __device__ int columns(const Item& it) const { return it.targets.columns(); }
-  __device__ GlobalIndex point_count(const Item& it) const { return it.point_count; }
+  __device__ Index point_count(const Item& it) const { return it.point_count; }
   __device__ int function_code(const Item&, int u) const {
     return u < n ? basis_function_code<Dim>(mesh.space, p, u) : 0;
   }
@@ -132,7 +132,7 @@ struct BoundaryLaunch {
   __device__ void store(const Item& it, int i, int j, Real value) const {
     it.targets.store(i, j, value);
   }
-  __device__ void evaluate_point(const Item& it, GlobalIndex k, Real* record) const {
+  __device__ void evaluate_point(const Item& it, Index k, Real* record) const {
     const Index f = it.facet_begin + Index(k / it.rule_size);
     const Index q = it.rule_begin + Index(k % it.rule_size);
     const Point<Dim>* vertices = mesh.boundary_facet_vertices + GlobalIndex(f) * Dim;

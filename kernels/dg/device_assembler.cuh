@@ -67,6 +67,9 @@ struct DeviceAssemblyOptions {
   /// device's limit): the cap on the point batches, which each launch otherwise sizes to what
   /// costs no resident blocks (LaunchLimits::max_shared_bytes). The results do not depend on it.
   int max_block_shared_bytes = device::detail::point_batch_shared_bytes;
+  /// Items with small tables (P_1 elements and interfaces) one per warp rather than one per
+  /// block (LaunchLimits::small_items_per_warp). The results do not depend on it.
+  bool small_items_per_warp = true;
 };
 
 /// Seconds of the phases of the last assembly (record_timings), measured with CUDA events.
@@ -186,10 +189,8 @@ class DeviceAssembler {
   /// assemble_previous_slab_faces. value(e, x) → double, callable on the device.
   template <class Value>
   void add_previous_slab_term(const Value& value) {
-    assemble_previous_slab_faces_on_device(
-        mesh_, pattern_.view(), value, rhs_.data(),
-        device::detail::LaunchLimits{device_options_.max_block_threads, nullptr,
-                                     device_options_.max_block_shared_bytes});
+    assemble_previous_slab_faces_on_device(mesh_, pattern_.view(), value, rhs_.data(),
+                                           launch_limits());
     if (device_options_.check_finite) check_finite(nullptr, rhs_.data());
   }
   /// As Assembler::map_last_coordinate; re-uploads the geometry (no reallocation).
@@ -245,6 +246,14 @@ class DeviceAssembler {
     return quadrature_mesh;
   }
 
+  device::detail::LaunchLimits launch_limits() const {
+    device::detail::LaunchLimits limits;
+    limits.max_threads = device_options_.max_block_threads;
+    limits.max_shared_bytes = device_options_.max_block_shared_bytes;
+    limits.small_items_per_warp = device_options_.small_items_per_warp;
+    return limits;
+  }
+
   template <class Coefficients>
   void run(const Coefficients& coefficients, Real* values, Real* rhs) {
     auto record = [&](int k) {
@@ -255,8 +264,7 @@ class DeviceAssembler {
     if (rhs) rhs_.fill_zero();
     record(1);
     const DeviceBlockPatternView pattern = pattern_.view();
-    const device::detail::LaunchLimits limits{device_options_.max_block_threads, nullptr,
-                                              device_options_.max_block_shared_bytes};
+    const device::detail::LaunchLimits limits = launch_limits();
     compute_diffusion_ranges_on_device(mesh_, coefficients, diffusion_ranges_.data());
     record(2);
     assemble_elements_on_device(mesh_, pattern, coefficients, values, rhs, limits);

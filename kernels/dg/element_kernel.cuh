@@ -44,7 +44,7 @@ template <int Dim, class ValueType, class Coefficients>
 struct ElementLaunch {
   using Real = ValueType;
   static constexpr int components = element_components<Dim>;
-  static constexpr bool small_items_per_warp = false;
+  static constexpr bool small_items_per_warp = true;
   DeviceQuadratureMeshView<Dim> mesh;
   DeviceBlockPatternView pattern;
   const Index* elements;
@@ -62,7 +62,7 @@ struct ElementLaunch {
   struct Item {
     Index element;
     Index simplex_begin, rule_begin, rule_size;
-    GlobalIndex point_count;
+    Index point_count;
     ElementTableTargets<Real> targets;
   };
 
@@ -72,14 +72,13 @@ struct ElementLaunch {
     it.simplex_begin = mesh.simplex_offsets[it.element];
     it.rule_begin = mesh.element_rule_offsets[p];
     it.rule_size = mesh.element_rule_offsets[p + 1] - it.rule_begin;
-    it.point_count =
-        GlobalIndex(mesh.simplex_offsets[it.element + 1] - it.simplex_begin) * it.rule_size;
+    it.point_count = Index(mesh.simplex_offsets[it.element + 1] - it.simplex_begin) * it.rule_size;
     it.targets = ElementTableTargets<Real>(pattern, it.element, n, values, rhs);
     return it;
   }
   __device__ int rows(const Item&) const { return n; }
   __device__ int columns(const Item& it) const { return it.targets.columns(); }
-  __device__ GlobalIndex point_count(const Item& it) const { return it.point_count; }
+  __device__ Index point_count(const Item& it) const { return it.point_count; }
   __device__ int function_code(const Item&, int u) const {
     return u < n ? basis_function_code<Dim>(mesh.space, p, u) : 0;
   }
@@ -87,9 +86,9 @@ struct ElementLaunch {
   __device__ void store(const Item& it, int i, int j, Real value) const {
     it.targets.store(i, j, value);
   }
-  __device__ void evaluate_point(const Item& it, GlobalIndex k, Real* record) const {
+  __device__ void evaluate_point(const Item& it, Index k, Real* record) const {
     const Point<Dim>* vertices =
-        mesh.simplex_vertices + (it.simplex_begin + k / it.rule_size) * (Dim + 1);
+        mesh.simplex_vertices + GlobalIndex(it.simplex_begin + k / it.rule_size) * (Dim + 1);
     const Index q = it.rule_begin + Index(k % it.rule_size);
     const double jacobian = affine_measure_ratio<Dim, Dim>(vertices);
     const Point<Dim> x = map_reference_point<Dim, Dim>(vertices, mesh.element_rule_points[q]);

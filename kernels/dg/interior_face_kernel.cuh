@@ -93,8 +93,7 @@ template <int Dim, class ValueType, class Coefficients>
 struct InteriorFaceLaunch {
   using Real = ValueType;
   static constexpr int components = interior_face_components;
-  // A P_1 interface has a few points and 8 × 8 outputs: one warp each keeps many in flight
-  // (the element and boundary kernels measured slower that way: more points per item).
+  // A P_1 interface has a few points and 8 × 8 outputs: one warp each keeps many in flight.
   static constexpr bool small_items_per_warp = true;
   DeviceQuadratureMeshView<Dim> mesh;
   DeviceBlockPatternView pattern;
@@ -119,7 +118,7 @@ struct InteriorFaceLaunch {
     Index element[2];
     int degree[2], size[2];
     Index facet_begin, rule_begin, rule_size;
-    GlobalIndex point_count;
+    Index point_count;
     Real* block[2][2];  ///< where outputs (test side r, trial side c) go
   };
 
@@ -134,8 +133,7 @@ struct InteriorFaceLaunch {
     it.facet_begin = mesh.interface_facet_offsets[i];
     it.rule_begin = mesh.interface_rule_offsets[p];
     it.rule_size = mesh.interface_rule_offsets[p + 1] - it.rule_begin;
-    it.point_count =
-        GlobalIndex(mesh.interface_facet_offsets[i + 1] - it.facet_begin) * it.rule_size;
+    it.point_count = Index(mesh.interface_facet_offsets[i + 1] - it.facet_begin) * it.rule_size;
     it.block[0][1] = values + block_offsets[2 * i];
     it.block[1][0] = values + block_offsets[2 * i + 1];
     if (mode != FaceWriteMode::atomic) {
@@ -150,7 +148,7 @@ struct InteriorFaceLaunch {
   }
   __device__ int rows(const Item& it) const { return it.size[0] + it.size[1]; }
   __device__ int columns(const Item& it) const { return it.size[0] + it.size[1]; }
-  __device__ GlobalIndex point_count(const Item& it) const { return it.point_count; }
+  __device__ Index point_count(const Item& it) const { return it.point_count; }
   __device__ int function_code(const Item& it, int u) const {
     // Selections, not it.size[side]: a runtime index would put the Item in local memory.
     const bool second = u >= it.size[0];
@@ -181,7 +179,7 @@ struct InteriorFaceLaunch {
     else
       *entry = value;
   }
-  __device__ void evaluate_point(const Item& it, GlobalIndex k, Real* record) const {
+  __device__ void evaluate_point(const Item& it, Index k, Real* record) const {
     const Index f = it.facet_begin + Index(k / it.rule_size);
     const Index q = it.rule_begin + Index(k % it.rule_size);
     const Point<Dim>* vertices = mesh.interface_facet_vertices + GlobalIndex(f) * Dim;
@@ -196,6 +194,7 @@ struct InteriorFaceLaunch {
     record[penalty] = Real(penalties[f]);
     record[beta] = Real(dot(b, normal));
     for (int d = 0; d < Dim; ++d) record[a_normal + d] = Real(a_n[d]);
+#pragma unroll  // fixed indices into the Item: it stays in registers
     for (int s = 0; s < 2; ++s)
       write_basis_tables<Dim, Real>(it.degree[s], mesh.boxes[it.element[s]], x,
                                     record + side_tables(s), stride());

@@ -6,8 +6,11 @@
 // and, where the item has one, its rhs column). The team is a thread block, or — for launches
 // that ask for it (small_items_per_warp) and whose tables are small — one warp of a block, with
 // its own shared memory and warp barriers only, under a register cap: such items (a P_1
-// interface: a few points, 8 × 8 outputs) are bound by latency, and a warp each keeps 8× more
-// of them in flight per multiprocessor than a block each did.
+// interface: a few points, 8 × 8 outputs; a P_1 element: 4 × 5) are bound by latency, and a warp
+// each keeps more of them in flight per multiprocessor than a block each does. The cap is 128
+// registers (16 warps per multiprocessor), the most that does not spill: under a 64-register cap
+// (32 warps) the P_1 interface kernel spilled, and its local memory overflowed L1 into L2 and
+// DRAM (2.3 GB for 116k interfaces, Nsight Compute on an H100).
 //
 // Points are taken in batches held in the team's shared memory, each in three phases between
 // team barriers:
@@ -25,7 +28,7 @@
 //
 // Split over points: point k (the item's order: piece k / rule size, rule point k mod rule size)
 // belongs to group k mod G; a (tile, group) pair is a unit of phase-3 work, and a thread takes
-// one unit per pass (block teams) or warp_team_units (warp teams). After the last
+// one unit per pass. After the last
 // batch the groups' partial sums meet in shared memory and each output is
 //   initial + partial_0 + partial_1 + … + partial_{G−1}        (in this order),
 // each partial a chain of FMAs over its points in increasing k and components in increasing k.
@@ -37,9 +40,10 @@
 // A Launch (trivially copyable, the kernel's parameter) provides, with Item = launch.item(b):
 //   using Real;  static constexpr int components;   (K, the integrand's)
 //   static constexpr bool small_items_per_warp;      (one warp per item where the table is small)
-//   int rows(const Item&) const;  int columns(const Item&) const;  GlobalIndex point_count(…)
-//   const; int function_code(const Item&, int u) const;    (once per block: e.g. u's multi-index)
-//   void evaluate_point(const Item&, GlobalIndex k, Real* record) const;
+//   int rows(const Item&) const;  int columns(const Item&) const;  Index point_count(…) const;
+//   int function_code(const Item&, int u) const;    (once per block: e.g. u's multi-index)
+//   void evaluate_point(const Item&, Index k, Real* record) const;
+//        (an item's points are counted in Index: launch_tiled_points checks that they fit)
 //   void evaluate_function(const Item&, const Real* record, int u, int code,
 //                          Real* test, int test_stride, Real* trial, int trial_stride) const;
 //        (writes component c at test[c · test_stride] unless test is null, likewise trial)
@@ -50,6 +54,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 
 #include "core/cuda_check.cuh"
 #include "polydg/core/error.hpp"
@@ -64,11 +69,12 @@ inline constexpr int point_batch_shared_bytes = 128 * 1024;
 /// Units of phase-3 work (tiles × point groups) the split over points aims at per item.
 inline constexpr int target_units_per_item = 128;
 inline constexpr int max_point_groups = 8;
-/// The one-item-per-warp kernel: its blocks, the (tile, group) units each lane takes per pass
-/// (so an item of up to 32 · warp_team_units units needs one pass), and the register cap.
+/// The one-item-per-warp kernel: its blocks, and the register cap (min_warp_team_blocks such
+/// blocks per multiprocessor: 128 registers).
 inline constexpr int max_warp_team_threads = 256;
-inline constexpr int min_warp_team_blocks = 4;
-inline constexpr int warp_team_units = 4;
+inline constexpr int min_warp_team_blocks = 2;
+/// Units a table small enough for one warp aims at: one pass of its lanes.
+inline constexpr int target_units_per_warp_item = 32;
 
 /// The launch configuration the caller may choose (the results do not depend on it).
 struct LaunchLimits {
@@ -78,6 +84,9 @@ struct LaunchLimits {
   /// the device's cudaDevAttrMaxSharedMemoryPerBlockOptin). A launch takes less where more
   /// would lower the resident blocks per multiprocessor.
   int max_shared_bytes = point_batch_shared_bytes;
+  /// Items of launches that allow it (Launch::small_items_per_warp) and whose units fit one warp
+  /// go one per warp; false: one per block. The sums are the same either way.
+  bool small_items_per_warp = true;
 };
 
 /// Sizes the kernel needs besides the Launch (computed once per launch on the host).
@@ -106,8 +115,8 @@ struct WarpTeam {
 };
 
 /// One item's table by `team`, in shared memory `storage` (the team's own). Each thread takes
-/// Units (tile, point group) units per pass, with a register tile each.
-template <class Team, int Units, class Launch, int TR, int TC>
+/// one (tile, point group) unit per pass, with a register tile.
+template <class Team, class Launch, int TR, int TC>
 __device__ void sum_tiled_points(const Team& team, const Launch& launch,
                                  const typename Launch::Item& item, const TiledPointSizes& sizes,
                                  double* storage) {
@@ -119,7 +128,7 @@ __device__ void sum_tiled_points(const Team& team, const Launch& launch,
   const int functions = padded_rows > padded_columns ? padded_rows : padded_columns;
   const int tiles = row_tiles * column_tiles;
   const int groups = sizes.groups;
-  const GlobalIndex point_count = launch.point_count(item);
+  const Index point_count = launch.point_count(item);
   const int threads = team.size();
   const int t = team.rank();
 
@@ -131,35 +140,33 @@ __device__ void sum_tiled_points(const Team& team, const Launch& launch,
 
   for (int u = t; u < functions; u += threads) codes[u] = launch.function_code(item, u);
 
-  // Unit s of thread t is the pass's unit v = t + s · threads: group v / pass_tiles, tile
-  // first_tile + v % pass_tiles.
-  const int tiles_per_pass = threads * Units / groups;
+  // Thread t's unit in a pass: group t / pass_tiles, tile first_tile + t % pass_tiles.
+  const int tiles_per_pass = threads / groups;
   for (int first_tile = 0; first_tile < tiles; first_tile += tiles_per_pass) {
     const int pass_tiles = min(tiles_per_pass, tiles - first_tile);
-    bool works[Units];
-    int group[Units], tile[Units];
-    Real sum[Units][TR][TC];
+    const bool works = t < pass_tiles * groups;
+    const int group = t / pass_tiles;
+    const int tile = first_tile + t % pass_tiles;
+    const int ti = tile / column_tiles, tj = tile % column_tiles;
+    Real sum[TR][TC];
 #pragma unroll
-    for (int s = 0; s < Units; ++s) {
-      const int v = t + s * threads;
-      works[s] = v < pass_tiles * groups;
-      group[s] = v / pass_tiles;
-      tile[s] = first_tile + v % pass_tiles;
+    for (int r = 0; r < TR; ++r)
 #pragma unroll
-      for (int r = 0; r < TR; ++r)
-#pragma unroll
-        for (int c = 0; c < TC; ++c) sum[s][r][c] = Real(0);
-    }
+      for (int c = 0; c < TC; ++c) sum[r][c] = Real(0);
 
-    for (GlobalIndex first = 0; first < point_count; first += sizes.batch) {
-      const int count = int(point_count - first < sizes.batch ? point_count - first : sizes.batch);
+    // phase = first mod G, the group of the batch's first point.
+    const int batch_phase = sizes.batch % groups;
+    int phase = 0;
+    for (Index first = 0; first < point_count;
+         first += sizes.batch, phase = (phase + batch_phase) % groups) {
+      const int count = min(sizes.batch, point_count - first);
       team.sync();  // codes written; every thread done with the previous batch
       for (int m = t; m < count; m += threads)
-        launch.evaluate_point(item, first + m, slots + GlobalIndex(m) * slot_size);
+        launch.evaluate_point(item, first + m, slots + m * slot_size);
       team.sync();
       for (int v = t; v < count * functions; v += threads) {
         const int m = v / functions, u = v % functions;
-        Real* slot = slots + GlobalIndex(m) * slot_size;
+        Real* slot = slots + m * slot_size;
         Real* test = u < padded_rows ? slot + test_offset + u : nullptr;
         Real* trial = u < padded_columns ? slot + trial_offset + u : nullptr;
         if (u < rows || u < columns)
@@ -171,71 +178,59 @@ __device__ void sum_tiled_points(const Team& team, const Launch& launch,
           for (int c = 0; c < K; ++c) trial[c * padded_columns] = Real(0);
       }
       team.sync();
+      if (!works) continue;
+      // The batch's points of this unit's group, in increasing k.
+      for (int m = (groups - phase + group) % groups; m < count; m += groups) {
+        const Real* test = slots + m * slot_size + test_offset + ti;
+        const Real* trial = slots + m * slot_size + trial_offset + tj;
 #pragma unroll
-      for (int s = 0; s < Units; ++s) {
-        if (!works[s]) continue;
-        const int ti = tile[s] / column_tiles, tj = tile[s] % column_tiles;
-        // The batch's points of this unit's group, in increasing k.
-        const int offset = int((GlobalIndex(groups) - first % groups + group[s]) % groups);
-        for (int m = offset; m < count; m += groups) {
-          const Real* test = slots + GlobalIndex(m) * slot_size + test_offset + ti;
-          const Real* trial = slots + GlobalIndex(m) * slot_size + trial_offset + tj;
+        for (int k = 0; k < K; ++k) {
+          Real a[TR], b[TC];
 #pragma unroll
-          for (int k = 0; k < K; ++k) {
-            Real a[TR], b[TC];
+          for (int r = 0; r < TR; ++r) a[r] = test[k * padded_rows + r * row_tiles];
 #pragma unroll
-            for (int r = 0; r < TR; ++r) a[r] = test[k * padded_rows + r * row_tiles];
+          for (int c = 0; c < TC; ++c) b[c] = trial[k * padded_columns + c * column_tiles];
 #pragma unroll
-            for (int c = 0; c < TC; ++c) b[c] = trial[k * padded_columns + c * column_tiles];
+          for (int r = 0; r < TR; ++r)
 #pragma unroll
-            for (int r = 0; r < TR; ++r)
-#pragma unroll
-              for (int c = 0; c < TC; ++c) sum[s][r][c] = fma(a[r], b[c], sum[s][r][c]);
-          }
+            for (int c = 0; c < TC; ++c) sum[r][c] = fma(a[r], b[c], sum[r][c]);
         }
       }
     }
 
     // initial + partial_0 + … + partial_{G−1}, through shared memory when G > 1.
-    team.sync();  // the slots are free
-    Real* partial = slots;
-    if (groups > 1)
-#pragma unroll
-      for (int s = 0; s < Units; ++s)
-        if (works[s])
-#pragma unroll
-          for (int r = 0; r < TR; ++r)
-#pragma unroll
-            for (int c = 0; c < TC; ++c)
-              partial[((group[s] * pass_tiles + tile[s] - first_tile) * TR + r) * TC + c] =
-                  sum[s][r][c];
-    team.sync();
     if (groups == 1) {
-#pragma unroll
-      for (int s = 0; s < Units; ++s) {
-        if (!works[s]) continue;
-        const int ti = tile[s] / column_tiles, tj = tile[s] % column_tiles;
+      if (works)
 #pragma unroll
         for (int r = 0; r < TR; ++r)
 #pragma unroll
           for (int c = 0; c < TC; ++c) {
             const int i = ti + r * row_tiles, j = tj + c * column_tiles;
             if (i < rows && j < columns)
-              launch.store(item, i, j, launch.initial(item, i, j) + sum[s][r][c]);
+              launch.store(item, i, j, launch.initial(item, i, j) + sum[r][c]);
           }
-      }
-    } else {
-      for (int v = t; v < pass_tiles * TR * TC; v += threads) {
-        const int local = v / (TR * TC), r = (v / TC) % TR, c = v % TC;
-        const int pass_tile = first_tile + local;
-        const int i = pass_tile / column_tiles + r * row_tiles;
-        const int j = pass_tile % column_tiles + c * column_tiles;
-        if (i >= rows || j >= columns) continue;
-        Real value = launch.initial(item, i, j);
-        for (int g = 0; g < groups; ++g)
-          value += partial[(g * pass_tiles + local) * TR * TC + r * TC + c];
-        launch.store(item, i, j, value);
-      }
+      continue;
+    }
+    team.sync();  // the slots are free
+    Real* partial = slots;
+    if (works)
+#pragma unroll
+      for (int r = 0; r < TR; ++r)
+#pragma unroll
+        for (int c = 0; c < TC; ++c) partial[(t * TR + r) * TC + c] = sum[r][c];
+    team.sync();
+    // Unit t is (group, local tile) = (t / pass_tiles, t % pass_tiles): group g of local tile
+    // `local` is unit g · pass_tiles + local.
+    for (int v = t; v < pass_tiles * TR * TC; v += threads) {
+      const int local = v / (TR * TC), r = (v / TC) % TR, c = v % TC;
+      const int pass_tile = first_tile + local;
+      const int i = pass_tile / column_tiles + r * row_tiles;
+      const int j = pass_tile % column_tiles + c * column_tiles;
+      if (i >= rows || j >= columns) continue;
+      Real value = launch.initial(item, i, j);
+      for (int g = 0; g < groups; ++g)
+        value += partial[((g * pass_tiles + local) * TR + r) * TC + c];
+      launch.store(item, i, j, value);
     }
   }
 }
@@ -245,8 +240,8 @@ template <class Launch, int TR, int TC>
 __global__ void __launch_bounds__(max_block_threads)
     tiled_point_kernel(Launch launch, TiledPointSizes sizes) {
   extern __shared__ double shared_storage[];  // double: aligned for either precision
-  sum_tiled_points<BlockTeam, 1, Launch, TR, TC>(
-      BlockTeam{}, launch, launch.item(Index(blockIdx.x)), sizes, shared_storage);
+  sum_tiled_points<BlockTeam, Launch, TR, TC>(BlockTeam{}, launch, launch.item(Index(blockIdx.x)),
+                                              sizes, shared_storage);
 }
 
 /// One item per warp, each warp with sizes.team_doubles of the shared memory. The register cap
@@ -259,8 +254,8 @@ __global__ void __launch_bounds__(max_warp_team_threads, min_warp_team_blocks)
   const int warp = int(threadIdx.x) / 32;
   const Index b = Index(blockIdx.x) * Index(blockDim.x / 32) + warp;
   if (b >= items) return;  // the whole warp: no block barriers below
-  sum_tiled_points<WarpTeam, warp_team_units, Launch, TR, TC>(
-      WarpTeam{}, launch, launch.item(b), sizes, shared_storage + warp * sizes.team_doubles);
+  sum_tiled_points<WarpTeam, Launch, TR, TC>(WarpTeam{}, launch, launch.item(b), sizes,
+                                             shared_storage + warp * sizes.team_doubles);
 }
 
 /// The item-dependent part of the launch: the tile shape from the largest table of the launch
@@ -280,7 +275,12 @@ inline Tiling choose_tiling(int rows, int columns) {
   const int square_tile = tile_for(rows, rows);
   const int square_tiles = tiles_of(rows, square_tile) * tiles_of(rows, square_tile);
   const int tile = tile_for(rows, columns);
-  return {tile, std::clamp(target_units_per_item / square_tiles, 1, max_point_groups),
+  // Tables of up to 16 square tiles (rows ≤ 8) aim at one warp's units, counting a column of
+  // tiles for a possible rhs column; larger ones at a block's.
+  const int row_tiles = tiles_of(rows, square_tile);
+  const int groups = square_tiles <= 16 ? target_units_per_warp_item / (row_tiles * (row_tiles + 1))
+                                        : target_units_per_item / square_tiles;
+  return {tile, std::clamp(groups, 1, max_point_groups),
           tiles_of(rows, tile) * tiles_of(columns, tile)};
 }
 
@@ -324,19 +324,17 @@ void launch_with_shared_memory(Kernel kernel, Index blocks, int threads, std::si
 
 /// Items whose (tile, group) units one warp covers in one pass go one per warp; larger ones one
 /// per block. The choice, like the batch size, leaves the sums unchanged (same G, same order).
-inline bool fits_one_warp(const Tiling& tiling) {
-  return tiling.tiles * tiling.groups <= 32 * warp_team_units;
-}
+inline bool fits_one_warp(const Tiling& tiling) { return tiling.tiles * tiling.groups <= 32; }
 
 template <class Launch, int Tile>
 void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling, int max_rows,
                          int max_columns, int record_size, GlobalIndex max_points, const char* name,
                          const LaunchLimits& limits) {
   using Real = typename Launch::Real;
-  // 2 × 2 tiles only: Units 4 × 4 tiles would not fit under the warp kernel's register cap. The
-  // warp kernel is instantiated only for the launches that may take it.
+  // 2 × 2 tiles only: no table with 4 × 4 tiles fits one warp (choose_tiling). The warp kernel
+  // is instantiated only for the launches that may take it.
   constexpr bool warp_capable = Launch::small_items_per_warp && Tile == 2;
-  const bool per_warp = warp_capable && fits_one_warp(tiling);
+  const bool per_warp = warp_capable && limits.small_items_per_warp && fits_one_warp(tiling);
   auto* block_kernel = tiled_point_kernel<Launch, Tile, Tile>;
   const int padded_rows = tiles_of(max_rows, Tile) * Tile;
   const int padded_columns = tiles_of(max_columns, Tile) * Tile;
@@ -363,7 +361,7 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
       std::max<GlobalIndex>(1, max_points)));
   // The partial sums of the point groups reuse the slots after the last batch: one register
   // tile per unit of a pass.
-  const int units_per_pass = per_warp ? 32 * warp_team_units : threads;
+  const int units_per_pass = per_warp ? 32 : threads;
   const std::size_t partial_bytes =
       tiling.groups > 1 ? std::size_t(units_per_pass) * Tile * Tile * sizeof(Real) : 0;
   const std::size_t team_bytes =
@@ -396,6 +394,9 @@ void launch_tiled_points(const Launch& launch, Index items, int max_rows, int ma
       limits.max_threads % 32 != 0)
     raise(name, ": ", limits.max_threads, " threads per block (a multiple of 32 up to ",
           max_block_threads, " is needed)");
+  if (max_points > GlobalIndex(std::numeric_limits<Index>::max()))
+    raise(name, ": an item has ", max_points, " quadrature points, more than ",
+          std::numeric_limits<Index>::max(), " (split the element into smaller ones)");
   const Tiling tiling = choose_tiling(max_rows, max_columns);
   if (tiling.tile == 4)
     launch_tiled_kernel<Launch, 4>(launch, items, tiling, max_rows, max_columns, record_size,

@@ -86,10 +86,12 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
   narrow.max_block_threads = 64;
   DeviceAssemblyOptions small_batches;  // several batches per item (the default may opt in
   small_batches.max_block_shared_bytes = 8 * 1024;  // above 48 KiB where occupancy allows)
+  DeviceAssemblyOptions blocks;  // small items one per block rather than one per warp
+  blocks.small_items_per_warp = false;
   DeviceAssemblyOptions atomic;
   atomic.write_mode = FaceWriteMode::atomic;
   const Host first = run({}), second = run({}), narrow_run = run(narrow), atomic_run = run(atomic);
-  const Host small_batch_run = run(small_batches);
+  const Host small_batch_run = run(small_batches), block_run = run(blocks);
 
   const BlockPattern& pattern = *cpu.pattern();
   const double matrix_difference = relative_difference(first.values, host_values);
@@ -121,6 +123,8 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
   POLYDG_GPU_CHECK(same_bits(first.rhs, narrow_run.rhs));
   POLYDG_GPU_CHECK(same_bits(first.values, small_batch_run.values));
   POLYDG_GPU_CHECK(same_bits(first.rhs, small_batch_run.rhs));
+  POLYDG_GPU_CHECK(same_bits(first.values, block_run.values));
+  POLYDG_GPU_CHECK(same_bits(first.rhs, block_run.rhs));
 
   // Matrix-only and rhs-only assemblies: the same bits as the full one.
   DeviceAssembler<Dim> gpu(mesh, conditions, options);

@@ -63,6 +63,7 @@ POLYDG_HD inline void evaluate_basis_tables(int p, const Box<Dim, Real>& box,
                                             const Point<Dim, Real>& x, Real* table,
                                             Real* derivative_table, int table_stride) {
   const Point<Dim, Real> xi = box_coordinates(box, x);
+  POLYDG_UNROLL
   for (int i = 0; i < Dim; ++i) {
     Real* values = table + i * table_stride;
     Real* derivatives = derivative_table + i * table_stride;
