@@ -275,11 +275,13 @@ inline Tiling choose_tiling(int rows, int columns) {
   const int square_tile = tile_for(rows, rows);
   const int square_tiles = tiles_of(rows, square_tile) * tiles_of(rows, square_tile);
   const int tile = tile_for(rows, columns);
-  // Tables of up to 16 square tiles (rows ≤ 8) aim at one warp's units, counting a column of
-  // tiles for a possible rhs column; larger ones at a block's.
-  const int row_tiles = tiles_of(rows, square_tile);
-  const int groups = square_tiles <= 16 ? target_units_per_warp_item / (row_tiles * (row_tiles + 1))
-                                        : target_units_per_item / square_tiles;
+  // Tables whose tiles fit one warp's lanes aim at a warp's units, counted on the widest table
+  // of the rows (rows × (rows + 1), with an rhs column); larger ones at a block's.
+  const int widest_tile = tile_for(rows, rows + 1);
+  const int widest_tiles = tiles_of(rows, widest_tile) * tiles_of(rows + 1, widest_tile);
+  const int groups = widest_tiles <= target_units_per_warp_item
+                         ? target_units_per_warp_item / widest_tiles
+                         : target_units_per_item / square_tiles;
   return {tile, std::clamp(groups, 1, max_point_groups),
           tiles_of(rows, tile) * tiles_of(columns, tile)};
 }
@@ -331,9 +333,8 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
                          int max_columns, int record_size, GlobalIndex max_points, const char* name,
                          const LaunchLimits& limits) {
   using Real = typename Launch::Real;
-  // 2 × 2 tiles only: no table with 4 × 4 tiles fits one warp (choose_tiling). The warp kernel
-  // is instantiated only for the launches that may take it.
-  constexpr bool warp_capable = Launch::small_items_per_warp && Tile == 2;
+  // The warp kernel is instantiated only for the launches that may take it.
+  constexpr bool warp_capable = Launch::small_items_per_warp;
   const bool per_warp = warp_capable && limits.small_items_per_warp && fits_one_warp(tiling);
   auto* block_kernel = tiled_point_kernel<Launch, Tile, Tile>;
   const int padded_rows = tiles_of(max_rows, Tile) * Tile;
