@@ -13,7 +13,8 @@ struct GpuAssemblyTimes {
   double host_mesh_s = 0;      ///< QuadratureMesh on the host (CPU preprocessing)
   double pattern_s = 0;        ///< build_block_pattern_on_device alone
   double setup_s = 0;          ///< DeviceAssembler construction (host mesh, uploads, pattern)
-  double first_s = 0;          ///< setup + first assemble (matrix + rhs + previous slab), synced
+  double first_s = 0;          ///< setup + first assemble (matrix + rhs + previous slab), synced;
+                               ///< the process's first device work is done before (untimed)
   double values_s = 0;         ///< matrix re-assembly, deterministic (median)
   double values_atomic_s = 0;  ///< matrix re-assembly, atomic (median)
   double rhs_s = 0;            ///< rhs re-assembly + previous slab term (median)

@@ -265,10 +265,16 @@ __global__ void __launch_bounds__(max_warp_team_threads, min_warp_team_blocks)
 /// measured 0.0070 against 0.0074 s per MDoF with degree-2p rules, but 0.0112 against 0.0088
 /// with the default 2p + 2: more points per warp.)
 struct Tiling {
-  int tile;    ///< TR = TC
-  int groups;  ///< G
+  int tile_rows, tile_columns;  ///< TR, TC
+  int groups;                   ///< G
   int tiles;
 };
+
+/// Tables of more than this many 4 × 4 tiles take 4 × 8 tiles: a P_4 / P_5 interface (324 / 784
+/// tiles of 4 × 4) had one block of 352 / 512 threads per multiprocessor, and at P_5 two passes
+/// over its points; with 4 × 8 tiles it has half the threads and one pass, and a thread reads
+/// 12 shared values for 32 FMAs instead of 8 for 16.
+inline constexpr int most_square_tiles = 256;
 
 inline Tiling choose_tiling(int rows, int columns) {
   const auto tile_for = [](int r, int c) { return tiles_of(r, 4) * tiles_of(c, 4) >= 24 ? 4 : 2; };
@@ -282,8 +288,10 @@ inline Tiling choose_tiling(int rows, int columns) {
   const int groups = widest_tiles <= target_units_per_warp_item
                          ? target_units_per_warp_item / widest_tiles
                          : target_units_per_item / square_tiles;
-  return {tile, std::clamp(groups, 1, max_point_groups),
-          tiles_of(rows, tile) * tiles_of(columns, tile)};
+  const int tile_columns =
+      tile == 4 && tiles_of(rows, 4) * tiles_of(columns, 4) > most_square_tiles ? 8 : tile;
+  return {tile, tile_columns, std::clamp(groups, 1, max_point_groups),
+          tiles_of(rows, tile) * tiles_of(columns, tile_columns)};
 }
 
 /// The shared memory per block that costs no resident blocks: an SM's shared memory shared out
@@ -328,17 +336,18 @@ void launch_with_shared_memory(Kernel kernel, Index blocks, int threads, std::si
 /// per block. The choice, like the batch size, leaves the sums unchanged (same G, same order).
 inline bool fits_one_warp(const Tiling& tiling) { return tiling.tiles * tiling.groups <= 32; }
 
-template <class Launch, int Tile>
+template <class Launch, int TR, int TC>
 void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling, int max_rows,
                          int max_columns, int record_size, GlobalIndex max_points, const char* name,
                          const LaunchLimits& limits) {
   using Real = typename Launch::Real;
-  // The warp kernel is instantiated only for the launches that may take it.
-  constexpr bool warp_capable = Launch::small_items_per_warp;
+  // The warp kernel is instantiated only for the launches that may take it (no table with
+  // 4 × 8 tiles fits one warp).
+  constexpr bool warp_capable = Launch::small_items_per_warp && TR == TC;
   const bool per_warp = warp_capable && limits.small_items_per_warp && fits_one_warp(tiling);
-  auto* block_kernel = tiled_point_kernel<Launch, Tile, Tile>;
-  const int padded_rows = tiles_of(max_rows, Tile) * Tile;
-  const int padded_columns = tiles_of(max_columns, Tile) * Tile;
+  auto* block_kernel = tiled_point_kernel<Launch, TR, TC>;
+  const int padded_rows = tiles_of(max_rows, TR) * TR;
+  const int padded_columns = tiles_of(max_columns, TC) * TC;
   const int threads = std::min(
       limits.max_threads, per_warp ? max_warp_team_threads
                                    : std::max(64, (tiling.tiles * tiling.groups + 31) / 32 * 32));
@@ -353,8 +362,8 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
   std::size_t budget = 0;
   if constexpr (warp_capable)
     if (per_warp)
-      budget = shared_bytes_without_occupancy_loss(tiled_point_warp_kernel<Launch, Tile, Tile>,
-                                                   threads, name);
+      budget = shared_bytes_without_occupancy_loss(tiled_point_warp_kernel<Launch, TR, TC>, threads,
+                                                   name);
   if (!per_warp) budget = shared_bytes_without_occupancy_loss(block_kernel, threads, name);
   budget = std::min(std::size_t(limits.max_shared_bytes), budget) / std::size_t(teams);
   sizes.batch = int(std::clamp<GlobalIndex>(
@@ -364,7 +373,7 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
   // tile per unit of a pass.
   const int units_per_pass = per_warp ? 32 : threads;
   const std::size_t partial_bytes =
-      tiling.groups > 1 ? std::size_t(units_per_pass) * Tile * Tile * sizeof(Real) : 0;
+      tiling.groups > 1 ? std::size_t(units_per_pass) * TR * TC * sizeof(Real) : 0;
   const std::size_t team_bytes =
       (code_bytes + std::max(std::size_t(sizes.batch) * slot_bytes, partial_bytes) + 7) / 8 * 8;
   sizes.team_doubles = int(team_bytes / sizeof(double));
@@ -375,11 +384,11 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
                  "%s: %d items, %d blocks of %d threads (%s), tile %dx%d, %d point groups, "
                  "batch %d, %zu bytes\n",
                  name, int(items), int(blocks), threads,
-                 per_warp ? "one item per warp" : "one item per block", Tile, Tile, sizes.groups,
+                 per_warp ? "one item per warp" : "one item per block", TR, TC, sizes.groups,
                  sizes.batch, bytes);
   if constexpr (warp_capable)
     if (per_warp)
-      return launch_with_shared_memory(tiled_point_warp_kernel<Launch, Tile, Tile>, blocks, threads,
+      return launch_with_shared_memory(tiled_point_warp_kernel<Launch, TR, TC>, blocks, threads,
                                        bytes, name, limits, launch, sizes, items);
   launch_with_shared_memory(block_kernel, blocks, threads, bytes, name, limits, launch, sizes);
 }
@@ -399,12 +408,15 @@ void launch_tiled_points(const Launch& launch, Index items, int max_rows, int ma
     raise(name, ": an item has ", max_points, " quadrature points, more than ",
           std::numeric_limits<Index>::max(), " (split the element into smaller ones)");
   const Tiling tiling = choose_tiling(max_rows, max_columns);
-  if (tiling.tile == 4)
-    launch_tiled_kernel<Launch, 4>(launch, items, tiling, max_rows, max_columns, record_size,
-                                   max_points, name, limits);
+  if (tiling.tile_columns == 8)
+    launch_tiled_kernel<Launch, 4, 8>(launch, items, tiling, max_rows, max_columns, record_size,
+                                      max_points, name, limits);
+  else if (tiling.tile_rows == 4)
+    launch_tiled_kernel<Launch, 4, 4>(launch, items, tiling, max_rows, max_columns, record_size,
+                                      max_points, name, limits);
   else
-    launch_tiled_kernel<Launch, 2>(launch, items, tiling, max_rows, max_columns, record_size,
-                                   max_points, name, limits);
+    launch_tiled_kernel<Launch, 2, 2>(launch, items, tiling, max_rows, max_columns, record_size,
+                                      max_points, name, limits);
 }
 
 }  // namespace polydg::device::detail
