@@ -12,6 +12,8 @@ namespace polydg::bench {
 struct GpuAssemblyTimes {
   double host_mesh_s = 0;      ///< QuadratureMesh on the host (CPU preprocessing)
   double pattern_s = 0;        ///< build_block_pattern_on_device alone
+  double device_mesh_s = 0;    ///< DeviceQuadratureMesh from the host mesh (uploads) alone
+  double scratch_s = 0;        ///< InterfaceScratch (host layout, uploads, allocation) alone
   double setup_s = 0;          ///< DeviceAssembler construction (host mesh, uploads, pattern)
   double first_s = 0;          ///< setup + first assemble (matrix + rhs + previous slab), synced;
                                ///< the process's first device work is done before (untimed)

@@ -147,6 +147,10 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   line("indices (device pattern)", [](const Row& r) { return r.gpu.pattern_s; });
   line("first assembly (device: setup - host mesh + all)",
        [](const Row& r) { return r.gpu.first_s - r.gpu.host_mesh_s; });
+  line("  of which set-up (construction)",
+       [](const Row& r) { return r.gpu.setup_s - r.gpu.host_mesh_s; });
+  line("  of which device mesh upload", [](const Row& r) { return r.gpu.device_mesh_s; });
+  line("  of which interface scratch", [](const Row& r) { return r.gpu.scratch_s; });
   line("host QuadratureMesh (CPU)", [](const Row& r) { return r.gpu.host_mesh_s; });
   line("CPU values (same run)", [](const Row& r) { return r.values_s; });
   std::printf("\n%-34s", "speed-up values CPU/GPU");
@@ -189,6 +193,7 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
 void write_gpu_json(std::ofstream& json, const polydg::bench::GpuAssemblyTimes& g) {
   json << ", \"gpu\": {\"host_mesh_s\": " << g.host_mesh_s << ", \"pattern_s\": " << g.pattern_s
        << ", \"setup_s\": " << g.setup_s << ", \"first_s\": " << g.first_s
+       << ", \"device_mesh_s\": " << g.device_mesh_s << ", \"scratch_s\": " << g.scratch_s
        << ", \"values_s\": " << g.values_s << ", \"values_atomic_s\": " << g.values_atomic_s
        << ", \"rhs_s\": " << g.rhs_s << ", \"values_capped_s\": " << g.values_capped_s
        << ", \"element_capped_s\": " << g.element_capped_s
