@@ -4,13 +4,15 @@
 // item's quadrature points of Σ_k test_ik trial_jk — the factored integrands of
 // element_integrand.hpp and face_integrand.hpp (rows: test functions; columns: trial functions
 // and, where the item has one, its rhs column). The team is a thread block, or — for launches
-// that ask for it (small_items_per_warp) and whose tables are small — one warp of a block, with
-// its own shared memory and warp barriers only, under a register cap: such items (a P_1
-// interface: a few points, 8 × 8 outputs; a P_1 element: 4 × 5) are bound by latency, and a warp
-// each keeps more of them in flight per multiprocessor than a block each does. The cap is 128
-// registers (16 warps per multiprocessor), the most that does not spill: under a 64-register cap
-// (32 warps) the P_1 interface kernel spilled, and its local memory overflowed L1 into L2 and
-// DRAM (2.3 GB for 116k interfaces, Nsight Compute on an H100).
+// that ask for it (small_items_per_warp) and whose tables have at most 32 register tiles (P_1 and
+// P_2 items, P_3 elements in 3D) — one warp of a block, with its own shared memory and warp
+// barriers only, under a register cap: such items (a P_1 interface: a few points, 8 × 8
+// outputs) are bound by latency and instruction issue, and a warp each keeps more of them in
+// flight per multiprocessor than a block each does. The cap is 128 registers (16 warps per
+// multiprocessor), the lowest at which the 2 × 2-tile kernels do not spill (the 4 × 4 ones spill
+// a few bytes): under a 64-register cap (32 warps) the P_1 interface kernel spilled, and its
+// local memory overflowed L1 into L2 and DRAM (2.3 GB for 116k interfaces, Nsight Compute on an
+// H100).
 //
 // Points are taken in batches held in the team's shared memory, each in three phases between
 // team barriers:
@@ -261,9 +263,7 @@ __global__ void __launch_bounds__(max_warp_team_threads, min_warp_team_blocks)
 /// The item-dependent part of the launch: the tile shape from the largest table of the launch
 /// (rows × columns), and the point groups from its rows alone — G is the one choice that
 /// changes the sums, so a matrix-only, an rhs-only and a full assembly (other columns) give
-/// the same bits. (P_2 interfaces one per warp, with 2 × 2 tiles and G = 1 to fit one pass,
-/// measured 0.0070 against 0.0074 s per MDoF with degree-2p rules, but 0.0112 against 0.0088
-/// with the default 2p + 2: more points per warp.)
+/// the same bits.
 struct Tiling {
   int tile_rows, tile_columns;  ///< TR, TC
   int groups;                   ///< G
