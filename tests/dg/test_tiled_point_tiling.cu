@@ -1,0 +1,73 @@
+// The launch choices of the assembly kernels' schedule (kernels/dg/tiled_point_schedule.cuh),
+// host code only, so it runs without a device: the point groups G — the one choice that changes
+// the sums — depend on a table's rows alone (matrix-only, rhs-only and full assemblies give the
+// same bits); the tables the kernels are tuned for go one per warp (P_1 and P_2 items, P_3
+// elements in 3D) or in one pass of a block (P_4 / P_5 interfaces, with 4 × 8 tiles); every
+// launch fits a block's threads.
+#include <cstdio>
+
+#include "dg/tiled_point_schedule.cuh"
+#include "gpu_test_support.hpp"
+#include "polydg/fem/basis_space.hpp"
+
+using namespace polydg;
+using device::detail::choose_tiling;
+using device::detail::fits_one_warp;
+using device::detail::max_block_threads;
+using device::detail::Tiling;
+
+namespace {
+
+int units(const Tiling& tiling) { return tiling.tiles * tiling.groups; }
+
+void point_groups_depend_on_the_rows_alone() {
+  for (int rows = 1; rows <= 300; ++rows) {
+    const int groups = choose_tiling(rows, rows).groups;
+    POLYDG_GPU_CHECK(choose_tiling(rows, rows + 1).groups == groups);  // with the rhs column
+    POLYDG_GPU_CHECK(choose_tiling(rows, 1).groups == groups);         // the rhs alone
+    POLYDG_GPU_CHECK(groups >= 1 && groups <= device::detail::max_point_groups);
+  }
+}
+
+void tables_take_the_intended_teams() {
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int p = 1; p <= 5; ++p) {
+      const int n = space_basis_size(BasisSpace::total_degree, dim, p);
+      const Tiling element = choose_tiling(n, n + 1), rhs_only = choose_tiling(n, 1);
+      const Tiling interface = choose_tiling(2 * n, 2 * n);
+      // Elements (and boundaries, the same table) of P_1..P_3 and interfaces of P_1, P_2 in 3D
+      // (P_1 in 2D: P_2's 12 × 12 goes to a block) are one warp's work in one pass.
+      if (p <= 3) POLYDG_GPU_CHECK(fits_one_warp(element) && fits_one_warp(rhs_only));
+      if (p <= (dim == 3 ? 2 : 1)) POLYDG_GPU_CHECK(fits_one_warp(interface));
+      if (dim == 3 && p >= 4) POLYDG_GPU_CHECK(!fits_one_warp(element));
+      if (dim == 3 && p >= 3) POLYDG_GPU_CHECK(!fits_one_warp(interface));
+      // Block teams: at most one pass of max_block_threads, except a table too large for it.
+      for (const Tiling& tiling : {element, interface})
+        if (!fits_one_warp(tiling)) POLYDG_GPU_CHECK(units(tiling) <= max_block_threads);
+      std::printf("%dD P_%d: element %d tiles x G %d (%dx%d), interface %d x %d (%dx%d)\n", dim, p,
+                  element.tiles, element.groups, element.tile_rows, element.tile_columns,
+                  interface.tiles, interface.groups, interface.tile_rows, interface.tile_columns);
+    }
+}
+
+void wide_tiles_only_for_the_largest_tables() {
+  for (int rows = 1; rows <= 300; ++rows) {
+    const Tiling tiling = choose_tiling(rows, rows);
+    const int square_tiles = device::detail::tiles_of(rows, 4) * device::detail::tiles_of(rows, 4);
+    const bool wide = square_tiles > device::detail::most_square_tiles;
+    POLYDG_GPU_CHECK((tiling.tile_columns == 8) == wide);
+    if (wide) POLYDG_GPU_CHECK(tiling.tile_rows == 4);
+  }
+  // A P_5 interface in 3D (112 rows): one pass of 392 threads, not two of 512.
+  const Tiling p5 = choose_tiling(112, 112);
+  POLYDG_GPU_CHECK(p5.tile_rows == 4 && p5.tile_columns == 8 && units(p5) == 392);
+}
+
+}  // namespace
+
+int main() {
+  point_groups_depend_on_the_rows_alone();
+  tables_take_the_intended_teams();
+  wide_tiles_only_for_the_largest_tables();
+  return testing::gpu_test_result();
+}
