@@ -1,8 +1,9 @@
 # Sourced by the scripts that run on the GPU machine (gpu-check.sh, gpu-assembly-check.sh,
-# gpu-bench.sh), after `source .devdeps/activate.sh`: sets $root and $out ($OUT, or
-# build-gpu/out), records the device in $out/device.txt and configures build-gpu/ (Release,
-# sm_90, warnings not fatal: the host compiler differs from CI's).
+# gpu-spmv-check.sh, gpu-bench.sh), after `source .devdeps/activate.sh`: sets $root and $out
+# ($OUT, or build-gpu/out), records the device in $out/device.txt and configures build-gpu/
+# (Release, sm_90, warnings not fatal: the host compiler differs from CI's).
 #   polydg_gpu_build LOG [TARGET...]   builds build-gpu/ (the targets, or everything) into $out/LOG
+#   polydg_gpu_ctest, polydg_memcheck, polydg_racecheck   (below) the tests' runs on the device
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${OUT:-$root/build-gpu/out}"
@@ -19,4 +20,37 @@ polydg_gpu_build() {
   [ $# -gt 0 ] && targets=(--target "$@")
   cmake --build "$root/build-gpu" -j "$(nproc)" "${targets[@]}" > "$out/$log" 2>&1 \
     || { grep -E "error" -A5 "$out/$log" | head -60; exit 1; }
+}
+
+# polydg_gpu_ctest LOG [CTEST_ARGS...]   runs ctest in build-gpu/ into $out/LOG; on this machine
+#                                        a GPU test that skips or fails is a failure
+polydg_gpu_ctest() {
+  local log="$1"
+  shift
+  (cd "$root/build-gpu" && ctest "$@" --output-on-failure 2>&1) | tee "$out/$log"
+  if grep -q "Skipped\|Not Run\|Failed" "$out/$log"; then echo "GPU tests did not all pass ($log)"; exit 1; fi
+}
+
+# polydg_memcheck TEST   compute-sanitizer memcheck of build-gpu/bin/tests/TEST (API errors not
+#                        reported: the smoke test provokes a failed cudaMalloc): must be clean
+polydg_memcheck() {
+  local name="$1"
+  (cd "$root/build-gpu" && compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 3 \
+    "bin/tests/$name") > "$out/memcheck-$name.log" 2>&1 \
+    && echo "compute-sanitizer memcheck $name: clean" \
+    || { echo "compute-sanitizer memcheck $name: FAILED"; tail -30 "$out/memcheck-$name.log"; exit 1; }
+}
+
+# polydg_racecheck TEST SECONDS   racecheck of TEST's small cases (POLYDG_GPU_TEST_SMALL=1; it is
+#                                 slow on kernels with much shared memory): a run that does not
+#                                 finish in SECONDS is reported, not failed
+polydg_racecheck() {
+  local name="$1" seconds="$2" status=0
+  (cd "$root/build-gpu" && POLYDG_GPU_TEST_SMALL=1 timeout "$seconds" compute-sanitizer --tool racecheck \
+    --report-api-errors no --error-exitcode 3 "bin/tests/$name") > "$out/racecheck-$name.log" 2>&1 || status=$?
+  case $status in
+    0) echo "compute-sanitizer racecheck $name (small cases): clean" ;;
+    124) echo "compute-sanitizer racecheck $name: did not finish in $seconds s (not a verdict)" ;;
+    *) echo "compute-sanitizer racecheck $name: FAILED"; tail -30 "$out/racecheck-$name.log"; exit 1 ;;
+  esac
 }
