@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the scripts that run on the GPU machine (gpu-check.sh, gpu-assembly-check.sh,
 # gpu-spmv-check.sh, gpu-bench.sh), after `source .devdeps/activate.sh`: sets $root and $out
 # ($OUT, or build-gpu/out), records the device in $out/device.txt and configures build-gpu/
