@@ -5,29 +5,13 @@
 #include <cmath>
 #include <random>
 
+#include "laplace_determinant.hpp"
 #include "polydg/core/small_determinant.hpp"
 
 using namespace polydg;
+using polydg::test::laplace_determinant;
 
 namespace {
-
-/// The determinant by cofactor expansion along the first row: the reference.
-template <int N>
-double cofactor_determinant(const double (&m)[N][N]) {
-  if constexpr (N == 1) {
-    return m[0][0];
-  } else {
-    double sum = 0;
-    for (int column = 0; column < N; ++column) {
-      double minor[N - 1][N - 1];
-      for (int i = 1; i < N; ++i)
-        for (int j = 0, k = 0; j < N; ++j)
-          if (j != column) minor[i - 1][k++] = m[i][j];
-      sum += (column % 2 == 0 ? 1.0 : -1.0) * m[0][column] * cofactor_determinant<N - 1>(minor);
-    }
-    return sum;
-  }
-}
 
 template <int N>
 double determinant_of_copy(const double (&m)[N][N]) {
@@ -78,8 +62,8 @@ BOOST_AUTO_TEST_CASE(random_matrices_agree_with_cofactor_expansion) {
       for (double& x : row) x = value(generator);
     for (auto& row : m4)
       for (double& x : row) x = value(generator);
-    const double reference3 = cofactor_determinant<3>(m3);
-    const double reference4 = cofactor_determinant<4>(m4);
+    const double reference3 = laplace_determinant<3>(m3);
+    const double reference4 = laplace_determinant<4>(m4);
     BOOST_TEST(std::abs(determinant_of_copy<3>(m3) - reference3) <=
                1e-12 * std::max(1.0, std::abs(reference3)));
     BOOST_TEST(std::abs(determinant_of_copy<4>(m4) - reference4) <=

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "exact_integrals.hpp"
+#include "laplace_determinant.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/fem/mapped_quadrature.hpp"
 #include "polydg/fem/quadrature_cache.hpp"
@@ -14,27 +15,9 @@
 using namespace polydg;
 using polydg::test::factorial_value;
 using polydg::test::for_each_monomial;
+using polydg::test::laplace_determinant;
 
 namespace {
-
-/// Determinant by Laplace expansion along the first row: a route independent of the library's
-/// elimination, used for the exact measures.
-template <int N>
-double laplace_determinant(const double (&m)[N][N]) {
-  if constexpr (N == 1) {
-    return m[0][0];
-  } else {
-    double det = 0;
-    for (int col = 0; col < N; ++col) {
-      double minor[N - 1][N - 1];
-      for (int i = 1; i < N; ++i)
-        for (int j = 0, c = 0; j < N; ++j)
-          if (j != col) minor[i - 1][c++] = m[i][j];
-      det += (col % 2 == 0 ? 1 : -1) * m[0][col] * laplace_determinant<N - 1>(minor);
-    }
-    return det;
-  }
-}
 
 /// Solves the small system A y = b by Gaussian elimination with partial pivoting.
 template <int N, class Real>
