@@ -89,7 +89,6 @@ template <int Dim, class ValueType, class PointTerms>
 struct BoundaryLaunch {
   using Real = ValueType;
   static constexpr int components = boundary_face_components;
-  static constexpr bool small_items_per_warp = true;
   DeviceQuadratureMeshView<Dim> mesh;
   DeviceBlockPatternView pattern;
   const Index* elements;

@@ -44,7 +44,6 @@ template <int Dim, class ValueType, class Coefficients>
 struct ElementLaunch {
   using Real = ValueType;
   static constexpr int components = element_components<Dim>;
-  static constexpr bool small_items_per_warp = true;
   DeviceQuadratureMeshView<Dim> mesh;
   DeviceBlockPatternView pattern;
   const Index* elements;

@@ -93,8 +93,6 @@ template <int Dim, class ValueType, class Coefficients>
 struct InteriorFaceLaunch {
   using Real = ValueType;
   static constexpr int components = interior_face_components;
-  // A P_1 interface has a few points and 8 × 8 outputs: one warp each keeps many in flight.
-  static constexpr bool small_items_per_warp = true;
   DeviceQuadratureMeshView<Dim> mesh;
   DeviceBlockPatternView pattern;
   const GlobalIndex* block_offsets;  ///< InteriorFaceWorkspace::block_offsets

@@ -3,16 +3,15 @@
 // interface, an element's boundary), whose outputs form a rows × columns table of sums over the
 // item's quadrature points of Σ_k test_ik trial_jk — the factored integrands of
 // element_integrand.hpp and face_integrand.hpp (rows: test functions; columns: trial functions
-// and, where the item has one, its rhs column). The team is a thread block, or — for launches
-// that ask for it (small_items_per_warp) and whose tables have at most 32 register tiles (P_1 and
-// P_2 items, P_3 elements in 3D) — one warp of a block, with its own shared memory and warp
-// barriers only, under a register cap: such items (a P_1 interface: a few points, 8 × 8
-// outputs) are bound by latency and instruction issue, and a warp each keeps more of them in
-// flight per multiprocessor than a block each does. The cap is 128 registers (16 warps per
-// multiprocessor), the lowest at which the 2 × 2-tile kernels do not spill (the 4 × 4 ones spill
-// a few bytes): under a 64-register cap (32 warps) the P_1 interface kernel spilled, and its
-// local memory overflowed L1 into L2 and DRAM (2.3 GB for 116k interfaces, Nsight Compute on an
-// H100).
+// and, where the item has one, its rhs column). The team is a thread block, or — for tables
+// with at most 32 register tiles (P_1 and P_2 items, P_3 elements in 3D) — one warp of a block,
+// with its own shared memory and warp barriers only, under a register cap: such items (a P_1
+// interface: a few points, 8 × 8 outputs) are bound by latency and instruction issue, and a
+// warp each keeps more of them in flight per multiprocessor than a block each does. The cap is 128
+// registers (16 warps per multiprocessor), the lowest at which the 2 × 2-tile kernels do not spill
+// (the 4 × 4 ones spill a few bytes): under a 64-register cap (32 warps) the P_1 interface kernel
+// spilled, and its local memory overflowed L1 into L2 and DRAM (2.3 GB for 116k interfaces, Nsight
+// Compute on an H100).
 //
 // Points are taken in batches held in the team's shared memory, each in three phases between
 // team barriers:
@@ -41,7 +40,6 @@
 //
 // A Launch (trivially copyable, the kernel's parameter) provides, with Item = launch.item(b):
 //   using Real;  static constexpr int components;   (K, the integrand's)
-//   static constexpr bool small_items_per_warp;      (one warp per item where the table is small)
 //   int rows(const Item&) const;  int columns(const Item&) const;  Index point_count(…) const;
 //   int function_code(const Item&, int u) const;    (once per block: e.g. u's multi-index)
 //   void evaluate_point(const Item&, Index k, Real* record) const;
@@ -86,8 +84,8 @@ struct LaunchLimits {
   /// the device's cudaDevAttrMaxSharedMemoryPerBlockOptin). A launch takes less where more
   /// would lower the resident blocks per multiprocessor.
   int max_shared_bytes = point_batch_shared_bytes;
-  /// Items of launches that allow it (Launch::small_items_per_warp) and whose units fit one warp
-  /// go one per warp; false: one per block. The sums are the same either way.
+  /// Items whose units fit one warp go one per warp; false: one per block. The sums are the same
+  /// either way.
   bool small_items_per_warp = true;
 };
 
@@ -341,9 +339,8 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
                          int max_columns, int record_size, GlobalIndex max_points, const char* name,
                          const LaunchLimits& limits) {
   using Real = typename Launch::Real;
-  // The warp kernel is instantiated only for the launches that may take it (no table with
-  // 4 × 8 tiles fits one warp).
-  constexpr bool warp_capable = Launch::small_items_per_warp && TR == TC;
+  // No table with 4 × 8 tiles fits one warp: its warp kernel is not instantiated.
+  constexpr bool warp_capable = TR == TC;
   const bool per_warp = warp_capable && limits.small_items_per_warp && fits_one_warp(tiling);
   auto* block_kernel = tiled_point_kernel<Launch, TR, TC>;
   const int padded_rows = tiles_of(max_rows, TR) * TR;
