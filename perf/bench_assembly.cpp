@@ -151,8 +151,13 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
        [](const Row& r) { return r.gpu.setup_s - r.gpu.host_mesh_s; });
   line("  of which device mesh upload", [](const Row& r) { return r.gpu.device_mesh_s; });
   line("  of which interface scratch", [](const Row& r) { return r.gpu.scratch_s; });
+  line("geometry upload, pageable cudaMemcpy",
+       [](const Row& r) { return r.gpu.upload_pageable_s; });
+  line("geometry upload, staged (library)", [](const Row& r) { return r.gpu.upload_staged_s; });
   line("host QuadratureMesh (CPU)", [](const Row& r) { return r.gpu.host_mesh_s; });
   line("CPU values (same run)", [](const Row& r) { return r.values_s; });
+  std::printf("\n%-34s", "geometry uploaded (MB, not /MDoF)");
+  for (const Row& r : rows) std::printf("%10.1f", r.gpu.upload_bytes * 1e-6);
   std::printf("\n%-34s", "speed-up values CPU/GPU");
   for (const Row& r : rows) std::printf("%10.0f", r.values_s > 0 ? r.values_s / r.gpu.values_s : 0);
   std::printf("\n%-34s", "deterministic/atomic");
@@ -194,8 +199,11 @@ void write_gpu_json(std::ofstream& json, const polydg::bench::GpuAssemblyTimes& 
   json << ", \"gpu\": {\"host_mesh_s\": " << g.host_mesh_s << ", \"pattern_s\": " << g.pattern_s
        << ", \"setup_s\": " << g.setup_s << ", \"first_s\": " << g.first_s
        << ", \"device_mesh_s\": " << g.device_mesh_s << ", \"scratch_s\": " << g.scratch_s
-       << ", \"values_s\": " << g.values_s << ", \"values_atomic_s\": " << g.values_atomic_s
-       << ", \"rhs_s\": " << g.rhs_s << ", \"values_capped_s\": " << g.values_capped_s
+       << ", \"upload_bytes\": " << g.upload_bytes
+       << ", \"upload_pageable_s\": " << g.upload_pageable_s
+       << ", \"upload_staged_s\": " << g.upload_staged_s << ", \"values_s\": " << g.values_s
+       << ", \"values_atomic_s\": " << g.values_atomic_s << ", \"rhs_s\": " << g.rhs_s
+       << ", \"values_capped_s\": " << g.values_capped_s
        << ", \"element_capped_s\": " << g.element_capped_s
        << ", \"interior_capped_s\": " << g.interior_capped_s
        << ", \"boundary_capped_s\": " << g.boundary_capped_s

@@ -1,6 +1,7 @@
 // CUDA smoke test: a kernel through the library's device buffers, forall launcher and error
 // layer. Exits 77 (ctest: Skipped) when no CUDA device is present.
 #include <cstdio>
+#include <cstring>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -27,6 +28,35 @@ int main() {
     device::synchronize();
     std::vector<double> y = y_device.to_host();
     for (int i = 0; i < n; ++i) POLYDG_GPU_CHECK(y[i] == 2.0 * x[i] + 1.0);
+
+    // Uploads of 8 MiB and more are staged through pinned chunks (two, of 8 MiB): sizes at and
+    // around the chunk boundaries, from an unaligned pageable source, arrive byte for byte, and a
+    // kernel launched right after reads them (same stream).
+    const std::size_t chunk = std::size_t(8) << 20;
+    for (const std::size_t bytes : {chunk - 1, chunk, chunk + 3, 3 * chunk + 5}) {
+      std::vector<unsigned char> source(bytes + 1);
+      for (std::size_t i = 0; i < source.size(); ++i) source[i] = (unsigned char)(i * 131 + 7);
+      device::DeviceBuffer<unsigned char> uploaded{
+          std::span<const unsigned char>(source.data() + 1, bytes)};
+      device::DeviceBuffer<int> mismatches(1);
+      mismatches.fill_zero();
+      const unsigned char* up = uploaded.data();
+      int* mp = mismatches.data();
+      device::forall(GlobalIndex(bytes), [=] __device__(GlobalIndex i) {
+        if (up[i] != (unsigned char)((i + 1) * 131 + 7)) atomicAdd(mp, 1);
+      });
+      POLYDG_GPU_CHECK(mismatches.to_host()[0] == 0);
+      const std::vector<unsigned char> back = uploaded.to_host();
+      POLYDG_GPU_CHECK(std::memcmp(back.data(), source.data() + 1, bytes) == 0);
+    }
+    {  // a pinned source goes to the copy engine directly, with the same result
+      const std::size_t bytes = 2 * chunk + 1;
+      device::PinnedBuffer<unsigned char> pinned(bytes);
+      for (std::size_t i = 0; i < bytes; ++i) pinned[i] = (unsigned char)(i * 7 + 1);
+      device::DeviceBuffer<unsigned char> uploaded{pinned.span()};
+      const std::vector<unsigned char> back = uploaded.to_host();
+      POLYDG_GPU_CHECK(std::memcmp(back.data(), pinned.data(), bytes) == 0);
+    }
 
     // Moves leave the source empty; the memory is freed once.
     device::DeviceBuffer<double> moved = std::move(y_device);
