@@ -31,6 +31,15 @@
 
 namespace polydg {
 
+namespace detail {
+/// One thread block of a DeviceDenseBlockMatrix launch: its group, and its index among that
+/// group's thread blocks (thread t of the group is block × threads per block + thread).
+struct DenseBlockWork {
+  Index group;
+  Index block;
+};
+}  // namespace detail
+
 template <class Real = double>
 class DeviceDenseBlockMatrix {
  public:
@@ -78,11 +87,11 @@ class DeviceDenseBlockMatrix {
   GlobalIndex dof_count_ = 0, stored_values_ = 0, matrix_values_ = 0, inflated_size_ = 0,
               diagonal_block_values_ = 0;
   int rows_per_thread_ = 8;
-  Index rows_ = 0, slots_ = 0, launch_blocks_ = 0, inflate_blocks_ = 0, multiply_blocks_ = 0;
+  Index rows_ = 0, slots_ = 0;
   device::DeviceBuffer<DenseBlockGroup> groups_;
-  device::DeviceBuffer<Index> block_groups_, group_first_blocks_;  // per thread block
-  device::DeviceBuffer<Index> inflate_block_groups_, inflate_first_blocks_;
-  device::DeviceBuffer<Index> multiply_block_groups_, multiply_first_blocks_;
+  // The launches' thread blocks: one thread per (block row, chunk of rows) for y = A x, per
+  // (block row, row) for the other kernels, per block row for inflate.
+  device::DeviceBuffer<detail::DenseBlockWork> multiply_blocks_, row_blocks_, inflate_blocks_;
   device::DeviceBuffer<Real> values_;
   device::DeviceBuffer<GlobalIndex> row_dof_offsets_;
   // Per row: the column k where its diagonal block starts, and where that block goes in
