@@ -84,8 +84,9 @@ struct Row {
   double matrix_mb = 0, padding = 0;
   double dbf_ms = 0, csr_ms = 0, bsr_ms = -1, two_step_ms = 0, transpose_ms = 0;
   double dbf_bytes = 0, csr_bytes = 0, bsr_bytes = 0;
-  double difference = 0;    ///< |y_DBF − y_CSR| / |y_CSR|
-  int rows_per_thread = 0;  ///< DeviceDenseBlockMatrix::rows_per_thread() of the DBF product
+  double difference = 0;        ///< |y_DBF − y_CSR| / |y_CSR|
+  int rows_per_thread = 0;      ///< DeviceDenseBlockMatrix::rows_per_thread() of the DBF product
+  double fixed_size_share = 0;  ///< block rows in the fixed-size kernels / all block rows
 };
 
 template <class Real>
@@ -122,6 +123,7 @@ Row run_case(const BlockMatrix<Real>& matrix, const std::string& family, int p, 
     const DenseBlockMatrix<Real> host(matrix);
     const DeviceDenseBlockMatrix<Real> dbf(host, dbf_rows_per_thread);
     row.rows_per_thread = dbf.rows_per_thread();
+    row.fixed_size_share = double(dbf.fixed_size_rows()) / double(host.row_block_rows().size());
     row.padding = host.padding_ratio();
     row.dbf_bytes = dbf.minimal_bytes();
     row.dbf_ms =
@@ -491,7 +493,8 @@ int main(int argc, char** argv) {
              << ", \"dbf_bytes\": " << r.dbf_bytes << ", \"csr_bytes\": " << r.csr_bytes
              << ", \"bsr_bytes\": " << r.bsr_bytes << ", \"difference\": " << r.difference
              << ", \"block_rows\": " << r.block_rows
-             << ", \"rows_per_thread\": " << r.rows_per_thread << "}";
+             << ", \"rows_per_thread\": " << r.rows_per_thread
+             << ", \"fixed_size_share\": " << r.fixed_size_share << "}";
       }
       json << "], \"megabytes\": " << megabytes << ", \"repeats\": " << repeats << ", \"cases\": [";
       bool first = true;

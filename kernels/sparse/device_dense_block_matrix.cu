@@ -121,6 +121,70 @@ __global__ void __launch_bounds__(threads_per_block, multiply_min_blocks<rows_pe
     if (r < count) y[row + r] = z ? sum[r] + z[row + r] : sum[r];
 }
 
+/// The block sizes multiply_fixed_kernel is compiled for: groups whose rows all have N rows and
+/// all of whose slots have N columns (one degree: 2D P_1, P_2; 2D+1 and 3D P_1, P_2 / 2D P_3),
+/// each with the rows per thread R and the slots S whose loads a thread issues before it sums.
+/// S = 2 measured on the H100 (560 MB, fp64, % of the copy bandwidth; the general kernel with
+/// R = 4 in the same call): N = 3 77 % (56 %), N = 4 89 % (62 %), N = 6 88 % (65 %), N = 10
+/// 85-86 % (82-83 %). S = 1 was slower than the general kernel (47-75 %): ptxas then
+/// interleaves the loads with the sums (32-52 registers) instead of issuing them together
+/// (124-255 registers, one or two blocks per multiprocessor; N = 10 in fp64 spills 56 bytes).
+struct FixedBlockSize {
+  int n, rows_per_thread, slots_in_flight;
+};
+constexpr FixedBlockSize fixed_block_sizes[] = {{3, 3, 2}, {4, 2, 2}, {6, 3, 2}, {10, 5, 2}};
+static_assert(std::size(fixed_block_sizes) == 4, "multiply_add dispatches four fixed sizes");
+
+/// y = A x (+ z) for a group of one block size N (see fixed_block_sizes): thread (l, c) owns
+/// rows c R .. c R + R − 1 of block row l. With the sizes known at compile time the thread
+/// issues the loads of S whole slots (S N entries of x, S N R values) before it sums them —
+/// the general kernel keeps at most one slot's loads in flight and reads each slot's size —
+/// and sums in the general kernel's order (k ascending), so the bits are the same.
+template <class Real, int N, int R, int S>
+__global__ void __launch_bounds__(threads_per_block)
+    multiply_fixed_kernel(const DenseBlockGroup* groups, const BlockWork* launch,
+                          const Real* values, const GlobalIndex* row_dofs,
+                          const GlobalIndex* slot_columns, const Real* x, const Real* z, Real* y) {
+  static_assert(N % R == 0);
+  const auto [group, t] = group_thread(groups, launch);
+  const GlobalIndex rows = group.row_count;
+  if (t >= rows * (N / R)) return;
+  const GlobalIndex l = t % rows;
+  const int first = int(t / rows) * R;
+  const GlobalIndex stride = GlobalIndex(N) * rows;  // k → k + 1
+  const Real* a = values + group.first_value + GlobalIndex(first) * rows + l;
+  const GlobalIndex* columns = slot_columns + group.first_slot + l;
+  Real sum[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) sum[r] = 0;
+  for (Index b = 0; b < group.slot_count; b += S) {
+    Real xs[S][N], as[S][N][R];
+#pragma unroll
+    for (int s = 0; s < S; ++s) {
+      const bool used = b + s < group.slot_count;
+      const Real* xc = x + (used ? columns[GlobalIndex(b + s) * rows] : 0);
+      const Real* as_slot = a + GlobalIndex(b + s) * N * stride;
+#pragma unroll
+      for (int j = 0; j < N; ++j) {
+        xs[s][j] = used ? xc[j] : Real(0);
+#pragma unroll
+        for (int r = 0; r < R; ++r)
+          as[s][j][r] = used ? __ldcs(as_slot + j * stride + GlobalIndex(r) * rows) : Real(0);
+      }
+    }
+#pragma unroll
+    for (int s = 0; s < S; ++s)
+      if (b + s < group.slot_count)
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+#pragma unroll
+          for (int r = 0; r < R; ++r) sum[r] += as[s][j][r] * xs[s][j];
+  }
+  const GlobalIndex row = row_dofs[group.first_row + l] + first;
+#pragma unroll
+  for (int r = 0; r < R; ++r) y[row + r] = z ? sum[r] + z[row + r] : sum[r];
+}
+
 template <class Real>
 __global__ void __launch_bounds__(threads_per_block)
     multiply_transpose_kernel(const DenseBlockGroup* groups, const BlockWork* launch,
@@ -256,6 +320,22 @@ std::vector<BlockWork> launch_table(const DenseBlockMatrix<Real>& host, const Wo
   return table;
 }
 
+/// The index in fixed_block_sizes of a group's block size if every row has N rows and every
+/// slot N columns (exact grouping of a one-degree pattern), else −1 (the general kernel).
+template <class Real>
+int fixed_block_size(const DenseBlockMatrix<Real>& host, const DenseBlockGroup& group) {
+  const auto sizes = host.slot_column_sizes();
+  for (int kind = 0; kind < int(std::size(fixed_block_sizes)); ++kind) {
+    if (group.row_size != fixed_block_sizes[kind].n) continue;
+    const auto first = sizes.begin() + group.first_slot;
+    const bool uniform = group.slot_count > 0 &&
+                         std::all_of(first, first + GlobalIndex(group.slot_count) * group.row_count,
+                                     [&](Index size) { return size == group.row_size; });
+    return uniform ? kind : -1;
+  }
+  return -1;
+}
+
 template <class T>
 device::DeviceBuffer<T> upload(std::span<const T> host) {
   return device::DeviceBuffer<T>(host);
@@ -291,7 +371,8 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
               rows_per_thread == 4 || rows_per_thread == 8,
           "DeviceDenseBlockMatrix: rows_per_thread ", rows_per_thread,
           " (0 to choose, or 1, 2, 4, 8)");
-  if (rows_per_thread > 0) {
+  const bool forced_rows_per_thread = rows_per_thread > 0;
+  if (forced_rows_per_thread) {
     rows_per_thread_ = rows_per_thread;
   } else {
     // No more registers than the largest block needs, and 4 rather than 8 for blocks of up to
@@ -309,9 +390,23 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
   const auto upload_table = [](const std::vector<BlockWork>& table) {
     return upload<BlockWork>(std::span<const BlockWork>(table));
   };
-  multiply_blocks_ = upload_table(launch_table(host, [rows_per_thread](const DenseBlockGroup& g) {
-    return GlobalIndex(g.row_count) * ((g.row_size + rows_per_thread - 1) / rows_per_thread);
-  }));
+  // y = A x: groups of one block size in fixed_block_sizes get that size's kernel (unless the
+  // rows per thread were forced), the others the general kernel; one launch per kernel.
+  std::vector<int> kinds;
+  for (const DenseBlockGroup& g : host.groups())
+    kinds.push_back(forced_rows_per_thread ? -1 : fixed_block_size(host, g));
+  for (int kind = -1; kind < int(std::size(fixed_block_sizes)); ++kind) {
+    const auto threads = [&](const DenseBlockGroup& g) {
+      if (kinds[std::size_t(&g - host.groups().data())] != kind) return GlobalIndex(0);
+      const int r = kind < 0 ? rows_per_thread : fixed_block_sizes[kind].rows_per_thread;
+      return GlobalIndex(g.row_count) * ((g.row_size + r - 1) / r);
+    };
+    std::vector<BlockWork> table = launch_table(host, threads);
+    if (table.empty()) continue;
+    multiply_launches_.push_back({kind, upload_table(table)});
+  }
+  for (std::size_t g = 0; g < kinds.size(); ++g)
+    if (kinds[g] >= 0) fixed_size_rows_ += host.groups()[g].row_count;
   row_blocks_ = upload_table(launch_table(
       host, [](const DenseBlockGroup& g) { return GlobalIndex(g.row_count) * g.row_size; }));
   inflate_blocks_ = upload_table(
@@ -364,26 +459,48 @@ void DeviceDenseBlockMatrix<Real>::multiply(const Real* x, Real* y) const {
 
 template <class Real>
 void DeviceDenseBlockMatrix<Real>::multiply_add(const Real* x, const Real* z, Real* y) const {
-  if (multiply_blocks_.size() == 0) return;
-  const auto launch = [&](auto kernel) {
-    kernel<<<unsigned(multiply_blocks_.size()), threads_per_block>>>(
-        groups_.data(), multiply_blocks_.data(), values_.data(), row_dof_offsets_.data(),
-        slot_column_dof_offsets_.data(), slot_column_sizes_.data(), x, z, y);
-  };
-  switch (rows_per_thread_) {
-    case 8:
-      launch(multiply_kernel<Real, 8>);
-      break;
-    case 4:
-      launch(multiply_kernel<Real, 4>);
-      break;
-    case 2:
-      launch(multiply_kernel<Real, 2>);
-      break;
-    default:
-      launch(multiply_kernel<Real, 1>);
+  for (const detail::DenseBlockLaunch& launch : multiply_launches_) {
+    const auto run = [&](auto kernel) {
+      kernel<<<unsigned(launch.blocks.size()), threads_per_block>>>(
+          groups_.data(), launch.blocks.data(), values_.data(), row_dof_offsets_.data(),
+          slot_column_dof_offsets_.data(), slot_column_sizes_.data(), x, z, y);
+    };
+    const auto run_fixed = [&](auto kernel) {
+      kernel<<<unsigned(launch.blocks.size()), threads_per_block>>>(
+          groups_.data(), launch.blocks.data(), values_.data(), row_dof_offsets_.data(),
+          slot_column_dof_offsets_.data(), x, z, y);
+    };
+    constexpr auto f = fixed_block_sizes;
+    switch (launch.kernel) {
+      case 0:
+        run_fixed(multiply_fixed_kernel<Real, f[0].n, f[0].rows_per_thread, f[0].slots_in_flight>);
+        break;
+      case 1:
+        run_fixed(multiply_fixed_kernel<Real, f[1].n, f[1].rows_per_thread, f[1].slots_in_flight>);
+        break;
+      case 2:
+        run_fixed(multiply_fixed_kernel<Real, f[2].n, f[2].rows_per_thread, f[2].slots_in_flight>);
+        break;
+      case 3:
+        run_fixed(multiply_fixed_kernel<Real, f[3].n, f[3].rows_per_thread, f[3].slots_in_flight>);
+        break;
+      default:
+        switch (rows_per_thread_) {
+          case 8:
+            run(multiply_kernel<Real, 8>);
+            break;
+          case 4:
+            run(multiply_kernel<Real, 4>);
+            break;
+          case 2:
+            run(multiply_kernel<Real, 2>);
+            break;
+          default:
+            run(multiply_kernel<Real, 1>);
+        }
+    }
+    POLYDG_CUDA_CHECK_LAUNCH("DeviceDenseBlockMatrix multiply_kernel");
   }
-  POLYDG_CUDA_CHECK_LAUNCH("DeviceDenseBlockMatrix multiply_kernel");
 }
 
 template <class Real>

@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <span>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -39,11 +41,15 @@ std::vector<Real> test_vector(GlobalIndex size, double phase) {
   return x;
 }
 
+/// fixed_size, when given: whether y = A x must run (at least partly) in a kernel compiled for
+/// the block size (its bits are checked against the general kernel's in any case).
 template <class Real>
-void check_matrix(const BlockMatrix<Real>& matrix, Index max_group_count, const char* name) {
+void check_matrix(const BlockMatrix<Real>& matrix, Index max_group_count, const char* name,
+                  std::optional<bool> fixed_size = std::nullopt) {
   const double tolerance = sizeof(Real) == 8 ? 1e-13 : 1e-5;
   const DenseBlockMatrix<Real> host(matrix, max_group_count);
   DeviceDenseBlockMatrix<Real> gpu(host);
+  if (fixed_size) POLYDG_GPU_CHECK((gpu.fixed_size_rows() > 0) == *fixed_size);
   const GlobalIndex n = host.dof_count();
   const std::vector<Real> x = test_vector<Real>(n, 0.1), z = test_vector<Real>(n, 0.7);
   std::vector<Real> y(static_cast<std::size_t>(n)), y_add(y.size()), y_transpose(y.size()),
@@ -105,10 +111,13 @@ void check_matrix(const BlockMatrix<Real>& matrix, Index max_group_count, const 
   POLYDG_GPU_CHECK(d_in_place <= tolerance);
   POLYDG_GPU_CHECK(same_bits(product, again));
   // Every rows-per-thread choice of y = A x gives the same bits (each y_i is one thread's sum
-  // over k ascending whatever the chunking); this matrix chose gpu.rows_per_thread() itself.
+  // over k ascending whatever the chunking); this matrix chose gpu.rows_per_thread() itself,
+  // and the fixed-size kernels where its blocks allow them. A forced choice is the general
+  // kernel everywhere.
   for (int rows_per_thread : {1, 2, 4, 8}) {
     const DeviceDenseBlockMatrix<Real> chunked(host, rows_per_thread);
     POLYDG_GPU_CHECK(chunked.rows_per_thread() == rows_per_thread);
+    POLYDG_GPU_CHECK(chunked.fixed_size_rows() == 0);
     chunked.multiply_add(x_device.data(), z_device.data(), y_device.data());
     POLYDG_GPU_CHECK(same_bits(y_device.to_host(), product_add));
   }
@@ -133,6 +142,17 @@ void check_patterns() {
   fill_diagonally_dominant_values(dg);
   check_matrix(dg, 0, "IP-DG hp, exact groups");
   check_matrix(dg, 4, "IP-DG hp, 4 groups (padded)");
+  // One degree: every group has one block size, N = 3, 4, 6, 10 (2D P_1, 2D+1 P_1, 2D P_2,
+  // 2D+1 P_2) in the fixed-size kernels, N = 15 (2D P_4) in the general one; padded groups
+  // (rows with fewer blocks than the group's slots) in the general one.
+  for (const Index n : {3, 4, 6, 10, 15}) {
+    BlockMatrix<Real> one_degree(std::make_shared<const BlockPattern>(
+        std::vector<Index>(block_sizes.size(), n), interfaces));
+    fill_diagonally_dominant_values(one_degree);
+    const std::string name = "IP-DG one degree, N = " + std::to_string(n);
+    check_matrix(one_degree, 0, name.c_str(), n != 15);
+    check_matrix(one_degree, 3, (name + ", 3 groups (padded)").c_str());
+  }
   // (b) HDG face patterns: 2D p = 1, 3D p = 2, exact and in seed 003's layout (one group).
   for (const auto& [dimension, p, name] : {std::tuple{2, 1, "HDG 2D p=1"}, {3, 2, "HDG 3D p=2"}}) {
     BlockMatrix<Real> hdg(

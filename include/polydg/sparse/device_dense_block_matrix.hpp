@@ -7,15 +7,18 @@
 ///   matrix.multiply(x, y);                                        // device pointers
 ///   matrix.update_values(assembled_values);                       // after a GPU re-assembly
 ///
-/// The products (one launch each, all groups at once): in y = A x thread (l, c) of a group owns
-/// y_il for a chunk c of R rows i (rows_per_thread(): the power of two at or above the largest
-/// block, at most 4 — 8 for blocks of more than 16 rows — halved while the matrix has too few
-/// block rows to fill the device) and reads A[k][i][l] for k ascending, a few columns' loads in
-/// flight at once — consecutive threads read consecutive addresses — and x once per column for
-/// its chunk, so y = A x is one coalesced pass over the values. Aᵀ x gathers the transposed
-/// blocks (no atomics; those reads are strided). The seed's two-step variant inflates x into
-/// X[k][l] first, then contracts. Every output is summed by one thread in a fixed order:
-/// bitwise the same on every run.
+/// The products (one launch each, all groups at once, thread blocks in the order of the block
+/// rows they cover): in y = A x thread (l, c) of a group owns y_il for a chunk c of R rows i
+/// (rows_per_thread(): the power of two at or above the largest block, at most 4 — 8 for
+/// blocks of more than 16 rows — halved while the matrix has too few block rows to fill the
+/// device) and reads A[k][i][l] for k ascending, a few columns' loads in flight at once —
+/// consecutive threads read consecutive addresses — and x once per column for its chunk, so
+/// y = A x is one coalesced pass over the values. Groups of one block size N = 3, 4, 6 or 10
+/// with N × N blocks only (one-degree patterns) have kernels compiled for that size, which keep
+/// two whole blocks' loads in flight (a launch of their own per size; fixed_size_rows()). Aᵀ x
+/// gathers the transposed blocks (no atomics; those reads are strided). The seed's two-step variant
+/// inflates x into X[k][l] first, then contracts. Every output is summed by one thread in a fixed
+/// order: bitwise the same on every run.
 ///
 /// diagonal() and diagonal_blocks() read the diagonal block of each row, which starts at the
 /// row's column k = row_diagonal_columns (A_ii = A[start + i][i][l]).
@@ -24,6 +27,7 @@
 /// header includes no CUDA header; a build without CUDA links a stub that throws.
 #include <cstddef>
 #include <span>
+#include <vector>
 
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/types.hpp"
@@ -37,6 +41,11 @@ namespace detail {
 struct DenseBlockWork {
   Index group;
   Index block;
+};
+/// One launch of y = A x: its kernel (−1 the general one, else a fixed block size) and blocks.
+struct DenseBlockLaunch {
+  int kernel = -1;
+  device::DeviceBuffer<DenseBlockWork> blocks;
 };
 }  // namespace detail
 
@@ -78,8 +87,13 @@ class DeviceDenseBlockMatrix {
   /// Overwrites the values from a BlockMatrix value array in device memory (pattern order,
   /// matrix_value_count() entries), e.g. DeviceAssembler::values(): one pass, no allocation.
   void update_values(const Real* block_matrix_values);
-  /// Rows of a block one thread of y = A x sums (1, 2, 4, or 8 if asked for).
+  /// Rows of a block one thread of y = A x sums in the general kernel (1, 2, 4, or 8 if asked
+  /// for).
   int rows_per_thread() const { return rows_per_thread_; }
+  /// Block rows whose y = A x runs in a kernel compiled for their block size: those of groups
+  /// of one block size N = 3, 4, 6 or 10 whose blocks are all N × N (a one-degree pattern),
+  /// unless rows_per_thread was given. The products' bits are the same either way.
+  Index fixed_size_rows() const { return fixed_size_rows_; }
   /// The stored values, group after group (as DenseBlockMatrix::values()).
   const Real* values() const { return values_.data(); }
 
@@ -87,11 +101,12 @@ class DeviceDenseBlockMatrix {
   GlobalIndex dof_count_ = 0, stored_values_ = 0, matrix_values_ = 0, inflated_size_ = 0,
               diagonal_block_values_ = 0;
   int rows_per_thread_ = 8;
-  Index rows_ = 0, slots_ = 0;
+  Index rows_ = 0, slots_ = 0, fixed_size_rows_ = 0;
   device::DeviceBuffer<DenseBlockGroup> groups_;
   // The launches' thread blocks: one thread per (block row, chunk of rows) for y = A x, per
   // (block row, row) for the other kernels, per block row for inflate.
-  device::DeviceBuffer<detail::DenseBlockWork> multiply_blocks_, row_blocks_, inflate_blocks_;
+  std::vector<detail::DenseBlockLaunch> multiply_launches_;
+  device::DeviceBuffer<detail::DenseBlockWork> row_blocks_, inflate_blocks_;
   device::DeviceBuffer<Real> values_;
   device::DeviceBuffer<GlobalIndex> row_dof_offsets_;
   // Per row: the column k where its diagonal block starts, and where that block goes in
