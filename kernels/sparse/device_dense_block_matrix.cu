@@ -358,9 +358,13 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
       threads += GlobalIndex(g.row_count) * ((g.row_size + rows_per_thread - 1) / rows_per_thread);
     return threads;
   };
-  // A matrix of few block rows (large blocks, few faces) gives too few threads with 8 rows
-  // each to cover the memory latency: halve the rows per thread until the device's resident
-  // threads are covered (or one row each).
+  // A matrix of very few block rows (large blocks, few faces) gives too few threads to cover
+  // the memory latency: halve the rows per thread while there are fewer than an eighth of the
+  // device's resident threads. Halving until all of them were covered, as first, made the
+  // matrices with blocks above 16 rows slower (H100, fp64; 4 rows per thread against the 2
+  // that rule chose): slab P_3 / P_4 / P_5 77/72/69 -> 88/79/80 % of the copy bandwidth with
+  // 70/42/25 % of the resident threads, IP-DG P_5 78 -> 86 %, HDG 2D at seed 003's size p = 3..5
+  // 56-66 -> 79-86 %, large HDG 3D p = 3 73 -> 87 % with 21 %.
   int device = 0, processors = 1, threads_per_processor = 2048;
   if (cudaGetDevice(&device) == cudaSuccess) {
     cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device);
@@ -375,15 +379,14 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
   if (forced_rows_per_thread) {
     rows_per_thread_ = rows_per_thread;
   } else {
-    // No more registers than the largest block needs, and 4 rather than 8 for blocks of up to
-    // 16 rows: measured on the H100 (bench_spmv --rows-per-thread), 4 rows per thread made
-    // N = 6 and 10 1.05-1.15x faster (fp64; 1.1-1.2x fp32) and N = 8, 15 the same, but
-    // N = 24 and 105 3-5 % slower.
+    // At most 4, and no more registers than the largest block needs: 4 rather than 8 made
+    // N = 6 and 10 1.05-1.15x faster (fp64; 1.1-1.2x fp32; H100, bench_spmv
+    // --rows-per-thread), N = 8 and 15 the same.
     Index largest = 1;
     for (const DenseBlockGroup& g : host.groups()) largest = std::max(largest, g.row_size);
-    if (largest <= 16) rows_per_thread_ = 4;
+    rows_per_thread_ = 4;
     while (rows_per_thread_ > 1 && rows_per_thread_ / 2 >= largest) rows_per_thread_ /= 2;
-    while (rows_per_thread_ > 1 && multiply_threads(rows_per_thread_) < resident)
+    while (rows_per_thread_ > 1 && multiply_threads(rows_per_thread_) < resident / 8)
       rows_per_thread_ /= 2;
   }
   rows_per_thread = rows_per_thread_;

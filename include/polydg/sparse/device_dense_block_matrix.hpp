@@ -7,18 +7,17 @@
 ///   matrix.multiply(x, y);                                        // device pointers
 ///   matrix.update_values(assembled_values);                       // after a GPU re-assembly
 ///
-/// The products (one launch each, all groups at once, thread blocks in the order of the block
-/// rows they cover): in y = A x thread (l, c) of a group owns y_il for a chunk c of R rows i
-/// (rows_per_thread(): the power of two at or above the largest block, at most 4 — 8 for
-/// blocks of more than 16 rows — halved while the matrix has too few block rows to fill the
-/// device) and reads A[k][i][l] for k ascending, a few columns' loads in flight at once —
-/// consecutive threads read consecutive addresses — and x once per column for its chunk, so
-/// y = A x is one coalesced pass over the values. Groups of one block size N = 3, 4, 6 or 10
-/// with N × N blocks only (one-degree patterns) have kernels compiled for that size, which keep
-/// two whole blocks' loads in flight (a launch of their own per size; fixed_size_rows()). Aᵀ x
-/// gathers the transposed blocks (no atomics; those reads are strided). The seed's two-step variant
-/// inflates x into X[k][l] first, then contracts. Every output is summed by one thread in a fixed
-/// order: bitwise the same on every run.
+/// The products (one launch each, all groups at once, thread blocks in the order of the block rows
+/// they cover): in y = A x thread (l, c) of a group owns y_il for a chunk c of R rows i
+/// (rows_per_thread(): the power of two at or above the largest block, at most 4, halved while the
+/// matrix has very few block rows) and reads A[k][i][l] for k ascending, a few
+/// columns' loads in flight at once — consecutive threads read consecutive addresses — and x once
+/// per column for its chunk, so y = A x is one coalesced pass over the values. Groups of one block
+/// size N = 3, 4, 6 or 10 with N × N blocks only (one-degree patterns) have kernels compiled for
+/// that size, which keep two whole blocks' loads in flight (a launch of their own per size;
+/// fixed_size_rows()). Aᵀ x gathers the transposed blocks (no atomics; those reads are strided).
+/// The seed's two-step variant inflates x into X[k][l] first, then contracts. Every output is
+/// summed by one thread in a fixed order: bitwise the same on every run.
 ///
 /// diagonal() and diagonal_blocks() read the diagonal block of each row, which starts at the
 /// row's column k = row_diagonal_columns (A_ii = A[start + i][i][l]).
@@ -54,9 +53,10 @@ class DeviceDenseBlockMatrix {
  public:
   /// Copies `host`'s layout and values to the device; also keeps, per slot, the offset of its
   /// block in the BlockMatrix value order (for update_values). rows_per_thread: of y = A x,
-  /// 0 to choose (the power of two at or above the largest block, at most 4 — 8 for blocks of
-  /// more than 16 rows — halved while the matrix gives fewer threads than the device holds),
-  /// or 1, 2, 4, 8 (the products are bitwise the same whichever); anything else throws.
+  /// 0 to choose (the power of two at or above the largest block, at most 4, halved while
+  /// the matrix gives fewer threads than an eighth of what the device holds) and the fixed-size kernels where
+  /// the blocks allow them, or 1, 2, 4, 8 for the general kernel everywhere (the products are
+  /// bitwise the same whichever); anything else throws.
   explicit DeviceDenseBlockMatrix(const DenseBlockMatrix<Real>& host, int rows_per_thread = 0);
 
   GlobalIndex dof_count() const { return dof_count_; }
@@ -100,7 +100,7 @@ class DeviceDenseBlockMatrix {
  private:
   GlobalIndex dof_count_ = 0, stored_values_ = 0, matrix_values_ = 0, inflated_size_ = 0,
               diagonal_block_values_ = 0;
-  int rows_per_thread_ = 8;
+  int rows_per_thread_ = 4;
   Index rows_ = 0, slots_ = 0, fixed_size_rows_ = 0;
   device::DeviceBuffer<DenseBlockGroup> groups_;
   // The launches' thread blocks: one thread per (block row, chunk of rows) for y = A x, per
