@@ -359,12 +359,13 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
     return threads;
   };
   // A matrix of very few block rows (large blocks, few faces) gives too few threads to cover
-  // the memory latency: halve the rows per thread while there are fewer than an eighth of the
-  // device's resident threads. Halving until all of them were covered, as first, made the
-  // matrices with blocks above 16 rows slower (H100, fp64; 4 rows per thread against the 2
-  // that rule chose): slab P_3 / P_4 / P_5 77/72/69 -> 88/79/80 % of the copy bandwidth with
-  // 70/42/25 % of the resident threads, IP-DG P_5 78 -> 86 %, HDG 2D at seed 003's size p = 3..5
-  // 56-66 -> 79-86 %, large HDG 3D p = 3 73 -> 87 % with 21 %.
+  // the memory latency: halve the rows per thread while there are fewer than a sixteenth of
+  // the device's resident threads. Halving until all of them were covered, as first, made the
+  // matrices with blocks above 16 rows slower (H100, fp64; 4 rows per thread against the 2 or
+  // 1 that rule chose): slab P_3 / P_4 / P_5 77/72/69 -> 88/79/80 % of the copy bandwidth with
+  // 70/42/25 % of the resident threads, IP-DG P_5 78 -> 86 %, HDG 2D at seed 003's size
+  // p = 3..5 56-66 -> 79-86 %, large HDG 3D p = 3 73 -> 87 % with 21 % and p = 5 78 -> 82 %
+  // with 10 % (an eighth as the bound gave it 2 rows per thread, one column in flight: 51 %).
   int device = 0, processors = 1, threads_per_processor = 2048;
   if (cudaGetDevice(&device) == cudaSuccess) {
     cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device);
@@ -386,7 +387,7 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
     for (const DenseBlockGroup& g : host.groups()) largest = std::max(largest, g.row_size);
     rows_per_thread_ = 4;
     while (rows_per_thread_ > 1 && rows_per_thread_ / 2 >= largest) rows_per_thread_ /= 2;
-    while (rows_per_thread_ > 1 && multiply_threads(rows_per_thread_) < resident / 8)
+    while (rows_per_thread_ > 1 && multiply_threads(rows_per_thread_) < resident / 16)
       rows_per_thread_ /= 2;
   }
   rows_per_thread = rows_per_thread_;

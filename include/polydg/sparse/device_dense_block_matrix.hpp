@@ -54,9 +54,9 @@ class DeviceDenseBlockMatrix {
   /// Copies `host`'s layout and values to the device; also keeps, per slot, the offset of its
   /// block in the BlockMatrix value order (for update_values). rows_per_thread: of y = A x,
   /// 0 to choose (the power of two at or above the largest block, at most 4, halved while
-  /// the matrix gives fewer threads than an eighth of what the device holds) and the fixed-size kernels where
-  /// the blocks allow them, or 1, 2, 4, 8 for the general kernel everywhere (the products are
-  /// bitwise the same whichever); anything else throws.
+  /// the matrix gives fewer threads than a sixteenth of what the device holds) and the
+  /// fixed-size kernels where the blocks allow them, or 1, 2, 4, 8 for the general kernel
+  /// everywhere (the products are bitwise the same whichever); anything else throws.
   explicit DeviceDenseBlockMatrix(const DenseBlockMatrix<Real>& host, int rows_per_thread = 0);
 
   GlobalIndex dof_count() const { return dof_count_; }
