@@ -2,10 +2,8 @@
 
 #include <petscdevicetypes.h>
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
-#include <cstring>
 #include <exception>
 #include <iostream>
 #include <limits>
@@ -17,6 +15,7 @@
 
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
+#include "polydg/core/parallel_copy.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "single_rank.hpp"
 
@@ -31,19 +30,6 @@ namespace {
 /// The staging buffers of one product: one per vector argument.
 enum StagingSlot { slot_x = 0, slot_z = 1, slot_y = 2, slot_count = 3 };
 
-/// Copies `count` doubles between two host arrays, OpenMP-parallel for large arrays: one
-/// thread alone copies at a fraction of the memory bandwidth, which would make the host copy
-/// of the pinned staging below slower than the PCIe transfer it feeds.
-void host_copy(double* to, const double* from, std::size_t count) {
-  constexpr std::size_t chunk = std::size_t(1) << 15;  // 256 KiB per task
-  const std::ptrdiff_t chunks = std::ptrdiff_t((count + chunk - 1) / chunk);
-#pragma omp parallel for schedule(static) if (chunks > 4)
-  for (std::ptrdiff_t c = 0; c < chunks; ++c) {
-    const std::size_t first = std::size_t(c) * chunk;
-    std::memcpy(to + first, from + first, std::min(chunk, count - first) * sizeof(double));
-  }
-}
-
 /// What the Mat owns (MatShellSetContext(); freed by MatShellSetContextDestroy() when the
 /// last reference to the Mat goes, so a KSP holding the Mat never sees freed buffers).
 ///
@@ -56,7 +42,7 @@ void host_copy(double* to, const double* from, std::size_t count) {
 /// Vec's (pageable) array: for pageable memory the driver itself copies through its own small
 /// pinned bounce buffers, chunk by chunk on the calling thread, and usually stays well below
 /// the pinned transfer rate; from pinned memory the copy engines run at full PCIe speed and our
-/// host copy is parallel (host_copy). perf/bench_ksp times both ways ("staging pinned" and
+/// host copy is parallel (parallel_copy). perf/bench_ksp times both ways ("staging pinned" and
 /// "staging pageable"): on an H100 host (16 cores), x in and y out for 2 M DoFs took 1.2 ms
 /// this way against 3.8 ms with pageable cudaMemcpy.
 struct ShellContext {
@@ -90,7 +76,7 @@ struct ShellContext {
     double* staged = staging(slot);
     if (wants_device()) {
       double* bounce = pinned(slot);
-      host_copy(bounce, vec_array, size);
+      parallel_copy(bounce, vec_array, size * sizeof(double));
       device::copy_host_to_device(staged, bounce, bytes());
     } else {
       device::copy_device_to_host(staged, vec_array, bytes());
@@ -104,7 +90,7 @@ struct ShellContext {
     if (wants_device()) {
       double* bounce = pinned(slot);
       device::copy_device_to_host(bounce, device_staging[slot].data(), bytes());
-      host_copy(vec_array, bounce, size);
+      parallel_copy(vec_array, bounce, size * sizeof(double));
     } else {
       device::copy_host_to_device(vec_array, pinned_staging[slot].data(), bytes());
     }

@@ -1,7 +1,8 @@
 #pragma once
-/// parallel_copy: std::memcpy split over the OpenMP threads, for filling pinned staging buffers
-/// from pageable memory at more than one thread's copy speed (about 10 GB/s). Inside a parallel
-/// region it runs on the calling thread alone. The ranges must not overlap.
+/// parallel_copy: std::memcpy split over the OpenMP threads (above 1 MiB), for filling pinned
+/// staging buffers from pageable memory and back at more than one thread's copy speed (about
+/// 10 GB/s). Inside a parallel region it runs on the calling thread alone. The ranges must not
+/// overlap.
 #include <cstddef>
 
 namespace polydg {
