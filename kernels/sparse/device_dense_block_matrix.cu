@@ -400,7 +400,7 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
   for (const DenseBlockGroup& g : host.groups())
     kinds.push_back(forced_rows_per_thread ? -1 : fixed_block_size(host, g));
   for (int kind = -1; kind < int(std::size(fixed_block_sizes)); ++kind) {
-    const auto threads = [&](const DenseBlockGroup& g) {
+    const auto threads = [&](const DenseBlockGroup& g) {  // g: an element of host.groups()
       if (kinds[std::size_t(&g - host.groups().data())] != kind) return GlobalIndex(0);
       const int r = kind < 0 ? rows_per_thread : fixed_block_sizes[kind].rows_per_thread;
       return GlobalIndex(g.row_count) * ((g.row_size + r - 1) / r);

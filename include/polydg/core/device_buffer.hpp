@@ -26,6 +26,9 @@ void deallocate(void* pointer) noexcept;
 void* allocate_pinned(std::size_t bytes);
 /// Frees memory from allocate_pinned(); null is ignored. Never throws.
 void deallocate_pinned(void* pointer) noexcept;
+/// Copies host memory to the device and returns once the source may be reused (the data is then
+/// on the device for work queued after it on the default stream). Copies of 8 MiB and more from
+/// pageable memory go through two pinned staging chunks filled by the OpenMP threads.
 void copy_host_to_device(void* device_destination, const void* host_source, std::size_t bytes);
 void copy_device_to_host(void* host_destination, const void* device_source, std::size_t bytes);
 void copy_device_to_device(void* destination, const void* source, std::size_t bytes);
