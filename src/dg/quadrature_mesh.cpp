@@ -11,6 +11,7 @@
 #include "polydg/core/error.hpp"
 #include "polydg/core/parallel_errors.hpp"
 #include "polydg/core/point_io.hpp"
+#include "polydg/dg/last_coordinate_map.hpp"
 #include "polydg/fem/quadrature_cache.hpp"
 
 namespace polydg {
@@ -314,45 +315,47 @@ template struct QuadratureMesh<3>;
 namespace polydg {
 
 template <int Dim>
+void check_last_axis_facets(const QuadratureMesh<Dim>& mesh) {
+  constexpr int t = Dim - 1;
+  const auto check = [](const std::vector<Point<Dim>>& normals, const char* kind) {
+    for (std::size_t f = 0; f < normals.size(); ++f) {
+      const double along = std::abs(normals[f][t]);
+      require(along < 1e-12 || std::abs(along - 1) < 1e-12, "map_last_coordinate: ", kind,
+              " sub-facet ", f, " has the normal component ", normals[f][t],
+              " along the last axis: it is neither parallel nor orthogonal to it");
+    }
+  };
+  check(mesh.interface_facet_normals, "interface");
+  check(mesh.boundary_facet_normals, "boundary");
+}
+
+template <int Dim>
 void map_last_coordinate(QuadratureMesh<Dim>& mesh, double from_begin, double from_end,
                          double to_begin, double to_end) {
-  require(from_end > from_begin && to_end > to_begin, "map_last_coordinate: empty interval [",
-          from_begin, ", ", from_end, "] or [", to_begin, ", ", to_end, "]");
+  const LastCoordinateMap map(from_begin, from_end, to_begin, to_end);
+  check_last_axis_facets(mesh);
   constexpr int t = Dim - 1;
-  const double scale = (to_end - to_begin) / (from_end - from_begin);
-  // The end points map exactly (no rounding of t = to_end through the affine formula).
-  const auto map = [&](double value) {
-    if (value == from_begin) return to_begin;
-    if (value == from_end) return to_end;
-    return to_begin + (value - from_begin) * scale;
-  };
-  // A facet orthogonal to the last axis keeps its measure; one parallel to it scales.
-  const auto facet_scale = [&](const Point<Dim>& normal) {
-    const double along = std::abs(normal[t]);
-    require(along < 1e-12 || std::abs(along - 1) < 1e-12,
-            "map_last_coordinate: a facet with normal component ", normal[t],
-            " along the last axis is neither parallel nor orthogonal to it");
-    return along > 0.5 ? 1.0 : scale;
-  };
   for (auto& vertices : mesh.simplex_vertices)
     for (auto& vertex : vertices) vertex[t] = map(vertex[t]);
   for (auto& box : mesh.element_boxes) {
     box.lower[t] = map(box.lower[t]);
     box.upper[t] = map(box.upper[t]);
   }
-  for (double& measure : mesh.element_measures) measure *= scale;
+  for (double& measure : mesh.element_measures) measure *= map.scale;
   for (std::size_t f = 0; f < mesh.interface_facet_vertices.size(); ++f) {
     for (auto& vertex : mesh.interface_facet_vertices[f]) vertex[t] = map(vertex[t]);
-    mesh.interface_facet_measures[f] *= facet_scale(mesh.interface_facet_normals[f]);
-    for (double& cell : mesh.interface_facet_cell_measures[f]) cell *= scale;
+    mesh.interface_facet_measures[f] *= map.facet_scale(mesh.interface_facet_normals[f][t]);
+    for (double& cell : mesh.interface_facet_cell_measures[f]) cell *= map.scale;
   }
   for (std::size_t f = 0; f < mesh.boundary_facet_vertices.size(); ++f) {
     for (auto& vertex : mesh.boundary_facet_vertices[f]) vertex[t] = map(vertex[t]);
-    mesh.boundary_facet_measures[f] *= facet_scale(mesh.boundary_facet_normals[f]);
-    mesh.boundary_facet_cell_measures[f] *= scale;
+    mesh.boundary_facet_measures[f] *= map.facet_scale(mesh.boundary_facet_normals[f][t]);
+    mesh.boundary_facet_cell_measures[f] *= map.scale;
   }
 }
 
+template void check_last_axis_facets(const QuadratureMesh<2>&);
+template void check_last_axis_facets(const QuadratureMesh<3>&);
 template void map_last_coordinate(QuadratureMesh<2>&, double, double, double, double);
 template void map_last_coordinate(QuadratureMesh<3>&, double, double, double, double);
 

@@ -108,13 +108,19 @@ struct QuadratureMesh {
 };
 
 /// Maps the mesh's last coordinate affinely from [from_begin, from_end] onto [to_begin, to_end]
-/// (a space-time slab onto the next time interval): vertices, boxes and measures change, the
-/// index arrays do not. Only for meshes whose interface and boundary sub-facets are parallel or
-/// orthogonal to the last axis (prismatic slabs), whose normals the map leaves unchanged;
-/// throws polydg::Error otherwise, and for an empty interval.
+/// (a space-time slab onto the next time interval; LastCoordinateMap): vertices, boxes and
+/// measures change, the index arrays do not. Only for meshes whose interface and boundary
+/// sub-facets are parallel or orthogonal to the last axis (prismatic slabs), whose normals the
+/// map leaves unchanged; throws polydg::Error otherwise (check_last_axis_facets), and for an
+/// empty interval.
 template <int Dim>
 void map_last_coordinate(QuadratureMesh<Dim>& mesh, double from_begin, double from_end,
                          double to_begin, double to_end);
+
+/// Throws polydg::Error naming the first interface or boundary sub-facet whose normal is
+/// neither parallel nor orthogonal to the last axis (map_last_coordinate's requirement).
+template <int Dim>
+void check_last_axis_facets(const QuadratureMesh<Dim>& mesh);
 
 extern template struct QuadratureMesh<2>;
 extern template struct QuadratureMesh<3>;
