@@ -17,6 +17,9 @@ struct GpuAssemblyTimes {
   /// The host mesh's geometry arrays (upload_bytes) copied to the device, array by array, by
   /// cudaMemcpy from pageable memory and by device::copy_host_to_device (staged, pinned)
   double upload_bytes = 0, upload_pageable_s = 0, upload_staged_s = 0;
+  /// A time step's move of the slab (map_last_coordinate): the host mesh mapped and its
+  /// geometry uploaded again, against the device geometry mapped in place
+  double map_host_upload_s = 0, map_device_s = 0;
   double setup_s = 0;          ///< DeviceAssembler construction (host mesh, uploads, pattern)
   double first_s = 0;          ///< setup + first assemble (matrix + rhs + previous slab), synced;
                                ///< the process's first device work is done before (untimed)

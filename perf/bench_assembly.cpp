@@ -154,6 +154,8 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   line("geometry upload, pageable cudaMemcpy",
        [](const Row& r) { return r.gpu.upload_pageable_s; });
   line("geometry upload, staged (library)", [](const Row& r) { return r.gpu.upload_staged_s; });
+  line("time step's move: host map + upload", [](const Row& r) { return r.gpu.map_host_upload_s; });
+  line("time step's move: device map", [](const Row& r) { return r.gpu.map_device_s; });
   line("host QuadratureMesh (CPU)", [](const Row& r) { return r.gpu.host_mesh_s; });
   line("CPU values (same run)", [](const Row& r) { return r.values_s; });
   std::printf("\n%-34s", "geometry uploaded (MB, not /MDoF)");
@@ -201,7 +203,9 @@ void write_gpu_json(std::ofstream& json, const polydg::bench::GpuAssemblyTimes& 
        << ", \"device_mesh_s\": " << g.device_mesh_s << ", \"scratch_s\": " << g.scratch_s
        << ", \"upload_bytes\": " << g.upload_bytes
        << ", \"upload_pageable_s\": " << g.upload_pageable_s
-       << ", \"upload_staged_s\": " << g.upload_staged_s << ", \"values_s\": " << g.values_s
+       << ", \"upload_staged_s\": " << g.upload_staged_s
+       << ", \"map_host_upload_s\": " << g.map_host_upload_s
+       << ", \"map_device_s\": " << g.map_device_s << ", \"values_s\": " << g.values_s
        << ", \"values_atomic_s\": " << g.values_atomic_s << ", \"rhs_s\": " << g.rhs_s
        << ", \"values_capped_s\": " << g.values_capped_s
        << ", \"element_capped_s\": " << g.element_capped_s

@@ -18,9 +18,11 @@
 #include <span>
 #include <vector>
 
+#include "core/cuda_check.cuh"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/dg/boundary_conditions.hpp"
+#include "polydg/dg/last_coordinate_map.hpp"
 #include "polydg/dg/penalty.hpp"
 #include "polydg/dg/quadrature_degree.hpp"
 #include "polydg/dg/quadrature_mesh.hpp"
@@ -141,6 +143,34 @@ struct RuleTable {
   Index size(int p) const { return host_offsets[p + 1] - host_offsets[p]; }
 };
 
+// The kernels of DeviceQuadratureMesh::map_last_coordinate: one thread per record, each the
+// host loop's body (map_last_coordinate in quadrature_mesh.cpp).
+template <int Dim>
+__global__ void map_points_last_coordinate(Point<Dim>* points, GlobalIndex count,
+                                           LastCoordinateMap map) {
+  const GlobalIndex i = GlobalIndex(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < count) points[i][Dim - 1] = map(points[i][Dim - 1]);
+}
+
+template <int Dim>
+__global__ void map_boxes_last_coordinate(Box<Dim>* boxes, GlobalIndex count,
+                                          LastCoordinateMap map) {
+  const GlobalIndex i = GlobalIndex(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  boxes[i].lower[Dim - 1] = map(boxes[i].lower[Dim - 1]);
+  boxes[i].upper[Dim - 1] = map(boxes[i].upper[Dim - 1]);
+}
+
+/// measures[i] *= factor, or with normals given, *= map.facet_scale(normals[i]'s last component).
+template <int Dim>
+__global__ void scale_measures(double* measures, GlobalIndex count, double factor,
+                               const Point<Dim>* normals, LastCoordinateMap map) {
+  const GlobalIndex i = GlobalIndex(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < count) measures[i] *= normals ? map.facet_scale(normals[i][Dim - 1]) : factor;
+}
+
+inline unsigned map_blocks(std::size_t count) { return unsigned((count + 255) / 256); }
+
 }  // namespace detail
 
 template <int Dim>
@@ -225,6 +255,42 @@ class DeviceQuadratureMesh {
         std::span<const double>(mesh.boundary_facet_cell_measures));
     interface_facet_normals_.assign(std::span<const Point<Dim>>(mesh.interface_facet_normals));
     boundary_facet_normals_.assign(std::span<const Point<Dim>>(mesh.boundary_facet_normals));
+  }
+
+  /// Maps the last coordinate of the device geometry in place, with the host's arithmetic
+  /// (LastCoordinateMap): after it the buffers hold what update_geometry would upload from the
+  /// host mesh mapped by map_last_coordinate, bit for bit, and nothing crossed PCIe (a slab
+  /// solver maps every time step). Asynchronous on the default stream. The caller checks once
+  /// that the facets are parallel or orthogonal to the last axis (check_last_axis_facets).
+  void map_last_coordinate(const LastCoordinateMap& map) {
+    using detail::map_blocks;
+    const auto points = [&](device::DeviceBuffer<Point<Dim>>& buffer) {
+      if (buffer.size() == 0) return;
+      detail::map_points_last_coordinate<Dim>
+          <<<map_blocks(buffer.size()), 256>>>(buffer.data(), GlobalIndex(buffer.size()), map);
+      POLYDG_CUDA_CHECK_LAUNCH("map_points_last_coordinate");
+    };
+    const auto measures = [&](device::DeviceBuffer<double>& buffer,
+                              const device::DeviceBuffer<Point<Dim>>* normals) {
+      if (buffer.size() == 0) return;
+      detail::scale_measures<Dim>
+          <<<map_blocks(buffer.size()), 256>>>(buffer.data(), GlobalIndex(buffer.size()), map.scale,
+                                               normals ? normals->data() : nullptr, map);
+      POLYDG_CUDA_CHECK_LAUNCH("scale_measures");
+    };
+    points(simplex_vertices_);
+    if (boxes_.size() > 0) {
+      detail::map_boxes_last_coordinate<Dim>
+          <<<map_blocks(boxes_.size()), 256>>>(boxes_.data(), GlobalIndex(boxes_.size()), map);
+      POLYDG_CUDA_CHECK_LAUNCH("map_boxes_last_coordinate");
+    }
+    measures(measures_, nullptr);
+    points(interface_facet_vertices_);
+    measures(interface_facet_measures_, &interface_facet_normals_);
+    measures(interface_facet_cell_measures_, nullptr);
+    points(boundary_facet_vertices_);
+    measures(boundary_facet_measures_, &boundary_facet_normals_);
+    measures(boundary_facet_cell_measures_, nullptr);
   }
 
   BasisSpace space() const { return space_; }
