@@ -85,9 +85,9 @@ struct ScopedEvent {
 
 void copy_host_to_device(void* destination, const void* source, std::size_t bytes) {
   // Small copies go straight to cudaMemcpy. Large ones from pageable memory are staged through
-  // two pinned chunks: the CPU threads fill one while the copy engine reads the other. The
-  // driver's own pageable path (one thread, its bounce buffers) reached about 5 GB/s on the
-  // H100's host for the Table 2 mesh's 200 MB.
+  // two pinned chunks: the CPU threads fill one while the copy engine reads the other. On the
+  // H100's host the Table 2 mesh's 219 MB went at 3.9-6.7 GB/s through the driver's own
+  // pageable path (one thread, its bounce buffers) and at 13-21 GB/s staged (bench_assembly).
   if (bytes < StagingChunks::chunk_bytes) {
     POLYDG_CUDA_CHECK(cudaMemcpy(destination, source, bytes, cudaMemcpyHostToDevice));
     return;
