@@ -6,8 +6,8 @@
 
 namespace polydg::testing {
 
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+template <class T, class Allocator>
+bool same_bits(const std::vector<T, Allocator>& a, const std::vector<T, Allocator>& b) {
   return a.size() == b.size() &&
          (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }

@@ -105,8 +105,8 @@ DegreeGroups make_degree_groups(Index count, int max_degree, const Degree& degre
 
 /// The values of a vector of N-arrays as one span, without a copy (std::array has no padding):
 /// copying them into a flat vector first took a third of the upload of Table 2's mesh.
-template <class T, std::size_t N>
-std::span<const T> flat_view(const std::vector<std::array<T, N>>& pieces) {
+template <class T, std::size_t N, class Allocator>
+std::span<const T> flat_view(const std::vector<std::array<T, N>, Allocator>& pieces) {
   static_assert(sizeof(std::array<T, N>) == N * sizeof(T));
   return {reinterpret_cast<const T*>(pieces.data()), pieces.size() * N};
 }

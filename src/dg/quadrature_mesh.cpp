@@ -317,7 +317,7 @@ namespace polydg {
 template <int Dim>
 void check_last_axis_facets(const QuadratureMesh<Dim>& mesh) {
   constexpr int t = Dim - 1;
-  const auto check = [](const std::vector<Point<Dim>>& normals, const char* kind) {
+  const auto check = [](std::span<const Point<Dim>> normals, const char* kind) {
     for (std::size_t f = 0; f < normals.size(); ++f) {
       const double along = std::abs(normals[f][t]);
       require(along < 1e-12 || std::abs(along - 1) < 1e-12, "map_last_coordinate: ", kind,

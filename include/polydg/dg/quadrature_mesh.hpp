@@ -31,6 +31,7 @@
 #include <array>
 #include <vector>
 
+#include "polydg/core/default_init_allocator.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/dg/boundary_conditions.hpp"
 #include "polydg/dg/penalty.hpp"
@@ -55,6 +56,12 @@ const QuadratureRule<Dim>& element_piece_rule(QuadraturePieces pieces, int degre
 template <int Dim>
 const QuadratureRule<Dim - 1>& interface_piece_rule(QuadraturePieces pieces, int degree);
 
+/// The geometry arrays of a QuadratureMesh (hundreds of MB on large slabs): std::vector whose
+/// resize leaves the elements uninitialized, for the parallel loops that fill them to write
+/// (and first touch) them (DefaultInitAllocator).
+template <class T>
+using GeometryArray = std::vector<T, DefaultInitAllocator<T>>;
+
 template <int Dim>
 struct QuadratureMesh {
   using SimplexVertices = std::array<Point<Dim>, Dim + 1>;
@@ -78,31 +85,31 @@ struct QuadratureMesh {
   PenaltyScaling penalty_scaling = PenaltyScaling::polytopic_cap;
 
   // elements
-  std::vector<Box<Dim>> element_boxes;
+  GeometryArray<Box<Dim>> element_boxes;
   std::vector<int> element_degrees;
-  std::vector<double> element_measures;
+  GeometryArray<double> element_measures;
   std::vector<Index> element_simplex_offsets;
   /// The element pieces (sub-simplices, or prisms with slab_prisms).
-  std::vector<SimplexVertices> simplex_vertices;
+  GeometryArray<SimplexVertices> simplex_vertices;
   std::vector<Index> elements_by_degree;
   std::vector<Index> degree_offsets;
 
   // interfaces and their sub-facets
   std::vector<std::array<Index, 2>> interface_elements;
   std::vector<Index> interface_facet_offsets;
-  std::vector<FacetVertices> interface_facet_vertices;
-  std::vector<Point<Dim>> interface_facet_normals;
-  std::vector<double> interface_facet_measures;
-  std::vector<std::array<double, 2>> interface_facet_cell_measures;
+  GeometryArray<FacetVertices> interface_facet_vertices;
+  GeometryArray<Point<Dim>> interface_facet_normals;
+  GeometryArray<double> interface_facet_measures;
+  GeometryArray<std::array<double, 2>> interface_facet_cell_measures;
   std::vector<Index> interfaces_by_degree;
   std::vector<Index> interface_degree_offsets;
 
   // boundary sub-facets, grouped by element
   std::vector<Index> element_boundary_offsets;
-  std::vector<FacetVertices> boundary_facet_vertices;
-  std::vector<Point<Dim>> boundary_facet_normals;
-  std::vector<double> boundary_facet_measures;
-  std::vector<double> boundary_facet_cell_measures;
+  GeometryArray<FacetVertices> boundary_facet_vertices;
+  GeometryArray<Point<Dim>> boundary_facet_normals;
+  GeometryArray<double> boundary_facet_measures;
+  GeometryArray<double> boundary_facet_cell_measures;
   std::vector<int> boundary_facet_tags;
   std::vector<BoundaryKind> boundary_facet_kinds;
 };
