@@ -13,6 +13,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "core/cuda_check.cuh"
@@ -133,7 +134,6 @@ struct FixedBlockSize {
   int n, rows_per_thread, slots_in_flight;
 };
 constexpr FixedBlockSize fixed_block_sizes[] = {{3, 3, 2}, {4, 2, 2}, {6, 3, 2}, {10, 5, 2}};
-static_assert(std::size(fixed_block_sizes) == 4, "multiply_add dispatches four fixed sizes");
 
 /// y = A x (+ z) for a group of one block size N (see fixed_block_sizes): thread (l, c) owns
 /// rows c R .. c R + R − 1 of block row l. With the sizes known at compile time the thread
@@ -183,6 +183,21 @@ __global__ void __launch_bounds__(threads_per_block)
   const GlobalIndex row = row_dofs[group.first_row + l] + first;
 #pragma unroll
   for (int r = 0; r < R; ++r) y[row + r] = z ? sum[r] + z[row + r] : sum[r];
+}
+
+/// run(multiply_fixed_kernel for fixed_block_sizes[kind]): one instantiation per table entry.
+template <class Real, class Run, std::size_t... kinds>
+void run_fixed_kernel(int kind, const Run& run, std::index_sequence<kinds...>) {
+  ((kind == int(kinds) ? run(multiply_fixed_kernel<Real, fixed_block_sizes[kinds].n,
+                                                   fixed_block_sizes[kinds].rows_per_thread,
+                                                   fixed_block_sizes[kinds].slots_in_flight>)
+                       : void()),
+   ...);
+}
+
+/// Threads of y = A x for a group with R rows per thread: one per (block row, chunk of rows).
+inline GlobalIndex multiply_thread_count(const DenseBlockGroup& group, int rows_per_thread) {
+  return GlobalIndex(group.row_count) * ((group.row_size + rows_per_thread - 1) / rows_per_thread);
 }
 
 template <class Real>
@@ -296,7 +311,7 @@ __global__ void __launch_bounds__(threads_per_block)
   for (GlobalIndex j = 0; j < n; ++j) out[j] = a[j * n * rows];
 }
 
-/// The thread blocks of all groups for `work(group)` threads per group, ordered by the first
+/// The thread blocks of all groups for `work(g)` threads in group g, ordered by the first
 /// block row each covers (its first thread's row l): blocks that run at the same time then
 /// cover one stretch of the mesh in every group, so the x entries their rows gather (the
 /// neighbours' unknowns) are read from DRAM about once, not once per group. Group after group,
@@ -307,7 +322,7 @@ std::vector<BlockWork> launch_table(const DenseBlockMatrix<Real>& host, const Wo
   std::vector<std::pair<Index, BlockWork>> ordered;
   const auto groups = host.groups();
   for (std::size_t g = 0; g < groups.size(); ++g) {
-    const GlobalIndex blocks = (work(groups[g]) + threads_per_block - 1) / threads_per_block;
+    const GlobalIndex blocks = (work(g) + threads_per_block - 1) / threads_per_block;
     for (GlobalIndex b = 0; b < blocks; ++b) {
       const GlobalIndex l = (b * threads_per_block) % groups[g].row_count;
       ordered.push_back({host.row_block_rows()[groups[g].first_row + l], {Index(g), Index(b)}});
@@ -355,7 +370,7 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
   const auto multiply_threads = [&](int rows_per_thread) {
     GlobalIndex threads = 0;
     for (const DenseBlockGroup& g : host.groups())
-      threads += GlobalIndex(g.row_count) * ((g.row_size + rows_per_thread - 1) / rows_per_thread);
+      threads += multiply_thread_count(g, rows_per_thread);
     return threads;
   };
   // A matrix of very few block rows (large blocks, few faces) gives too few threads to cover
@@ -400,10 +415,10 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
   for (const DenseBlockGroup& g : host.groups())
     kinds.push_back(forced_rows_per_thread ? -1 : fixed_block_size(host, g));
   for (int kind = -1; kind < int(std::size(fixed_block_sizes)); ++kind) {
-    const auto threads = [&](const DenseBlockGroup& g) {  // g: an element of host.groups()
-      if (kinds[std::size_t(&g - host.groups().data())] != kind) return GlobalIndex(0);
-      const int r = kind < 0 ? rows_per_thread : fixed_block_sizes[kind].rows_per_thread;
-      return GlobalIndex(g.row_count) * ((g.row_size + r - 1) / r);
+    const auto threads = [&](std::size_t g) {
+      if (kinds[g] != kind) return GlobalIndex(0);
+      return multiply_thread_count(
+          host.groups()[g], kind < 0 ? rows_per_thread : fixed_block_sizes[kind].rows_per_thread);
     };
     std::vector<BlockWork> table = launch_table(host, threads);
     if (table.empty()) continue;
@@ -411,10 +426,11 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
   }
   for (std::size_t g = 0; g < kinds.size(); ++g)
     if (kinds[g] >= 0) fixed_size_rows_ += host.groups()[g].row_count;
+  const auto groups = host.groups();
   row_blocks_ = upload_table(launch_table(
-      host, [](const DenseBlockGroup& g) { return GlobalIndex(g.row_count) * g.row_size; }));
+      host, [&](std::size_t g) { return GlobalIndex(groups[g].row_count) * groups[g].row_size; }));
   inflate_blocks_ = upload_table(
-      launch_table(host, [](const DenseBlockGroup& g) { return GlobalIndex(g.row_count); }));
+      launch_table(host, [&](std::size_t g) { return GlobalIndex(groups[g].row_count); }));
   groups_ = upload<DenseBlockGroup>(host.groups());
   values_ = upload<Real>(host.values());
   row_dof_offsets_ = upload<GlobalIndex>(host.row_dof_offsets());
@@ -474,34 +490,23 @@ void DeviceDenseBlockMatrix<Real>::multiply_add(const Real* x, const Real* z, Re
           groups_.data(), launch.blocks.data(), values_.data(), row_dof_offsets_.data(),
           slot_column_dof_offsets_.data(), x, z, y);
     };
-    constexpr auto f = fixed_block_sizes;
-    switch (launch.kernel) {
-      case 0:
-        run_fixed(multiply_fixed_kernel<Real, f[0].n, f[0].rows_per_thread, f[0].slots_in_flight>);
-        break;
-      case 1:
-        run_fixed(multiply_fixed_kernel<Real, f[1].n, f[1].rows_per_thread, f[1].slots_in_flight>);
-        break;
-      case 2:
-        run_fixed(multiply_fixed_kernel<Real, f[2].n, f[2].rows_per_thread, f[2].slots_in_flight>);
-        break;
-      case 3:
-        run_fixed(multiply_fixed_kernel<Real, f[3].n, f[3].rows_per_thread, f[3].slots_in_flight>);
-        break;
-      default:
-        switch (rows_per_thread_) {
-          case 8:
-            run(multiply_kernel<Real, 8>);
-            break;
-          case 4:
-            run(multiply_kernel<Real, 4>);
-            break;
-          case 2:
-            run(multiply_kernel<Real, 2>);
-            break;
-          default:
-            run(multiply_kernel<Real, 1>);
-        }
+    if (launch.kernel >= 0) {
+      run_fixed_kernel<Real>(launch.kernel, run_fixed,
+                             std::make_index_sequence<std::size(fixed_block_sizes)>());
+    } else {
+      switch (rows_per_thread_) {
+        case 8:
+          run(multiply_kernel<Real, 8>);
+          break;
+        case 4:
+          run(multiply_kernel<Real, 4>);
+          break;
+        case 2:
+          run(multiply_kernel<Real, 2>);
+          break;
+        default:
+          run(multiply_kernel<Real, 1>);
+      }
     }
     POLYDG_CUDA_CHECK_LAUNCH("DeviceDenseBlockMatrix multiply_kernel");
   }
