@@ -134,12 +134,6 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
     const InterfaceScratch<double> scratch(host_mesh.interface_elements, block_sizes);
     device::synchronize();
     times.scratch_s = seconds_since(start);
-    // The geometry alone uploaded into the device mesh's buffers: the construction less this is
-    // its allocations, rules and work lists.
-    start = Clock::now();
-    device_mesh.update_geometry(host_mesh);
-    device::synchronize();
-    times.geometry_upload_s = seconds_since(start);
     // A time step's move of the slab onto the next interval: the host mesh mapped and uploaded
     // again (DeviceAssembler::map_last_coordinate before), then mapped on the device (now).
     QuadratureMesh<3> moved = host_mesh;

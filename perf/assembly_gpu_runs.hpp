@@ -10,11 +10,10 @@
 namespace polydg::bench {
 
 struct GpuAssemblyTimes {
-  double host_mesh_s = 0;        ///< QuadratureMesh on the host (CPU preprocessing)
-  double pattern_s = 0;          ///< build_block_pattern_on_device alone
-  double device_mesh_s = 0;      ///< DeviceQuadratureMesh from the host mesh (uploads) alone
-  double geometry_upload_s = 0;  ///< its update_geometry alone (the geometry into its buffers)
-  double scratch_s = 0;          ///< InterfaceScratch (host layout, uploads, allocation) alone
+  double host_mesh_s = 0;    ///< QuadratureMesh on the host (CPU preprocessing)
+  double pattern_s = 0;      ///< build_block_pattern_on_device alone
+  double device_mesh_s = 0;  ///< DeviceQuadratureMesh from the host mesh (uploads) alone
+  double scratch_s = 0;      ///< InterfaceScratch (host layout, uploads, allocation) alone
   /// The host mesh's geometry arrays (upload_bytes) copied to the device, array by array, by
   /// cudaMemcpy from pageable memory and by device::copy_host_to_device (staged, pinned)
   double upload_bytes = 0, upload_pageable_s = 0, upload_staged_s = 0;

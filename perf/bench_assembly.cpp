@@ -150,7 +150,6 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   line("  of which set-up (construction)",
        [](const Row& r) { return r.gpu.setup_s - r.gpu.host_mesh_s; });
   line("  of which device mesh upload", [](const Row& r) { return r.gpu.device_mesh_s; });
-  line("    of which its geometry's upload", [](const Row& r) { return r.gpu.geometry_upload_s; });
   line("  of which interface scratch", [](const Row& r) { return r.gpu.scratch_s; });
   line("geometry upload, pageable cudaMemcpy",
        [](const Row& r) { return r.gpu.upload_pageable_s; });
@@ -201,8 +200,7 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
 void write_gpu_json(std::ofstream& json, const polydg::bench::GpuAssemblyTimes& g) {
   json << ", \"gpu\": {\"host_mesh_s\": " << g.host_mesh_s << ", \"pattern_s\": " << g.pattern_s
        << ", \"setup_s\": " << g.setup_s << ", \"first_s\": " << g.first_s
-       << ", \"device_mesh_s\": " << g.device_mesh_s
-       << ", \"geometry_upload_s\": " << g.geometry_upload_s << ", \"scratch_s\": " << g.scratch_s
+       << ", \"device_mesh_s\": " << g.device_mesh_s << ", \"scratch_s\": " << g.scratch_s
        << ", \"upload_bytes\": " << g.upload_bytes
        << ", \"upload_pageable_s\": " << g.upload_pageable_s
        << ", \"upload_staged_s\": " << g.upload_staged_s
