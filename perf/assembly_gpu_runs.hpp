@@ -32,6 +32,9 @@ struct GpuAssemblyTimes {
   double values_capped_s = 0, element_capped_s = 0, interior_capped_s = 0, boundary_capped_s = 0;
   /// matrix re-assembly, deterministic, small items one per block (not one per warp)
   double values_blocks_s = 0, element_blocks_s = 0, interior_blocks_s = 0, boundary_blocks_s = 0;
+  /// Block items without the producer warp (overlap_point_evaluation off).
+  double values_in_turn_s = 0, element_in_turn_s = 0, interior_in_turn_s = 0,
+         boundary_in_turn_s = 0;
   // phases of one deterministic matrix re-assembly (CUDA events)
   double zero_s = 0, ranges_s = 0, element_s = 0, interior_s = 0, boundary_s = 0, check_s = 0;
   double interior_atomic_s = 0;

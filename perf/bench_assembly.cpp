@@ -135,6 +135,13 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   line("  element kernel (block per item)", [](const Row& r) { return r.gpu.element_blocks_s; });
   line("  interior kernel (block per item)", [](const Row& r) { return r.gpu.interior_blocks_s; });
   line("  boundary kernel (block per item)", [](const Row& r) { return r.gpu.boundary_blocks_s; });
+  line("values re-assembly (no producer warp)",
+       [](const Row& r) { return r.gpu.values_in_turn_s; });
+  line("  element kernel (no producer warp)", [](const Row& r) { return r.gpu.element_in_turn_s; });
+  line("  interior kernel (no producer warp)",
+       [](const Row& r) { return r.gpu.interior_in_turn_s; });
+  line("  boundary kernel (no producer warp)",
+       [](const Row& r) { return r.gpu.boundary_in_turn_s; });
   line("values re-assembly (single)", [](const Row& r) { return r.gpu.values_single_s; });
   line("  element kernel (single)", [](const Row& r) { return r.gpu.element_single_s; });
   line("  interior kernel (single)", [](const Row& r) { return r.gpu.interior_single_s; });
@@ -215,6 +222,10 @@ void write_gpu_json(std::ofstream& json, const polydg::bench::GpuAssemblyTimes& 
        << ", \"element_blocks_s\": " << g.element_blocks_s
        << ", \"interior_blocks_s\": " << g.interior_blocks_s
        << ", \"boundary_blocks_s\": " << g.boundary_blocks_s
+       << ", \"values_in_turn_s\": " << g.values_in_turn_s
+       << ", \"element_in_turn_s\": " << g.element_in_turn_s
+       << ", \"interior_in_turn_s\": " << g.interior_in_turn_s
+       << ", \"boundary_in_turn_s\": " << g.boundary_in_turn_s
        << ", \"values_single_s\": " << g.values_single_s
        << ", \"element_single_s\": " << g.element_single_s
        << ", \"interior_single_s\": " << g.interior_single_s

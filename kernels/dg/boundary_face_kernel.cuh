@@ -181,9 +181,10 @@ void launch_boundary(const DeviceQuadratureMesh<Dim>& mesh, const DegreeGroups& 
     const int n = space_basis_size(mesh.space(), Dim, p);
     const BoundaryLaunch<Dim, Real, PointTerms> launch{mesh.view(), pattern, groups.group(p), p,
                                                        n,           terms,   values,          rhs};
-    launch_tiled_points(
-        launch, groups.count(p), n, (values ? n : 0) + (rhs ? 1 : 0), launch.record_size(),
-        GlobalIndex(groups.max_pieces[p]) * mesh.boundary_rule_size(p), name, limits);
+    launch_tiled_points(launch, groups.count(p), n, (values ? n : 0) + (rhs ? 1 : 0),
+                        launch.record_size(),
+                        GlobalIndex(groups.max_pieces[p]) * mesh.boundary_rule_size(p),
+                        groups.total_pieces[p] * mesh.boundary_rule_size(p), name, limits);
   }
 }
 

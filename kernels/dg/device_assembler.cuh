@@ -70,6 +70,12 @@ struct DeviceAssemblyOptions {
   /// Items with small tables (P_1 elements and interfaces) one per warp rather than one per
   /// block (LaunchLimits::small_items_per_warp). The results do not depend on it.
   bool small_items_per_warp = true;
+  /// Items one per block get a producer warp that evaluates the next batch of quadrature
+  /// points while the others multiply (LaunchLimits::overlap_point_evaluation). The results do
+  /// not depend on it.
+  bool overlap_point_evaluation = true;
+  /// ... where a launch's items have at least this many points on average (0: always).
+  int overlap_min_mean_points = device::detail::min_points_to_overlap;
 };
 
 /// Seconds of the phases of the last assembly (record_timings), measured with CUDA events.
@@ -278,6 +284,8 @@ class DeviceAssembler {
     limits.max_threads = device_options_.max_block_threads;
     limits.max_shared_bytes = device_options_.max_block_shared_bytes;
     limits.small_items_per_warp = device_options_.small_items_per_warp;
+    limits.overlap_point_evaluation = device_options_.overlap_point_evaluation;
+    limits.overlap_min_mean_points = device_options_.overlap_min_mean_points;
     return limits;
   }
 

@@ -68,12 +68,14 @@ struct DeviceQuadratureMeshView {
   const double* boundary_rule_weights = nullptr;
 };
 
-/// Items of one kind grouped by degree: items[offsets[p] .. offsets[p + 1]) have degree p, and
-/// the largest of them has max_pieces[p] pieces. items lives on the device, the rest on the host.
+/// Items of one kind grouped by degree: items[offsets[p] .. offsets[p + 1]) have degree p, the
+/// largest of them has max_pieces[p] pieces and all together total_pieces[p]. items lives on the
+/// device, the rest on the host.
 struct DegreeGroups {
   device::DeviceBuffer<Index> items;
   std::vector<Index> offsets;
   std::vector<Index> max_pieces;
+  std::vector<GlobalIndex> total_pieces;
   std::vector<Index> host_items;
 
   Index count(int p) const { return offsets[p + 1] - offsets[p]; }
@@ -89,10 +91,12 @@ DegreeGroups make_degree_groups(Index count, int max_degree, const Degree& degre
   DegreeGroups groups;
   groups.offsets.assign(std::size_t(max_degree) + 2, 0);
   groups.max_pieces.assign(std::size_t(max_degree) + 1, 0);
+  groups.total_pieces.assign(std::size_t(max_degree) + 1, 0);
   for (Index i = 0; i < count; ++i)
     if (include(i)) {
       ++groups.offsets[degree(i) + 1];
       groups.max_pieces[degree(i)] = std::max(groups.max_pieces[degree(i)], pieces(i));
+      groups.total_pieces[degree(i)] += pieces(i);
     }
   for (int p = 0; p <= max_degree; ++p) groups.offsets[p + 1] += groups.offsets[p];
   groups.host_items.resize(groups.offsets.back());

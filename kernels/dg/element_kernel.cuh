@@ -154,7 +154,8 @@ void assemble_elements_on_device(const DeviceQuadratureMesh<Dim>& mesh,
         mesh.view(), pattern, groups.group(p), p, n, coefficients, values, rhs};
     device::detail::launch_tiled_points(
         launch, groups.count(p), n, (values ? n : 0) + (rhs ? 1 : 0), launch.record_size(),
-        GlobalIndex(groups.max_pieces[p]) * mesh.element_rule_size(p), "element kernel", limits);
+        GlobalIndex(groups.max_pieces[p]) * mesh.element_rule_size(p),
+        groups.total_pieces[p] * mesh.element_rule_size(p), "element kernel", limits);
   }
 }
 

@@ -345,8 +345,8 @@ void assemble_interior_faces_on_device(const DeviceQuadratureMesh<Dim>& mesh,
         values};
     device::detail::launch_tiled_points(
         launch, groups.count(p), 2 * n, 2 * n, launch.record_size(),
-        GlobalIndex(groups.max_pieces[p]) * mesh.interface_rule_size(p), "interior face kernel",
-        limits);
+        GlobalIndex(groups.max_pieces[p]) * mesh.interface_rule_size(p),
+        groups.total_pieces[p] * mesh.interface_rule_size(p), "interior face kernel", limits);
   }
   if (mode == FaceWriteMode::deterministic && mesh.element_count() > 0) {
     device::detail::gather_interface_diagonals_kernel<Dim, Real>

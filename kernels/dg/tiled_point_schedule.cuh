@@ -16,7 +16,12 @@
 // Points are taken in batches held in the team's shared memory, each in three phases between
 // team barriers:
 //   1. points:    thread m evaluates point m of the batch into its record (the map, the weight,
-//                 the coefficients, the per-axis basis tables) — Launch::evaluate_point;
+//                 the coefficients, the per-axis basis tables) — Launch::evaluate_point; in a
+//                 thread-block team one extra warp, the producer, does this for the next batch
+//                 while the others are in phase 3 of this one (two record buffers), because a
+//                 point's evaluation is a long dependent chain on one lane: done between
+//                 barriers, the rest of the block waited for it — 30–33 % of the stall samples
+//                 of the P_5 element and interior kernels (Nsight Compute, H100);
 //   2. functions: threads over (point, column u) fill column u of the point's test table
 //                 (u < rows) and trial table (u < columns) — Launch::evaluate_function; the
 //                 padding up to the tile multiples is zeroed here;
@@ -75,6 +80,12 @@ inline constexpr int max_warp_team_threads = 256;
 inline constexpr int min_warp_team_blocks = 2;
 /// Units a table small enough for one warp aims at: one pass of its lanes.
 inline constexpr int target_units_per_warp_item = 32;
+/// The producer warp (LaunchLimits::overlap_point_evaluation) is used where the items have at
+/// least this many points on average: two batches. Below, there is little to overlap and the
+/// extra warp and the smaller batches cost: on Table 2's slab (H100) the P_3 / P_4 / P_5
+/// interfaces (20 / 32 / 46 points) were 1.29× / 1.04× / 1.01× slower with it, the P_4 / P_5
+/// elements (247 / 463 points) 1.07× / 1.21× faster, the P_5 boundaries (157) 1.05× faster.
+inline constexpr int min_points_to_overlap = 64;
 
 /// The launch configuration the caller may choose (the results do not depend on it).
 struct LaunchLimits {
@@ -87,16 +98,24 @@ struct LaunchLimits {
   /// Items whose units fit one warp go one per warp; false: one per block. The sums are the same
   /// either way.
   bool small_items_per_warp = true;
+  /// One-item-per-block launches get a producer warp that evaluates the next batch's points
+  /// while the other warps multiply (phase 1 overlapped with phase 3); false: the three phases
+  /// in turn. The sums are the same either way.
+  bool overlap_point_evaluation = true;
+  /// ... where the launch's items have at least this many points on average.
+  int overlap_min_mean_points = min_points_to_overlap;
 };
 
 /// Sizes the kernel needs besides the Launch (computed once per launch on the host).
 struct TiledPointSizes {
-  int groups;        ///< G, the point groups
-  int batch;         ///< points per batch
-  int record_size;   ///< Reals of a point's record
-  int slot_size;     ///< Reals of a point's record and tables (largest item of the launch)
-  int code_doubles;  ///< doubles of shared memory before the slots, holding the int codes
-  int team_doubles;  ///< doubles of shared memory per team (the one-item-per-warp kernel)
+  int groups;            ///< G, the point groups
+  int batch;             ///< points per batch
+  int record_size;       ///< Reals of a point's record
+  int table_size;        ///< Reals of a point's test and trial tables (largest item of the launch)
+  int code_doubles;      ///< doubles of shared memory before the records, holding the int codes
+  int team_doubles;      ///< doubles of shared memory per team (the one-item-per-warp kernel)
+  int producer_threads;  ///< 0, or the last threads of the team: they evaluate the next batch's
+                         ///< points during phase 3 (records double-buffered)
 };
 
 __host__ __device__ constexpr int tiles_of(int size, int tile) { return (size + tile - 1) / tile; }
@@ -132,16 +151,26 @@ __device__ void sum_tiled_points(const Team& team, const Launch& launch,
   const int threads = team.size();
   const int t = team.rank();
 
+  // Shared memory: codes | records (one or two buffers of `batch` records) | tables (`batch`).
   int* codes = reinterpret_cast<int*>(storage);
-  Real* slots = reinterpret_cast<Real*>(storage + sizes.code_doubles);
-  const int slot_size = sizes.slot_size;
-  const int test_offset = sizes.record_size;
-  const int trial_offset = sizes.record_size + K * padded_rows;
+  const int producers = sizes.producer_threads;
+  const bool overlap = producers > 0;
+  const int record_size = sizes.record_size, table_size = sizes.table_size;
+  const int buffer_size = sizes.batch * record_size;
+  Real* records = reinterpret_cast<Real*>(storage + sizes.code_doubles);
+  Real* tables = records + (overlap ? 2 : 1) * buffer_size;
+  const int trial_offset = K * padded_rows;
+  const auto evaluate_points = [&](Index first, int count, Real* buffer, int rank, int stride) {
+    for (int m = rank; m < count; m += stride)
+      launch.evaluate_point(item, first + m, buffer + m * record_size);
+  };
 
   for (int u = t; u < functions; u += threads) codes[u] = launch.function_code(item, u);
 
-  // Thread t's unit in a pass: group t / pass_tiles, tile first_tile + t % pass_tiles.
-  const int tiles_per_pass = threads / groups;
+  // Thread t's unit in a pass: group t / pass_tiles, tile first_tile + t % pass_tiles. The
+  // producers (t ≥ product_threads) have no unit.
+  const int product_threads = threads - producers;
+  const int tiles_per_pass = product_threads / groups;
   for (int first_tile = 0; first_tile < tiles; first_tile += tiles_per_pass) {
     const int pass_tiles = min(tiles_per_pass, tiles - first_tile);
     const bool works = t < pass_tiles * groups;
@@ -154,23 +183,32 @@ __device__ void sum_tiled_points(const Team& team, const Launch& launch,
 #pragma unroll
       for (int c = 0; c < TC; ++c) sum[r][c] = Real(0);
 
+    if (overlap) {  // the pass's first batch, by everyone
+      team.sync();  // the previous pass's partial sums (in the records) are read
+      evaluate_points(0, min(sizes.batch, point_count), records, t, threads);
+    }
     // phase = first mod G, the group of the batch's first point.
     const int batch_phase = sizes.batch % groups;
-    int phase = 0;
+    int phase = 0, buffer = 0;
     for (Index first = 0; first < point_count;
-         first += sizes.batch, phase = (phase + batch_phase) % groups) {
+         first += sizes.batch, phase = (phase + batch_phase) % groups, buffer ^= int(overlap)) {
       const int count = min(sizes.batch, point_count - first);
-      team.sync();  // codes written; every thread done with the previous batch
-      for (int m = t; m < count; m += threads)
-        launch.evaluate_point(item, first + m, slots + m * slot_size);
+      Real* batch_records = records + buffer * buffer_size;
+      // Codes and (overlapping) this batch's records written; every thread done with the
+      // previous batch's tables.
       team.sync();
+      if (!overlap) {
+        evaluate_points(first, count, batch_records, t, threads);
+        team.sync();
+      }
       for (int v = t; v < count * functions; v += threads) {
         const int m = v / functions, u = v % functions;
-        Real* slot = slots + m * slot_size;
-        Real* test = u < padded_rows ? slot + test_offset + u : nullptr;
-        Real* trial = u < padded_columns ? slot + trial_offset + u : nullptr;
+        Real* table = tables + m * table_size;
+        Real* test = u < padded_rows ? table + u : nullptr;
+        Real* trial = u < padded_columns ? table + trial_offset + u : nullptr;
         if (u < rows || u < columns)
-          launch.evaluate_function(item, slot, u, codes[u], u < rows ? test : nullptr, padded_rows,
+          launch.evaluate_function(item, batch_records + m * record_size, u, codes[u],
+                                   u < rows ? test : nullptr, padded_rows,
                                    u < columns ? trial : nullptr, padded_columns);
         if (test && u >= rows)
           for (int c = 0; c < K; ++c) test[c * padded_rows] = Real(0);
@@ -178,11 +216,18 @@ __device__ void sum_tiled_points(const Team& team, const Launch& launch,
           for (int c = 0; c < K; ++c) trial[c * padded_columns] = Real(0);
       }
       team.sync();
+      if (t >= product_threads) {  // a producer: the next batch's records, in the other buffer
+        const Index next = first + sizes.batch;
+        if (next < point_count)
+          evaluate_points(next, min(sizes.batch, point_count - next),
+                          records + (buffer ^ 1) * buffer_size, t - product_threads, producers);
+        continue;
+      }
       if (!works) continue;
       // The batch's points of this unit's group, in increasing k.
       for (int m = (groups - phase + group) % groups; m < count; m += groups) {
-        const Real* test = slots + m * slot_size + test_offset + ti;
-        const Real* trial = slots + m * slot_size + trial_offset + tj;
+        const Real* test = tables + m * table_size + ti;
+        const Real* trial = tables + m * table_size + trial_offset + tj;
 #pragma unroll
         for (int k = 0; k < K; ++k) {
           Real a[TR], b[TC];
@@ -211,8 +256,8 @@ __device__ void sum_tiled_points(const Team& team, const Launch& launch,
           }
       continue;
     }
-    team.sync();  // the slots are free
-    Real* partial = slots;
+    team.sync();  // the records and tables are free
+    Real* partial = records;
     if (works)
 #pragma unroll
       for (int r = 0; r < TR; ++r)
@@ -336,8 +381,8 @@ inline bool fits_one_warp(const Tiling& tiling) { return tiling.tiles * tiling.g
 
 template <class Launch, int TR, int TC>
 void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling, int max_rows,
-                         int max_columns, int record_size, GlobalIndex max_points, const char* name,
-                         const LaunchLimits& limits) {
+                         int max_columns, int record_size, GlobalIndex max_points,
+                         GlobalIndex total_points, const char* name, const LaunchLimits& limits) {
   using Real = typename Launch::Real;
   // No table with 4 × 8 tiles fits one warp: its warp kernel is not instantiated.
   constexpr bool warp_capable = TR == TC;
@@ -345,16 +390,25 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
   auto* block_kernel = tiled_point_kernel<Launch, TR, TC>;
   const int padded_rows = tiles_of(max_rows, TR) * TR;
   const int padded_columns = tiles_of(max_columns, TC) * TC;
-  const int threads = std::min(
-      limits.max_threads, per_warp ? max_warp_team_threads
-                                   : std::max(64, (tiling.tiles * tiling.groups + 31) / 32 * 32));
+  const int unit_threads = (tiling.tiles * tiling.groups + 31) / 32 * 32;
+  // A block team with a producer warp (the units' warps, as many as fit, and one more) where a
+  // typical item has several batches of points to overlap.
+  const bool overlap = !per_warp && limits.overlap_point_evaluation && limits.max_threads >= 64 &&
+                       total_points >= GlobalIndex(limits.overlap_min_mean_points) * items;
+  const int producers = overlap ? 32 : 0;
+  const int threads = per_warp  ? std::min(limits.max_threads, max_warp_team_threads)
+                      : overlap ? std::min(unit_threads, limits.max_threads - producers) + producers
+                                : std::min(std::max(64, unit_threads), limits.max_threads);
   const int teams = per_warp ? threads / 32 : 1;
   TiledPointSizes sizes{};
   sizes.groups = tiling.groups;
   sizes.record_size = record_size;
-  sizes.slot_size = record_size + Launch::components * (padded_rows + padded_columns);
+  sizes.table_size = Launch::components * (padded_rows + padded_columns);
+  sizes.producer_threads = producers;
   sizes.code_doubles = (std::max(padded_rows, padded_columns) + 1) / 2;
-  const std::size_t slot_bytes = std::size_t(sizes.slot_size) * sizeof(Real);
+  // Per point: its record (two buffers when overlapping) and its tables.
+  const std::size_t slot_bytes =
+      std::size_t((overlap ? 2 : 1) * record_size + sizes.table_size) * sizeof(Real);
   const std::size_t code_bytes = std::size_t(sizes.code_doubles) * sizeof(double);
   std::size_t budget = 0;
   if constexpr (warp_capable)
@@ -363,10 +417,13 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
                                                    name);
   if (!per_warp) budget = shared_bytes_without_occupancy_loss(block_kernel, threads, name);
   budget = std::min(std::size_t(limits.max_shared_bytes), budget) / std::size_t(teams);
+  // Overlapping, a batch is at most one point per producer: its evaluation is one round of the
+  // producer warp, hidden behind the batch's products.
   sizes.batch = int(std::clamp<GlobalIndex>(
       GlobalIndex(budget > code_bytes ? (budget - code_bytes) / slot_bytes : 0), 1,
-      std::max<GlobalIndex>(1, max_points)));
-  // The partial sums of the point groups reuse the slots after the last batch: one register
+      std::max<GlobalIndex>(1,
+                            overlap ? std::min<GlobalIndex>(producers, max_points) : max_points)));
+  // The partial sums of the point groups reuse the records after the last batch: one register
   // tile per unit of a pass.
   const int units_per_pass = per_warp ? 32 : threads;
   const std::size_t partial_bytes =
@@ -378,11 +435,11 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
   const Index blocks = per_warp ? (items + teams - 1) / teams : items;
   if (std::getenv("POLYDG_TRACE_LAUNCHES"))
     std::fprintf(stderr,
-                 "%s: %d items, %d blocks of %d threads (%s), tile %dx%d, %d point groups, "
-                 "batch %d, %zu bytes\n",
-                 name, int(items), int(blocks), threads,
-                 per_warp ? "one item per warp" : "one item per block", TR, TC, sizes.groups,
-                 sizes.batch, bytes);
+                 "%s: %d items (%.1f points each), %d blocks of %d threads (%s%s), tile %dx%d, "
+                 "%d point groups, batch %d, %zu bytes\n",
+                 name, int(items), double(total_points) / double(items), int(blocks), threads,
+                 per_warp ? "one item per warp" : "one item per block",
+                 overlap ? ", a producer warp" : "", TR, TC, sizes.groups, sizes.batch, bytes);
   if constexpr (warp_capable)
     if (per_warp)
       return launch_with_shared_memory(tiled_point_warp_kernel<Launch, TR, TC>, blocks, threads,
@@ -391,11 +448,12 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
 }
 
 /// Sums the tables of `launch`'s items 0..items−1, which have at most max_rows × max_columns
-/// outputs, records of record_size Reals and at most max_points points. `name` appears in errors.
+/// outputs, records of record_size Reals, at most max_points points each and total_points in
+/// all. `name` appears in errors.
 template <class Launch>
 void launch_tiled_points(const Launch& launch, Index items, int max_rows, int max_columns,
-                         int record_size, GlobalIndex max_points, const char* name,
-                         const LaunchLimits& limits) {
+                         int record_size, GlobalIndex max_points, GlobalIndex total_points,
+                         const char* name, const LaunchLimits& limits) {
   if (items <= 0 || max_rows <= 0 || max_columns <= 0) return;
   if (limits.max_threads < 32 || limits.max_threads > max_block_threads ||
       limits.max_threads % 32 != 0)
@@ -407,13 +465,13 @@ void launch_tiled_points(const Launch& launch, Index items, int max_rows, int ma
   const Tiling tiling = choose_tiling(max_rows, max_columns);
   if (tiling.tile_columns == 8)
     launch_tiled_kernel<Launch, 4, 8>(launch, items, tiling, max_rows, max_columns, record_size,
-                                      max_points, name, limits);
+                                      max_points, total_points, name, limits);
   else if (tiling.tile_rows == 4)
     launch_tiled_kernel<Launch, 4, 4>(launch, items, tiling, max_rows, max_columns, record_size,
-                                      max_points, name, limits);
+                                      max_points, total_points, name, limits);
   else
     launch_tiled_kernel<Launch, 2, 2>(launch, items, tiling, max_rows, max_columns, record_size,
-                                      max_points, name, limits);
+                                      max_points, total_points, name, limits);
 }
 
 }  // namespace polydg::device::detail

@@ -88,10 +88,18 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
   small_batches.max_block_shared_bytes = 8 * 1024;  // above 48 KiB where occupancy allows)
   DeviceAssemblyOptions blocks;  // small items one per block rather than one per warp
   blocks.small_items_per_warp = false;
+  DeviceAssemblyOptions in_turn;  // no producer warp: the point evaluation between barriers
+  in_turn.overlap_point_evaluation = false;
+  DeviceAssemblyOptions overlapped = blocks;  // a producer warp in every launch
+  overlapped.overlap_min_mean_points = 0;
+  DeviceAssemblyOptions narrow_blocks = overlapped;  // one unit warp and the producer warp
+  narrow_blocks.max_block_threads = 64;
   DeviceAssemblyOptions atomic;
   atomic.write_mode = FaceWriteMode::atomic;
   const Host first = run({}), second = run({}), narrow_run = run(narrow), atomic_run = run(atomic);
   const Host small_batch_run = run(small_batches), block_run = run(blocks);
+  const Host in_turn_run = run(in_turn), overlapped_run = run(overlapped);
+  const Host narrow_block_run = run(narrow_blocks);
 
   const BlockPattern& pattern = *cpu.pattern();
   const double matrix_difference = relative_difference(first.values, host_values);
@@ -125,6 +133,12 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
   POLYDG_GPU_CHECK(same_bits(first.rhs, small_batch_run.rhs));
   POLYDG_GPU_CHECK(same_bits(first.values, block_run.values));
   POLYDG_GPU_CHECK(same_bits(first.rhs, block_run.rhs));
+  POLYDG_GPU_CHECK(same_bits(first.values, in_turn_run.values));
+  POLYDG_GPU_CHECK(same_bits(first.rhs, in_turn_run.rhs));
+  POLYDG_GPU_CHECK(same_bits(first.values, overlapped_run.values));
+  POLYDG_GPU_CHECK(same_bits(first.rhs, overlapped_run.rhs));
+  POLYDG_GPU_CHECK(same_bits(first.values, narrow_block_run.values));
+  POLYDG_GPU_CHECK(same_bits(first.rhs, narrow_block_run.rhs));
 
   // Matrix-only and rhs-only assemblies: the same bits as the full one.
   DeviceAssembler<Dim> gpu(mesh, conditions, options);
