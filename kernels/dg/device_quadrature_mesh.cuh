@@ -165,12 +165,13 @@ __global__ void map_boxes_last_coordinate(Box<Dim>* boxes, GlobalIndex count,
   boxes[i].upper[Dim - 1] = map(boxes[i].upper[Dim - 1]);
 }
 
-/// measures[i] *= factor, or with normals given, *= map.facet_scale(normals[i]'s last component).
+/// measures[i] *= map.scale, or with normals given, *= map.facet_scale(normals[i]'s last
+/// component).
 template <int Dim>
-__global__ void scale_measures(double* measures, GlobalIndex count, double factor,
-                               const Point<Dim>* normals, LastCoordinateMap map) {
+__global__ void scale_measures(double* measures, GlobalIndex count, const Point<Dim>* normals,
+                               LastCoordinateMap map) {
   const GlobalIndex i = GlobalIndex(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < count) measures[i] *= normals ? map.facet_scale(normals[i][Dim - 1]) : factor;
+  if (i < count) measures[i] *= normals ? map.facet_scale(normals[i][Dim - 1]) : map.scale;
 }
 
 inline unsigned map_blocks(std::size_t count) { return unsigned((count + 255) / 256); }
@@ -277,9 +278,8 @@ class DeviceQuadratureMesh {
     const auto measures = [&](device::DeviceBuffer<double>& buffer,
                               const device::DeviceBuffer<Point<Dim>>* normals) {
       if (buffer.size() == 0) return;
-      detail::scale_measures<Dim>
-          <<<map_blocks(buffer.size()), 256>>>(buffer.data(), GlobalIndex(buffer.size()), map.scale,
-                                               normals ? normals->data() : nullptr, map);
+      detail::scale_measures<Dim><<<map_blocks(buffer.size()), 256>>>(
+          buffer.data(), GlobalIndex(buffer.size()), normals ? normals->data() : nullptr, map);
       POLYDG_CUDA_CHECK_LAUNCH("scale_measures");
     };
     points(simplex_vertices_);
