@@ -249,6 +249,10 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
   blocks.small_items_per_warp = false;
   time_variant(blocks, times.values_blocks_s, times.element_blocks_s, times.interior_blocks_s,
                times.boundary_blocks_s);
+  DeviceAssemblyOptions not_persistent = options;  // a block of the grid per item
+  not_persistent.persistent_blocks = false;
+  time_variant(not_persistent, times.values_not_persistent_s, times.element_not_persistent_s,
+               times.interior_not_persistent_s, times.boundary_not_persistent_s);
   DeviceAssemblyOptions in_turn = options;  // no producer warp
   in_turn.overlap_point_evaluation = false;
   time_variant(in_turn, times.values_in_turn_s, times.element_in_turn_s, times.interior_in_turn_s,

@@ -35,6 +35,10 @@ struct GpuAssemblyTimes {
   /// Block items without the producer warp (overlap_point_evaluation off).
   double values_in_turn_s = 0, element_in_turn_s = 0, interior_in_turn_s = 0,
          boundary_in_turn_s = 0;
+  /// Block items one per block of the grid (persistent_blocks off: the producer warp only
+  /// where items average ≥ 64 points, and only within an item).
+  double values_not_persistent_s = 0, element_not_persistent_s = 0, interior_not_persistent_s = 0,
+         boundary_not_persistent_s = 0;
   // phases of one deterministic matrix re-assembly (CUDA events)
   double zero_s = 0, ranges_s = 0, element_s = 0, interior_s = 0, boundary_s = 0, check_s = 0;
   double interior_atomic_s = 0;

@@ -135,6 +135,14 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   line("  element kernel (block per item)", [](const Row& r) { return r.gpu.element_blocks_s; });
   line("  interior kernel (block per item)", [](const Row& r) { return r.gpu.interior_blocks_s; });
   line("  boundary kernel (block per item)", [](const Row& r) { return r.gpu.boundary_blocks_s; });
+  line("values re-assembly (blocks not persistent)",
+       [](const Row& r) { return r.gpu.values_not_persistent_s; });
+  line("  element kernel (blocks not persistent)",
+       [](const Row& r) { return r.gpu.element_not_persistent_s; });
+  line("  interior kernel (blocks not persistent)",
+       [](const Row& r) { return r.gpu.interior_not_persistent_s; });
+  line("  boundary kernel (blocks not persistent)",
+       [](const Row& r) { return r.gpu.boundary_not_persistent_s; });
   line("values re-assembly (no producer warp)",
        [](const Row& r) { return r.gpu.values_in_turn_s; });
   line("  element kernel (no producer warp)", [](const Row& r) { return r.gpu.element_in_turn_s; });
@@ -222,6 +230,10 @@ void write_gpu_json(std::ofstream& json, const polydg::bench::GpuAssemblyTimes& 
        << ", \"element_blocks_s\": " << g.element_blocks_s
        << ", \"interior_blocks_s\": " << g.interior_blocks_s
        << ", \"boundary_blocks_s\": " << g.boundary_blocks_s
+       << ", \"values_not_persistent_s\": " << g.values_not_persistent_s
+       << ", \"element_not_persistent_s\": " << g.element_not_persistent_s
+       << ", \"interior_not_persistent_s\": " << g.interior_not_persistent_s
+       << ", \"boundary_not_persistent_s\": " << g.boundary_not_persistent_s
        << ", \"values_in_turn_s\": " << g.values_in_turn_s
        << ", \"element_in_turn_s\": " << g.element_in_turn_s
        << ", \"interior_in_turn_s\": " << g.interior_in_turn_s

@@ -96,6 +96,7 @@ struct BoundaryLaunch {
   PointTerms terms;
   Real* values;  ///< null: matrix not assembled
   Real* rhs;     ///< null: rhs not assembled
+  NonFiniteWatch<Real> watch;
 
   // Record of one point (Reals): w, the four BoundaryPointTerms, A n [Dim], the basis tables.
   static constexpr int weight = 0, flux = 1, mass = 2, rhs_value = 3, rhs_flux = 4;
@@ -118,7 +119,7 @@ struct BoundaryLaunch {
     it.rule_size = mesh.boundary_rule_offsets[p + 1] - it.rule_begin;
     it.point_count =
         Index(mesh.element_boundary_offsets[it.element + 1] - it.facet_begin) * it.rule_size;
-    it.targets = ElementTableTargets<Real>(pattern, it.element, n, values, rhs);
+    it.targets = ElementTableTargets<Real>(pattern, it.element, n, values, rhs, watch);
     return it;
   }
   __device__ int rows(const Item&) const { return n; }
@@ -175,12 +176,14 @@ struct BoundaryLaunch {
 template <int Dim, class Real, class PointTerms>
 void launch_boundary(const DeviceQuadratureMesh<Dim>& mesh, const DegreeGroups& groups,
                      const DeviceBlockPatternView& pattern, const PointTerms& terms, Real* values,
-                     Real* rhs, const char* name, const LaunchLimits& limits) {
+                     Real* rhs, const char* name, const LaunchLimits& limits,
+                     unsigned long long* first_non_finite) {
   for (int p = 0; p <= mesh.max_degree(); ++p) {
     if (groups.count(p) == 0) continue;
     const int n = space_basis_size(mesh.space(), Dim, p);
-    const BoundaryLaunch<Dim, Real, PointTerms> launch{mesh.view(), pattern, groups.group(p), p,
-                                                       n,           terms,   values,          rhs};
+    const BoundaryLaunch<Dim, Real, PointTerms> launch{
+        mesh.view(), pattern, groups.group(p),           p, n, terms,
+        values,      rhs,     {values, first_non_finite}};
     launch_tiled_points(launch, groups.count(p), n, (values ? n : 0) + (rhs ? 1 : 0),
                         launch.record_size(),
                         GlobalIndex(groups.max_pieces[p]) * mesh.boundary_rule_size(p),
@@ -192,19 +195,20 @@ void launch_boundary(const DeviceQuadratureMesh<Dim>& mesh, const DegreeGroups& 
 
 /// Adds the Dirichlet, inflow and Neumann terms into the diagonal blocks of `values` and into
 /// `rhs` (device memory; null skips a target). diffusion_ranges: per element, on the device.
-/// Asynchronous on limits.stream.
+/// first_non_finite: as for assemble_elements_on_device. Asynchronous on limits.stream.
 template <int Dim, class Real, class Coefficients>
 void assemble_boundary_faces_on_device(const DeviceQuadratureMesh<Dim>& mesh,
                                        const DeviceBlockPatternView& pattern,
                                        const DiffusionRange<Dim>* diffusion_ranges,
                                        double penalty_constant, const Coefficients& coefficients,
                                        Real* values, Real* rhs,
-                                       const device::detail::LaunchLimits& limits = {}) {
+                                       const device::detail::LaunchLimits& limits = {},
+                                       unsigned long long* first_non_finite = nullptr) {
   if (!values && !rhs) return;
   const device::detail::BoundaryTerms<Dim, Coefficients> terms{
       coefficients, diffusion_ranges, penalty_constant, values != nullptr, rhs != nullptr};
   device::detail::launch_boundary(mesh, mesh.boundary_elements(), pattern, terms, values, rhs,
-                                  "boundary face kernel", limits);
+                                  "boundary face kernel", limits, first_non_finite);
 }
 
 /// Adds ∫ value(e, x) φ_i over the previous_slab facets of every element into `rhs` (device
@@ -217,7 +221,7 @@ void assemble_previous_slab_faces_on_device(const DeviceQuadratureMesh<Dim>& mes
   const device::detail::PreviousSlabTerms<Dim, Value> terms{value};
   device::detail::launch_boundary(mesh, mesh.previous_slab_elements(), pattern, terms,
                                   static_cast<Real*>(nullptr), rhs, "previous slab face kernel",
-                                  limits);
+                                  limits, nullptr);
 }
 
 }  // namespace polydg

@@ -14,7 +14,8 @@
 // the element pairs, equal to the CPU pattern), zeroed values and rhs, and the interface
 // scratch of the deterministic mode. An assembly is, on one stream: zero the targets; the
 // diffusion ranges (the penalty's ā); element kernel; interior faces (+ gather); boundary
-// faces; and, unless disabled, a check that every assembled entry is finite.
+// faces; and, unless disabled, a check that every assembled entry is finite (the kernels note
+// the first non-finite value they store; the rhs is read once).
 //
 // Write modes (FaceWriteMode): deterministic (default) gives the same bits on every run and
 // launch configuration; atomic adds the interface contributions to diagonal blocks with
@@ -54,8 +55,9 @@ namespace polydg {
 
 struct DeviceAssemblyOptions {
   FaceWriteMode write_mode = FaceWriteMode::deterministic;
-  /// Check after each assembly that every assembled entry is finite (one read of the values,
-  /// one device→host copy of an index); the kernels themselves cannot report a NaN coefficient.
+  /// Check after each assembly that every assembled entry is finite: the kernels note the first
+  /// non-finite value they store, the rhs is read once, and one index comes back to the host
+  /// (the kernels cannot throw for a NaN coefficient themselves).
   bool check_finite = true;
   /// Record CUDA events between the phases so last_timings() can report them.
   bool record_timings = false;
@@ -76,6 +78,13 @@ struct DeviceAssemblyOptions {
   bool overlap_point_evaluation = true;
   /// ... where a launch's items have at least this many points on average (0: always).
   int overlap_min_mean_points = device::detail::min_points_to_overlap;
+  /// One-item-per-block launches keep as many blocks as are resident, each taking items in
+  /// turn, the producer warp evaluating the next item's first points during the last products
+  /// of this one (LaunchLimits::persistent_blocks). The results do not depend on it.
+  bool persistent_blocks = true;
+  /// ... at most this many of them (0: as many as are resident; a few: each block takes many
+  /// items, as on a large mesh — for tests). The results do not depend on it.
+  int max_persistent_blocks = 0;
 };
 
 /// Seconds of the phases of the last assembly (record_timings), measured with CUDA events.
@@ -286,6 +295,8 @@ class DeviceAssembler {
     limits.small_items_per_warp = device_options_.small_items_per_warp;
     limits.overlap_point_evaluation = device_options_.overlap_point_evaluation;
     limits.overlap_min_mean_points = device_options_.overlap_min_mean_points;
+    limits.persistent_blocks = device_options_.persistent_blocks;
+    limits.max_persistent_blocks = device_options_.max_persistent_blocks;
     return limits;
   }
 
@@ -297,40 +308,53 @@ class DeviceAssembler {
     record(0);
     if (values) values_.fill_zero();
     if (rhs) rhs_.fill_zero();
+    // The kernels note the first non-finite value they store (non_finite_watch.cuh).
+    unsigned long long* first_non_finite = nullptr;
+    if (values && device_options_.check_finite) {
+      first_non_finite = first_bad_.data();
+      POLYDG_CUDA_CHECK(cudaMemsetAsync(first_non_finite, 0xFF, sizeof *first_non_finite));
+    }
     record(1);
     const DeviceBlockPatternView pattern = pattern_.view();
     const device::detail::LaunchLimits limits = launch_limits();
     compute_diffusion_ranges_on_device(mesh_, coefficients, diffusion_ranges_.data());
     record(2);
-    assemble_elements_on_device(mesh_, pattern, coefficients, values, rhs, limits);
+    assemble_elements_on_device(mesh_, pattern, coefficients, values, rhs, limits,
+                                first_non_finite);
     record(3);
-    assemble_interior_faces_on_device(
-        mesh_, pattern, diffusion_ranges_.data(), options_.penalty_constant, coefficients,
-        device_options_.write_mode, scratch_.view(), interface_workspace_, values, limits);
+    assemble_interior_faces_on_device(mesh_, pattern, diffusion_ranges_.data(),
+                                      options_.penalty_constant, coefficients,
+                                      device_options_.write_mode, scratch_.view(),
+                                      interface_workspace_, values, limits, first_non_finite);
     record(4);
     assemble_boundary_faces_on_device(mesh_, pattern, diffusion_ranges_.data(),
-                                      options_.penalty_constant, coefficients, values, rhs, limits);
+                                      options_.penalty_constant, coefficients, values, rhs, limits,
+                                      first_non_finite);
     record(5);
     if (device_options_.check_finite) check_finite(values, rhs);
     record(6);
   }
 
-  // Raises, naming the element, when a value or rhs entry is not finite. Synchronizes.
+  // Raises, naming the element, when a value or rhs entry is not finite: the values as the
+  // kernels noted them (run), the rhs by a pass over it (it is small, and the previous slab term
+  // adds to it). Synchronizes.
   void check_finite(const Real* values, const Real* rhs) {
     struct Target {
       const Real* data;
       GlobalIndex count;
       bool matrix;
     };
+    const unsigned long long none = device::detail::no_non_finite_value;
     for (const Target target :
          {Target{values, pattern_.value_count(), true}, Target{rhs, pattern_.dof_count(), false}}) {
       if (!target.data || target.count == 0) continue;
-      const unsigned long long none = ~0ull;
-      device::copy_host_to_device(first_bad_.data(), &none, sizeof none);
-      const GlobalIndex blocks = std::min<GlobalIndex>((target.count + 255) / 256, 4096);
-      device::detail::first_non_finite_kernel<<<static_cast<unsigned>(blocks), 256>>>(
-          target.data, target.count, first_bad_.data());
-      POLYDG_CUDA_CHECK_LAUNCH("first_non_finite_kernel");
+      if (!target.matrix) {
+        device::copy_host_to_device(first_bad_.data(), &none, sizeof none);
+        const GlobalIndex blocks = std::min<GlobalIndex>((target.count + 255) / 256, 4096);
+        device::detail::first_non_finite_kernel<<<static_cast<unsigned>(blocks), 256>>>(
+            target.data, target.count, first_bad_.data());
+        POLYDG_CUDA_CHECK_LAUNCH("first_non_finite_kernel");
+      }
       unsigned long long first = none;
       device::copy_device_to_host(&first, first_bad_.data(), sizeof first);
       if (first == none) continue;

@@ -51,6 +51,7 @@ struct ElementLaunch {
   Coefficients coefficients;
   Real* values;  ///< null: matrix not assembled
   Real* rhs;     ///< null: rhs not assembled
+  NonFiniteWatch<Real> watch;
 
   // Record of one point (Reals): w, c, f, A[Dim][Dim], b[Dim], the basis tables.
   static constexpr int weight = 0, reaction = 1, source = 2, diffusion = 3;
@@ -72,7 +73,7 @@ struct ElementLaunch {
     it.rule_begin = mesh.element_rule_offsets[p];
     it.rule_size = mesh.element_rule_offsets[p + 1] - it.rule_begin;
     it.point_count = Index(mesh.simplex_offsets[it.element + 1] - it.simplex_begin) * it.rule_size;
-    it.targets = ElementTableTargets<Real>(pattern, it.element, n, values, rhs);
+    it.targets = ElementTableTargets<Real>(pattern, it.element, n, values, rhs, watch);
     return it;
   }
   __device__ int rows(const Item&) const { return n; }
@@ -137,21 +138,23 @@ struct ElementLaunch {
 /// null pointer skips that target. The pattern must be the one built for the mesh (block sizes
 /// N_p of its space). Coefficients: diffusion, advection, reaction (matrix) and source (rhs)
 /// are called on the device. Real (float or double) is the precision of the basis values, the
-/// products and the sums; the geometry stays double. Non-finite values are not detected here
-/// (DeviceAssembler checks the assembled arrays). Asynchronous on limits.stream (launch errors are
-/// reported at once).
+/// products and the sums; the geometry stays double. first_non_finite (device memory, may be
+/// null): lowered to the least index of `values` where a non-finite value is stored
+/// (non_finite_watch.cuh). Asynchronous on limits.stream (launch errors are reported at once).
 template <int Dim, class Real, class Coefficients>
 void assemble_elements_on_device(const DeviceQuadratureMesh<Dim>& mesh,
                                  const DeviceBlockPatternView& pattern,
                                  const Coefficients& coefficients, Real* values, Real* rhs,
-                                 const device::detail::LaunchLimits& limits = {}) {
+                                 const device::detail::LaunchLimits& limits = {},
+                                 unsigned long long* first_non_finite = nullptr) {
   if (!values && !rhs) return;
   const DegreeGroups& groups = mesh.elements();
   for (int p = 0; p <= mesh.max_degree(); ++p) {
     if (groups.count(p) == 0) continue;
     const int n = space_basis_size(mesh.space(), Dim, p);
     const device::detail::ElementLaunch<Dim, Real, Coefficients> launch{
-        mesh.view(), pattern, groups.group(p), p, n, coefficients, values, rhs};
+        mesh.view(), pattern, groups.group(p),           p, n, coefficients,
+        values,      rhs,     {values, first_non_finite}};
     device::detail::launch_tiled_points(
         launch, groups.count(p), n, (values ? n : 0) + (rhs ? 1 : 0), launch.record_size(),
         GlobalIndex(groups.max_pieces[p]) * mesh.element_rule_size(p),

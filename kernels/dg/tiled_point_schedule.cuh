@@ -102,8 +102,15 @@ struct LaunchLimits {
   /// while the other warps multiply (phase 1 overlapped with phase 3); false: the three phases
   /// in turn. The sums are the same either way.
   bool overlap_point_evaluation = true;
-  /// ... where the launch's items have at least this many points on average.
+  /// ... where the launch's items have at least this many points on average, or at any number
+  /// when the blocks are persistent.
   int overlap_min_mean_points = min_points_to_overlap;
+  /// One-item-per-block launches with one point group run as many blocks as are resident at
+  /// once, each taking items in turn, and the producer warp also evaluates the next item's
+  /// first batch (tiled_point_kernel). The sums are the same either way.
+  bool persistent_blocks = true;
+  /// ... at most this many of them (0: as many as are resident at once).
+  int max_persistent_blocks = 0;
 };
 
 /// Sizes the kernel needs besides the Launch (computed once per launch on the host).
@@ -135,10 +142,16 @@ struct WarpTeam {
 
 /// One item's table by `team`, in shared memory `storage` (the team's own). Each thread takes
 /// one (tile, point group) unit per pass, with a register tile.
+///
+/// Persistent blocks (tiled_point_kernel): next_item ≥ 0 is the item this block takes
+/// next; where the producers are free during this item's last batch (a producer warp, G = 1:
+/// nothing is left in shared memory after the last pass) they evaluate next_item's first batch
+/// into the spare record buffer, and the buffer is returned (otherwise −1). ready_buffer ≥ 0:
+/// this item's first batch is already there (the previous call's return).
 template <class Team, class Launch, int TR, int TC>
-__device__ void sum_tiled_points(const Team& team, const Launch& launch,
-                                 const typename Launch::Item& item, const TiledPointSizes& sizes,
-                                 double* storage) {
+__device__ int sum_tiled_points(const Team& team, const Launch& launch,
+                                const typename Launch::Item& item, const TiledPointSizes& sizes,
+                                double* storage, Index next_item = -1, int ready_buffer = -1) {
   using Real = typename Launch::Real;
   constexpr int K = Launch::components;
   const int rows = launch.rows(item), columns = launch.columns(item);
@@ -160,10 +173,12 @@ __device__ void sum_tiled_points(const Team& team, const Launch& launch,
   Real* records = reinterpret_cast<Real*>(storage + sizes.code_doubles);
   Real* tables = records + (overlap ? 2 : 1) * buffer_size;
   const int trial_offset = K * padded_rows;
-  const auto evaluate_points = [&](Index first, int count, Real* buffer, int rank, int stride) {
+  const auto evaluate_points = [&](const auto& owner, Index first, int count, Real* buffer,
+                                   int rank, int stride) {
     for (int m = rank; m < count; m += stride)
-      launch.evaluate_point(item, first + m, buffer + m * record_size);
+      launch.evaluate_point(owner, first + m, buffer + m * record_size);
   };
+  int prefetched = -1;  // the buffer holding next_item's first batch
 
   for (int u = t; u < functions; u += threads) codes[u] = launch.function_code(item, u);
 
@@ -183,13 +198,19 @@ __device__ void sum_tiled_points(const Team& team, const Launch& launch,
 #pragma unroll
       for (int c = 0; c < TC; ++c) sum[r][c] = Real(0);
 
+    // The first batch of the first pass may have been evaluated during the previous item.
+    const bool ready = first_tile == 0 && ready_buffer >= 0;
     if (overlap) {  // the pass's first batch, by everyone
       team.sync();  // the previous pass's partial sums (in the records) are read
-      evaluate_points(0, min(sizes.batch, point_count), records, t, threads);
+      if (!ready) evaluate_points(item, 0, min(sizes.batch, point_count), records, t, threads);
     }
+    // The last pass with G = 1 leaves nothing in shared memory: its last batch's producers may
+    // work for the next item.
+    const bool prefetch = overlap && next_item >= 0 && groups == 1 &&
+                          first_tile + tiles_per_pass >= tiles && point_count > 0;
     // phase = first mod G, the group of the batch's first point.
     const int batch_phase = sizes.batch % groups;
-    int phase = 0, buffer = 0;
+    int phase = 0, buffer = ready ? ready_buffer : 0;
     for (Index first = 0; first < point_count;
          first += sizes.batch, phase = (phase + batch_phase) % groups, buffer ^= int(overlap)) {
       const int count = min(sizes.batch, point_count - first);
@@ -198,7 +219,7 @@ __device__ void sum_tiled_points(const Team& team, const Launch& launch,
       // previous batch's tables.
       team.sync();
       if (!overlap) {
-        evaluate_points(first, count, batch_records, t, threads);
+        evaluate_points(item, first, count, batch_records, t, threads);
         team.sync();
       }
       for (int v = t; v < count * functions; v += threads) {
@@ -216,11 +237,16 @@ __device__ void sum_tiled_points(const Team& team, const Launch& launch,
           for (int c = 0; c < K; ++c) trial[c * padded_columns] = Real(0);
       }
       team.sync();
+      const Index next = first + sizes.batch;
+      if (next >= point_count && prefetch) prefetched = buffer ^ 1;  // the same on every thread
       if (t >= product_threads) {  // a producer: the next batch's records, in the other buffer
-        const Index next = first + sizes.batch;
-        if (next < point_count)
-          evaluate_points(next, min(sizes.batch, point_count - next),
+        const bool more = next < point_count;
+        if (more || prefetch) {  // one call site: evaluate_point is long, inlined at each
+          const typename Launch::Item owner = more ? item : launch.item(next_item);
+          const Index from = more ? next : 0;
+          evaluate_points(owner, from, min(sizes.batch, launch.point_count(owner) - from),
                           records + (buffer ^ 1) * buffer_size, t - product_threads, producers);
+        }
         continue;
       }
       if (!works) continue;
@@ -278,15 +304,24 @@ __device__ void sum_tiled_points(const Team& team, const Launch& launch,
       launch.store(item, i, j, value);
     }
   }
+  return prefetched;
 }
 
-/// One item per block.
+/// Items b, b + gridDim.x, … per block: one item per block with a grid of `items` blocks, or
+/// persistent blocks (a grid of the blocks resident at once) that take items in turn. With a
+/// producer warp, a persistent block's producer evaluates each item's first batch during the
+/// previous item's last products (sum_tiled_points' next_item), so an item of one batch — a P_4
+/// interface has 32 points on average — has its points' evaluation overlapped too.
 template <class Launch, int TR, int TC>
 __global__ void __launch_bounds__(max_block_threads)
-    tiled_point_kernel(Launch launch, TiledPointSizes sizes) {
+    tiled_point_kernel(Launch launch, TiledPointSizes sizes, Index items) {
   extern __shared__ double shared_storage[];  // double: aligned for either precision
-  sum_tiled_points<BlockTeam, Launch, TR, TC>(BlockTeam{}, launch, launch.item(Index(blockIdx.x)),
-                                              sizes, shared_storage);
+  int ready_buffer = -1;
+  for (GlobalIndex b = blockIdx.x; b < items; b += gridDim.x) {
+    const Index next = b + gridDim.x < items ? Index(b + gridDim.x) : -1;
+    ready_buffer = sum_tiled_points<BlockTeam, Launch, TR, TC>(
+        BlockTeam{}, launch, launch.item(Index(b)), sizes, shared_storage, next, ready_buffer);
+  }
 }
 
 /// One item per warp, each warp with sizes.team_doubles of the shared memory. The register cap
@@ -355,11 +390,9 @@ std::size_t shared_bytes_without_occupancy_loss(Kernel kernel, int threads, cons
   return std::size_t(std::max(per_multiprocessor / std::max(blocks, 1) - reserved, 0));
 }
 
-/// Sets the kernel's dynamic shared memory (opting in above 48 KiB) and launches it.
-template <class Kernel, class... Arguments>
-void launch_with_shared_memory(Kernel kernel, Index blocks, int threads, std::size_t bytes,
-                               const char* name, const LaunchLimits& limits,
-                               const Arguments&... arguments) {
+/// Opts `kernel` in to `bytes` of dynamic shared memory per block where that is above 48 KiB.
+template <class Kernel>
+void allow_shared_memory(Kernel kernel, std::size_t bytes, const char* name) {
   if (bytes > 48 * 1024) {
     int device = 0, most = 48 * 1024;
     check_cuda(cudaGetDevice(&device), name, __FILE__, __LINE__);
@@ -371,6 +404,30 @@ void launch_with_shared_memory(Kernel kernel, Index blocks, int threads, std::si
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)), name,
         __FILE__, __LINE__);
   }
+}
+
+/// The blocks of `kernel` (threads, bytes of dynamic shared memory each) the device holds at
+/// once: the grid of a persistent launch. Sets the kernel's shared memory attribute first, as
+/// the launch will (the occupancy query needs it above 48 KiB).
+template <class Kernel>
+Index resident_blocks(Kernel kernel, int threads, std::size_t bytes, const char* name) {
+  int device = 0, per_multiprocessor = 0, multiprocessors = 0;
+  check_cuda(cudaGetDevice(&device), name, __FILE__, __LINE__);
+  allow_shared_memory(kernel, bytes, name);
+  check_cuda(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, threads, bytes),
+      name, __FILE__, __LINE__);
+  check_cuda(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device), name,
+             __FILE__, __LINE__);
+  return Index(std::max(per_multiprocessor, 1)) * Index(multiprocessors);
+}
+
+/// Sets the kernel's dynamic shared memory (opting in above 48 KiB) and launches it.
+template <class Kernel, class... Arguments>
+void launch_with_shared_memory(Kernel kernel, Index blocks, int threads, std::size_t bytes,
+                               const char* name, const LaunchLimits& limits,
+                               const Arguments&... arguments) {
+  allow_shared_memory(kernel, bytes, name);
   kernel<<<static_cast<unsigned>(blocks), threads, bytes, limits.stream>>>(arguments...);
   check_cuda(cudaGetLastError(), name, __FILE__, __LINE__);
 }
@@ -392,9 +449,13 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
   const int padded_columns = tiles_of(max_columns, TC) * TC;
   const int unit_threads = (tiling.tiles * tiling.groups + 31) / 32 * 32;
   // A block team with a producer warp (the units' warps, as many as fit, and one more) where a
-  // typical item has several batches of points to overlap.
-  const bool overlap = !per_warp && limits.overlap_point_evaluation && limits.max_threads >= 64 &&
-                       total_points >= GlobalIndex(limits.overlap_min_mean_points) * items;
+  // typical item has several batches of points to overlap, or where the blocks are persistent
+  // and the producer works for the next item during an item's last batch.
+  const bool can_overlap = !per_warp && limits.overlap_point_evaluation && limits.max_threads >= 64;
+  const bool persistent = can_overlap && limits.persistent_blocks && tiling.groups == 1;
+  const bool overlap =
+      persistent ||
+      (can_overlap && total_points >= GlobalIndex(limits.overlap_min_mean_points) * items);
   const int producers = overlap ? 32 : 0;
   const int threads = per_warp  ? std::min(limits.max_threads, max_warp_team_threads)
                       : overlap ? std::min(unit_threads, limits.max_threads - producers) + producers
@@ -432,19 +493,26 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
       (code_bytes + std::max(std::size_t(sizes.batch) * slot_bytes, partial_bytes) + 7) / 8 * 8;
   sizes.team_doubles = int(team_bytes / sizeof(double));
   const std::size_t bytes = team_bytes * std::size_t(teams);
-  const Index blocks = per_warp ? (items + teams - 1) / teams : items;
+  Index blocks = per_warp ? (items + teams - 1) / teams : items;
+  if (persistent)
+    blocks =
+        std::min<Index>({items, resident_blocks(block_kernel, threads, bytes, name),
+                         limits.max_persistent_blocks > 0 ? limits.max_persistent_blocks : items});
   if (std::getenv("POLYDG_TRACE_LAUNCHES"))
     std::fprintf(stderr,
                  "%s: %d items (%.1f points each), %d blocks of %d threads (%s%s), tile %dx%d, "
                  "%d point groups, batch %d, %zu bytes\n",
                  name, int(items), double(total_points) / double(items), int(blocks), threads,
-                 per_warp ? "one item per warp" : "one item per block",
+                 per_warp     ? "one item per warp"
+                 : persistent ? "persistent blocks"
+                              : "one item per block",
                  overlap ? ", a producer warp" : "", TR, TC, sizes.groups, sizes.batch, bytes);
   if constexpr (warp_capable)
     if (per_warp)
       return launch_with_shared_memory(tiled_point_warp_kernel<Launch, TR, TC>, blocks, threads,
                                        bytes, name, limits, launch, sizes, items);
-  launch_with_shared_memory(block_kernel, blocks, threads, bytes, name, limits, launch, sizes);
+  launch_with_shared_memory(block_kernel, blocks, threads, bytes, name, limits, launch, sizes,
+                            items);
 }
 
 /// Sums the tables of `launch`'s items 0..items−1, which have at most max_rows × max_columns

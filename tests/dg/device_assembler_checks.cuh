@@ -1,0 +1,198 @@
+#pragma once
+// What the DeviceAssembler tests (test_cuda_assembler.cu: 2D; test_cuda_slab_assembler.cu: 2D+1
+// slabs — two files, so that their kernels compile in parallel) share: check_problem, the GPU
+// against the CPU Assembler on one problem under every launch configuration, and
+// check_approach_one, Approach 1's CSR against Approach 2's blocks.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "dg/coo_assembly.cuh"
+#include "dg/device_assembler.cuh"
+#include "gpu_test_support.hpp"
+#include "polydg/dg/assembler.hpp"
+#include "polydg/dg/boundary_conditions.hpp"
+#include "polydg/dg/coefficients.hpp"
+#include "polydg/mesh/agglomeration.hpp"
+#include "polydg/mesh/generators.hpp"
+#include "polydg/mesh/polytopic_mesh.hpp"
+#include "polydg/spacetime/slab_assembly_options.hpp"
+#include "polydg/spacetime/slab_mesh.hpp"
+
+using namespace polydg;
+
+namespace device_assembler_test {
+
+using testing::relative_difference;
+using testing::same_bits;
+using testing::small_run;
+
+constexpr double tolerance = 1e-13;
+
+constexpr double single_tolerance = 1e-5;
+
+// The off-diagonal entries of `values` in pattern order.
+std::vector<double> off_diagonal(const BlockPattern& pattern, std::span<const double> values) {
+  std::vector<double> entries;
+  for (Index block = 0; block < pattern.block_count(); ++block)
+    if (pattern.block_row(block) != pattern.block_column(block))
+      for (GlobalIndex k = pattern.block_value_offset(block);
+           k < pattern.block_value_offset(block + 1); ++k)
+        entries.push_back(values[k]);
+  return entries;
+}
+
+struct Host {
+  std::vector<double> values, rhs;
+};
+
+template <int Dim, class Coefficients, class PreviousSlab>
+void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
+                   const AssemblyOptions& options, const Coefficients& coefficients,
+                   const PreviousSlab* previous_slab, const char* name) {
+  Assembler<Dim> cpu(mesh, conditions, options);
+  BlockMatrix<double> matrix = cpu.make_matrix();
+  std::vector<double> rhs = cpu.make_vector();
+  cpu.assemble(coefficients, matrix, rhs);
+  constexpr bool slab = !std::is_same_v<PreviousSlab, int>;  // int: no previous slab
+  if constexpr (slab) cpu.add_previous_slab_term(*previous_slab, rhs);
+  const std::vector<double> host_values(matrix.values().begin(), matrix.values().end());
+
+  auto run = [&](DeviceAssemblyOptions device_options) {
+    DeviceAssembler<Dim> gpu(mesh, conditions, options, device_options);
+    gpu.assemble(coefficients);
+    if constexpr (slab) gpu.add_previous_slab_term(*previous_slab);
+    return Host{gpu.values_to_host(), gpu.rhs_to_host()};
+  };
+  DeviceAssemblyOptions narrow;
+  narrow.max_block_threads = 64;
+  DeviceAssemblyOptions small_batches;  // several batches per item (the default may opt in
+  small_batches.max_block_shared_bytes = 8 * 1024;  // above 48 KiB where occupancy allows)
+  DeviceAssemblyOptions blocks;  // small items one per block rather than one per warp
+  blocks.small_items_per_warp = false;
+  DeviceAssemblyOptions in_turn;  // no producer warp: the point evaluation between barriers
+  in_turn.overlap_point_evaluation = false;
+  DeviceAssemblyOptions overlapped = blocks;  // a producer warp in every launch
+  overlapped.overlap_min_mean_points = 0;
+  DeviceAssemblyOptions narrow_blocks = overlapped;  // one unit warp and the producer warp
+  narrow_blocks.max_block_threads = 64;
+  DeviceAssemblyOptions item_per_block = overlapped;  // blocks not persistent
+  item_per_block.persistent_blocks = false;
+  // Three persistent blocks: each takes many items, of different sizes on hp meshes, and with
+  // narrow blocks in several passes, its producer evaluating the next item's first batch.
+  DeviceAssemblyOptions few_blocks = overlapped, few_narrow_blocks = narrow_blocks;
+  few_blocks.max_persistent_blocks = few_narrow_blocks.max_persistent_blocks = 3;
+  DeviceAssemblyOptions atomic;
+  atomic.write_mode = FaceWriteMode::atomic;
+  const Host first = run({}), second = run({}), narrow_run = run(narrow), atomic_run = run(atomic);
+  const Host small_batch_run = run(small_batches), block_run = run(blocks);
+  const Host in_turn_run = run(in_turn), overlapped_run = run(overlapped);
+  const Host narrow_block_run = run(narrow_blocks), item_per_block_run = run(item_per_block);
+  const Host few_block_run = run(few_blocks), few_narrow_block_run = run(few_narrow_blocks);
+
+  const BlockPattern& pattern = *cpu.pattern();
+  const double matrix_difference = relative_difference(first.values, host_values);
+  const double off_diagonal_difference =
+      relative_difference(off_diagonal(pattern, first.values), off_diagonal(pattern, host_values));
+  const double rhs_difference = relative_difference(first.rhs, rhs);
+  const double atomic_difference = relative_difference(atomic_run.values, host_values);
+  DeviceAssembler<Dim, float> single(mesh, conditions, options);
+  single.assemble(coefficients);
+  if constexpr (slab) single.add_previous_slab_term(*previous_slab);
+  const double single_difference = relative_difference(single.values_to_host(), host_values);
+  const double single_rhs_difference = relative_difference(single.rhs_to_host(), rhs);
+  std::printf(
+      "%-24s elements %5d dofs %7lld  |D-C|/|C|: matrix %.1e off-diagonal %.1e rhs %.1e "
+      "atomic %.1e float %.1e (rhs %.1e)\n",
+      name, int(pattern.block_row_count()), static_cast<long long>(pattern.dof_count()),
+      matrix_difference, off_diagonal_difference, rhs_difference, atomic_difference,
+      single_difference, single_rhs_difference);
+  POLYDG_GPU_CHECK(single_difference <= single_tolerance);
+  POLYDG_GPU_CHECK(single_rhs_difference <= single_tolerance);
+  POLYDG_GPU_CHECK(matrix_difference <= tolerance);
+  POLYDG_GPU_CHECK(off_diagonal_difference <= tolerance);
+  POLYDG_GPU_CHECK(rhs_difference <= tolerance);
+  POLYDG_GPU_CHECK(atomic_difference <= tolerance);
+  POLYDG_GPU_CHECK(relative_difference(atomic_run.rhs, rhs) <= tolerance);
+  // Every run and launch configuration: the same bits.
+  const std::pair<const char*, const Host*> runs[] = {{"second", &second},
+                                                      {"narrow", &narrow_run},
+                                                      {"small batches", &small_batch_run},
+                                                      {"blocks", &block_run},
+                                                      {"in turn", &in_turn_run},
+                                                      {"overlapped", &overlapped_run},
+                                                      {"narrow blocks", &narrow_block_run},
+                                                      {"item per block", &item_per_block_run},
+                                                      {"few blocks", &few_block_run},
+                                                      {"few narrow blocks", &few_narrow_block_run}};
+  for (const auto& [run_name, run_result] : runs) {
+    const bool same =
+        same_bits(first.values, run_result->values) && same_bits(first.rhs, run_result->rhs);
+    if (!same) std::fprintf(stderr, "%s: the run '%s' differs from the first\n", name, run_name);
+    POLYDG_GPU_CHECK(same);
+  }
+
+  // Matrix-only and rhs-only assemblies: the same bits as the full one.
+  DeviceAssembler<Dim> gpu(mesh, conditions, options);
+  gpu.assemble_matrix(coefficients);
+  POLYDG_GPU_CHECK(same_bits(gpu.values_to_host(), first.values));
+  gpu.assemble_rhs(coefficients);
+  if constexpr (slab) gpu.add_previous_slab_term(*previous_slab);
+  POLYDG_GPU_CHECK(same_bits(gpu.rhs_to_host(), first.rhs));
+}
+
+std::shared_ptr<const SimplexMesh<2>> fine_square(int n) {
+  return std::make_shared<const SimplexMesh<2>>(unit_square_mesh(n, 0.2, 4));
+}
+
+// Approach 1 (CooAssembly): the CSR it builds holds every pattern entry with the value of the
+// Approach 2 assembly (other summation order: ≤ 1e-13), and nothing else.
+template <int Dim, class Coefficients>
+void check_approach_one(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
+                        const AssemblyOptions& options, const Coefficients& coefficients,
+                        const char* name) {
+  DeviceAssembler<Dim> gpu(mesh, conditions, options);
+  gpu.assemble_matrix(coefficients);
+  CooAssembly<Dim> coo(gpu);
+  coo.assemble_matrix(coefficients);
+  const std::vector<GlobalIndex> row_offsets = coo.row_offsets().to_host();
+  const std::vector<Index> columns = coo.columns().to_host();
+  const std::vector<double> csr = coo.values().to_host();
+  const std::vector<double> blocks = gpu.values_to_host();
+  const BlockPattern& pattern = *gpu.host_pattern();
+  std::vector<double> reordered(blocks.size(), 0.0);
+  bool all_found = true;
+  for (Index block = 0; block < pattern.block_count(); ++block) {
+    const Index r = pattern.block_row(block), c = pattern.block_column(block);
+    const int rows = pattern.block_size(r), cols = pattern.block_size(c);
+    for (int v = 0; v < rows * cols; ++v) {
+      const GlobalIndex row = pattern.dof_offset(r) + v / cols;
+      const Index column = Index(pattern.dof_offset(c) + v % cols);
+      const auto begin = columns.begin() + row_offsets[row];
+      const auto end = columns.begin() + row_offsets[row + 1];
+      const auto found = std::lower_bound(begin, end, column);
+      if (found == end || *found != column) {
+        all_found = false;
+        continue;
+      }
+      reordered[pattern.block_value_offset(block) + v] = csr[found - columns.begin()];
+    }
+  }
+  const double difference = relative_difference(reordered, blocks);
+  std::printf("%-24s Approach 1: COO %lld entries -> CSR %lld, |A1-A2|/|A2| = %.1e\n", name,
+              static_cast<long long>(coo.coo_count()), static_cast<long long>(coo.nonzero_count()),
+              difference);
+  POLYDG_GPU_CHECK(all_found);
+  POLYDG_GPU_CHECK(row_offsets.back() == GlobalIndex(blocks.size()));
+  POLYDG_GPU_CHECK(difference <= tolerance);
+}
+
+}  // namespace device_assembler_test

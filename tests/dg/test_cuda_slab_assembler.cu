@@ -1,0 +1,155 @@
+// The CUDA backend (DeviceAssembler) against the CPU reference Assembler on 2D+1 slabs, the
+// space-time heat problem's structure (2D meshes: test_cuda_assembler.cu): P_p and PQ_p for
+// p = 1..3 on tetrahedra and prisms, the previous slab's data on the bottom faces. Checked:
+// * check_problem (device_assembler_checks.cuh): the GPU matrix and rhs within 1e-13 of the CPU's
+//   (1e-5 in single precision), the same bits under every launch configuration;
+// * map_last_coordinate moves the device geometry as the CPU's (bit for bit), and the moved slab
+//   assembles the CPU's matrix;
+// * Approach 1's CSR holds Approach 2's matrix.
+// Exits 77 (ctest: Skipped) when no CUDA device is present.
+#include "dg/device_assembler_checks.cuh"
+
+namespace device_assembler_test {
+
+// The space-time heat problem's structure: spatial diffusion, b = (w, 1), the bottom face
+// reading a previous slab (here a smooth function of (e, x)), the top face outflow.
+void check_slab_meshes() {
+  const auto fine = fine_square(8);
+  const Agglomeration parts = agglomerate(*fine, 10);
+  const PolytopicMesh<2> spatial(fine, parts.element_of_cell, 1);
+  const auto coefficients =
+      make_coefficients<3>()
+          .with_diffusion([] __host__ __device__(const Point<3>& x) {
+            Tensor<3> a{};
+            a[0][0] = 1 + x[0] * x[0];
+            a[1][1] = 1 + x[1] * x[2];
+            a[0][1] = a[1][0] = 0.1 * x[0];
+            return a;
+          })
+          .with_advection([] __host__ __device__(const Point<3>& x) {
+            return Point<3>{{x[1] - 0.5, 0.5 - x[0], 1.0}};
+          })
+          .with_reaction([] __host__ __device__(const Point<3>& x) { return 0.5 + x[2]; })
+          .with_source([] __host__ __device__(const Point<3>& x) {
+            return cos(2 * x[0]) * (1 + x[1]) * exp(-x[2]);
+          })
+          .with_dirichlet([] __host__ __device__(const Point<3>& x) { return x[0] * x[2]; });
+  const auto previous_slab = [] __host__ __device__(Index e, const Point<3>& x) {
+    return sin(x[0] + 0.1 * e) * x[1];
+  };
+  BoundaryConditions conditions(BoundaryKind::dirichlet);
+  conditions.set(slab_bottom_tag, BoundaryKind::previous_slab);
+  conditions.set(slab_top_tag, BoundaryKind::neumann);
+  for (int p = 1; p <= (small_run() ? 1 : 3); ++p) {
+    const PolytopicMesh<3> slab = make_slab_mesh(spatial, p);
+    for (BasisSpace space : {BasisSpace::total_degree, BasisSpace::total_degree_times_last})
+      for (QuadraturePieces pieces : {QuadraturePieces::simplices, QuadraturePieces::slab_prisms}) {
+        AssemblyOptions options;
+        options.space = space;
+        options.pieces = pieces;
+        char name[64];
+        std::snprintf(name, sizeof name, "slab %s_%d %s",
+                      space == BasisSpace::total_degree ? "P" : "PQ", p,
+                      pieces == QuadraturePieces::slab_prisms ? "prisms" : "tetrahedra");
+        check_problem(slab, conditions, options, coefficients, &previous_slab, name);
+      }
+  }
+
+  // map_last_coordinate: both backends moved onto [0.5, 0.75] (and from there onto [0.75, 1.1])
+  // hold the same geometry — the device's mapped in place, bit for bit the CPU's — and assemble
+  // the same matrix; the GPU assembler's host mesh, mapped once by the composed map, has the
+  // same points and measures within two roundings.
+  const PolytopicMesh<3> slab = make_slab_mesh(spatial, 2);
+  const AssemblyOptions prisms = slab_assembly_options();
+  Assembler<3> cpu(slab, conditions, prisms);
+  DeviceAssembler<3> gpu(slab, conditions, prisms);
+  cpu.map_last_coordinate(0, 1, 0.5, 0.75);
+  gpu.map_last_coordinate(0, 1, 0.5, 0.75);
+  cpu.map_last_coordinate(0.5, 0.75, 0.75, 1.1);
+  gpu.map_last_coordinate(0.5, 0.75, 0.75, 1.1);
+  {
+    const QuadratureMesh<3>& host = cpu.quadrature_mesh();
+    const DeviceQuadratureMeshView<3> device_view = gpu.device_mesh().view();
+    const auto download = [](const auto* device_data, std::size_t count) {
+      std::vector<std::remove_cv_t<std::remove_pointer_t<decltype(device_data)>>> copy(count);
+      device::copy_device_to_host(copy.data(), device_data, count * sizeof(copy[0]));
+      return copy;
+    };
+    const auto same = [](const auto& device_values, const auto* host_values) {
+      return std::memcmp(device_values.data(), host_values,
+                         device_values.size() * sizeof(device_values[0])) == 0;
+    };
+    POLYDG_GPU_CHECK(same(download(device_view.simplex_vertices, host.simplex_vertices.size() * 4),
+                          host.simplex_vertices.data()));
+    POLYDG_GPU_CHECK(
+        same(download(device_view.boxes, host.element_boxes.size()), host.element_boxes.data()));
+    POLYDG_GPU_CHECK(same(download(device_view.measures, host.element_measures.size()),
+                          host.element_measures.data()));
+    POLYDG_GPU_CHECK(same(
+        download(device_view.interface_facet_vertices, host.interface_facet_vertices.size() * 3),
+        host.interface_facet_vertices.data()));
+    POLYDG_GPU_CHECK(
+        same(download(device_view.interface_facet_measures, host.interface_facet_measures.size()),
+             host.interface_facet_measures.data()));
+    POLYDG_GPU_CHECK(same(download(device_view.interface_facet_cell_measures,
+                                   host.interface_facet_cell_measures.size() * 2),
+                          host.interface_facet_cell_measures.data()));
+    POLYDG_GPU_CHECK(
+        same(download(device_view.boundary_facet_vertices, host.boundary_facet_vertices.size() * 3),
+             host.boundary_facet_vertices.data()));
+    POLYDG_GPU_CHECK(
+        same(download(device_view.boundary_facet_measures, host.boundary_facet_measures.size()),
+             host.boundary_facet_measures.data()));
+    POLYDG_GPU_CHECK(same(download(device_view.boundary_facet_cell_measures,
+                                   host.boundary_facet_cell_measures.size()),
+                          host.boundary_facet_cell_measures.data()));
+    const QuadratureMesh<3>& followed = gpu.quadrature_mesh();
+    POLYDG_GPU_CHECK(followed.simplex_vertices == host.simplex_vertices);
+    POLYDG_GPU_CHECK(followed.boundary_facet_vertices == host.boundary_facet_vertices);
+    POLYDG_GPU_CHECK(relative_difference(followed.element_measures, host.element_measures) <=
+                     1e-15);
+    POLYDG_GPU_CHECK(relative_difference(followed.boundary_facet_measures,
+                                         host.boundary_facet_measures) <= 1e-15);
+  }
+  BlockMatrix<double> matrix = cpu.make_matrix();
+  std::vector<double> rhs = cpu.make_vector();
+  cpu.assemble(coefficients, matrix, rhs);
+  gpu.assemble(coefficients);
+  const double mapped_difference = relative_difference(gpu.values_to_host(), matrix.values());
+  std::printf("slab P_2 mapped to [0.75, 1.1]: |D-C|/|C| = %.1e\n", mapped_difference);
+  POLYDG_GPU_CHECK(mapped_difference <= tolerance);
+  POLYDG_GPU_CHECK(relative_difference(gpu.rhs_to_host(), rhs) <= tolerance);
+  BlockMatrix<double> copied = gpu.make_host_matrix();
+  std::vector<double> copied_rhs(rhs.size());
+  gpu.copy_to_host(copied, copied_rhs);
+  POLYDG_GPU_CHECK(relative_difference(copied.values(), matrix.values()) <= tolerance);
+  POLYDG_GPU_CHECK(copied.values().size() == matrix.values().size());
+}
+
+void check_approach_one_slab() {
+  const auto fine = fine_square(12);
+  const Agglomeration parts = agglomerate(*fine, 20);
+  const PolytopicMesh<3> slab = make_slab_mesh(PolytopicMesh<2>(fine, parts.element_of_cell, 1), 2);
+  BoundaryConditions conditions(BoundaryKind::dirichlet);
+  conditions.set(slab_bottom_tag, BoundaryKind::previous_slab);
+  conditions.set(slab_top_tag, BoundaryKind::neumann);
+  const auto heat = make_coefficients<3>()
+                        .with_diffusion(Tensor<3>{{{1, 0, 0}, {0, 1, 0}, {0, 0, 0}}})
+                        .with_advection(Point<3>{{1.0, 0.5, 1.0}})
+                        .with_reaction(1.0);
+  check_approach_one(slab, conditions, slab_assembly_options(), heat, "slab P_2 prisms");
+}
+
+}  // namespace device_assembler_test
+
+int main() {
+  if (testing::no_cuda_device()) return testing::skipped_exit_code;
+  try {
+    device_assembler_test::check_slab_meshes();
+    device_assembler_test::check_approach_one_slab();
+  } catch (const Error& error) {
+    std::fprintf(stderr, "polydg::Error: %s\n", error.what());
+    return 1;
+  }
+  return testing::gpu_test_result();
+}
