@@ -21,7 +21,11 @@
 //                 while the others are in phase 3 of this one (two record buffers), because a
 //                 point's evaluation is a long dependent chain on one lane: done between
 //                 barriers, the rest of the block waited for it — 30–33 % of the stall samples
-//                 of the P_5 element and interior kernels (Nsight Compute, H100);
+//                 of the P_5 element and interior kernels (Nsight Compute, H100). Persistent
+//                 blocks (LaunchLimits::persistent_blocks: as many as are resident, taking items
+//                 in turn) have the producer evaluate the next item's first batch during this
+//                 item's last: a P_5 interface's 46 points are one batch or two, and its kernel
+//                 ran one block per multiprocessor, so only that hid its points (1.36×);
 //   2. functions: threads over (point, column u) fill column u of the point's test table
 //                 (u < rows) and trial table (u < columns) — Launch::evaluate_function; the
 //                 padding up to the tile multiples is zeroed here;
