@@ -16,6 +16,7 @@
 #include "dg/device_assembler.cuh"
 #include "heat_slab_problem.hpp"
 #include "polydg/core/device_buffer.hpp"
+#include "polydg/dg/face_integrand.hpp"
 #include "polydg/fem/basis_space.hpp"
 
 namespace polydg::bench {
@@ -82,7 +83,7 @@ void count_flops(const QuadratureMesh<3>& mesh, const QuadratureDegrees& degrees
         double(interface_piece_rule<3>(
                    mesh.pieces, degrees.face(mesh.element_degrees[a], mesh.element_degrees[b]))
                    .size());
-    times.interior_flops += points * (n * n * 6 + n * (2 * d + 8));
+    times.interior_flops += points * (n * n * 2 * interior_face_components + n * (2 * d + 8));
   }
 }
 

@@ -26,7 +26,7 @@
 // assembly (≈ 2·(2d² + 12) FLOPs) into InteriorFaceWorkspace, with the interfaces' block offsets.
 // FLOPs per point: map + weight as the element kernel's facet analogue, A n and b·n (2d² + 2d),
 // two sets of basis tables (see element_kernel.cuh),
-// per function its value, gradient, flux (2d) and vectors (≈ 10), entries (N_a + N_b)² · 6.
+// per function its value, gradient, flux (2d) and vectors (≈ 10), entries (N_a + N_b)² · 4.
 #include <cuda_runtime.h>
 
 #include <array>
@@ -207,10 +207,10 @@ struct InteriorFaceLaunch {
     Point<Dim, Real> a_n;
     for (int d = 0; d < Dim; ++d) a_n[d] = record[a_normal + d];
     const Real flux = normal_flux<Dim, Real>(gradient, a_n);
-    if (test) interior_face_test_vector<Real>(side, record[beta], phi, flux, test, test_stride);
-    if (trial)
-      interior_face_trial_vector<Real>(side, record[penalty], record[beta], record[weight], phi,
-                                       flux, trial, trial_stride);
+    if (test)
+      interior_face_test_vector<Real>(side, record[penalty], record[beta], record[weight], phi,
+                                      flux, test, test_stride);
+    if (trial) interior_face_trial_vector<Real>(side, phi, flux, trial, trial_stride);
   }
 };
 

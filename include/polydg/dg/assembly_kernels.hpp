@@ -274,9 +274,9 @@ void assemble_interior_faces(const AssemblyData<Dim>& data, const Coefficients& 
             for (int s = 0; s < 2; ++s)
               for (int k = 0; k < n[s]; ++k) {
                 const double flux = normal_flux<Dim>(phi[s]->gradient[k], a_normal);
-                interior_face_test_vector(s, beta, phi[s]->value[k], flux, test[s] + k, n[s]);
-                interior_face_trial_vector(s, sigma, beta, w, phi[s]->value[k], flux, trial[s] + k,
-                                           n[s]);
+                interior_face_test_vector(s, sigma, beta, w, phi[s]->value[k], flux, test[s] + k,
+                                          n[s]);
+                interior_face_trial_vector(s, phi[s]->value[k], flux, trial[s] + k, n[s]);
               }
             for (int r = 0; r < 2; ++r)
               for (int c = 0; c < 2; ++c)
