@@ -311,8 +311,8 @@ class DeviceAssembler {
     // The kernels note the first non-finite value they store (non_finite_watch.cuh).
     unsigned long long* first_non_finite = nullptr;
     if (values && device_options_.check_finite) {
+      reset_first_bad();
       first_non_finite = first_bad_.data();
-      POLYDG_CUDA_CHECK(cudaMemsetAsync(first_non_finite, 0xFF, sizeof *first_non_finite));
     }
     record(1);
     const DeviceBlockPatternView pattern = pattern_.view();
@@ -335,6 +335,12 @@ class DeviceAssembler {
     record(6);
   }
 
+  // first_bad_ = no_non_finite_value (every byte 0xFF), on the default stream as the kernels.
+  void reset_first_bad() {
+    static_assert(device::detail::no_non_finite_value == ~0ull);
+    POLYDG_CUDA_CHECK(cudaMemsetAsync(first_bad_.data(), 0xFF, sizeof(unsigned long long)));
+  }
+
   // Raises, naming the element, when a value or rhs entry is not finite: the values as the
   // kernels noted them (run), the rhs by a pass over it (it is small, and the previous slab term
   // adds to it). Synchronizes.
@@ -349,7 +355,7 @@ class DeviceAssembler {
          {Target{values, pattern_.value_count(), true}, Target{rhs, pattern_.dof_count(), false}}) {
       if (!target.data || target.count == 0) continue;
       if (!target.matrix) {
-        device::copy_host_to_device(first_bad_.data(), &none, sizeof none);
+        reset_first_bad();
         const GlobalIndex blocks = std::min<GlobalIndex>((target.count + 255) / 256, 4096);
         device::detail::first_non_finite_kernel<<<static_cast<unsigned>(blocks), 256>>>(
             target.data, target.count, first_bad_.data());
