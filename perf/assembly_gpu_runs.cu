@@ -254,6 +254,10 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
   not_persistent.persistent_blocks = false;
   time_variant(not_persistent, times.values_not_persistent_s, times.element_not_persistent_s,
                times.interior_not_persistent_s, times.boundary_not_persistent_s);
+  DeviceAssemblyOptions fma = options;  // FP64 FMAs where the tensor cores would multiply
+  fma.tensor_cores = false;
+  time_variant(fma, times.values_fma_s, times.element_fma_s, times.interior_fma_s,
+               times.boundary_fma_s);
   DeviceAssemblyOptions in_turn = options;  // no producer warp
   in_turn.overlap_point_evaluation = false;
   time_variant(in_turn, times.values_in_turn_s, times.element_in_turn_s, times.interior_in_turn_s,

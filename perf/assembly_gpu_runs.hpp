@@ -39,6 +39,8 @@ struct GpuAssemblyTimes {
   /// where items average ≥ 64 points, and only within an item).
   double values_not_persistent_s = 0, element_not_persistent_s = 0, interior_not_persistent_s = 0,
          boundary_not_persistent_s = 0;
+  /// Tensor cores off (tensor_cores = false): every table's products on the FP64 FMA units.
+  double values_fma_s = 0, element_fma_s = 0, interior_fma_s = 0, boundary_fma_s = 0;
   // phases of one deterministic matrix re-assembly (CUDA events)
   double zero_s = 0, ranges_s = 0, element_s = 0, interior_s = 0, boundary_s = 0, check_s = 0;
   double interior_atomic_s = 0;

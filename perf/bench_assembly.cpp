@@ -143,6 +143,10 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
        [](const Row& r) { return r.gpu.interior_not_persistent_s; });
   line("  boundary kernel (blocks not persistent)",
        [](const Row& r) { return r.gpu.boundary_not_persistent_s; });
+  line("values re-assembly (tensor cores off)", [](const Row& r) { return r.gpu.values_fma_s; });
+  line("  element kernel (tensor cores off)", [](const Row& r) { return r.gpu.element_fma_s; });
+  line("  interior kernel (tensor cores off)", [](const Row& r) { return r.gpu.interior_fma_s; });
+  line("  boundary kernel (tensor cores off)", [](const Row& r) { return r.gpu.boundary_fma_s; });
   line("values re-assembly (no producer warp)",
        [](const Row& r) { return r.gpu.values_in_turn_s; });
   line("  element kernel (no producer warp)", [](const Row& r) { return r.gpu.element_in_turn_s; });
@@ -234,6 +238,9 @@ void write_gpu_json(std::ofstream& json, const polydg::bench::GpuAssemblyTimes& 
        << ", \"element_not_persistent_s\": " << g.element_not_persistent_s
        << ", \"interior_not_persistent_s\": " << g.interior_not_persistent_s
        << ", \"boundary_not_persistent_s\": " << g.boundary_not_persistent_s
+       << ", \"values_fma_s\": " << g.values_fma_s << ", \"element_fma_s\": " << g.element_fma_s
+       << ", \"interior_fma_s\": " << g.interior_fma_s
+       << ", \"boundary_fma_s\": " << g.boundary_fma_s
        << ", \"values_in_turn_s\": " << g.values_in_turn_s
        << ", \"element_in_turn_s\": " << g.element_in_turn_s
        << ", \"interior_in_turn_s\": " << g.interior_in_turn_s

@@ -42,6 +42,8 @@ for name, header, rows in sections:
         opcodes[r["Source"].split()[0].lstrip("@!P0123456789T ").split(".")[0] if r["Source"].strip() else "?"] += number(r.get("Instructions Executed", "0"))
     print("  executed by opcode:", ", ".join(f"{op} {count / max(executed, 1):.1%}" for op, count in opcodes.most_common(14)))
     stall_columns = [c for c in header if c.startswith("stall_")]
+    totals = sorted(((sum(number(r[c]) for r in rows), c[6:]) for c in stall_columns), reverse=True)
+    print("  stall samples by reason:", ", ".join(f"{why} {v / max(samples, 1):.1%}" for v, why in totals[:10] if v))
     for r in sorted(rows, key=lambda r: -number(r.get("Warp Stall Sampling (All Samples)", "0")))[:top]:
         s = number(r.get("Warp Stall Sampling (All Samples)", "0"))
         reasons = sorted(((number(r[c]), c[6:]) for c in stall_columns), reverse=True)[:2]

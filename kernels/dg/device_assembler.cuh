@@ -85,6 +85,12 @@ struct DeviceAssemblyOptions {
   /// ... at most this many of them (0: as many as are resident; a few: each block takes many
   /// items, as on a large mesh — for tests). The results do not depend on it.
   int max_persistent_blocks = 0;
+  /// Double-precision tables too large for a warp and small enough for a few warps' registers
+  /// (P_4 / P_5 elements and boundaries, P_3 interfaces in 2D+1) are multiplied on the FP64
+  /// tensor cores where the device has them (LaunchLimits::tensor_cores). The one option that
+  /// changes the rounding (not the sums' terms; ≤ 1e-15 relative); every run and every other
+  /// option gives the same bits either way.
+  bool tensor_cores = true;
 };
 
 /// Seconds of the phases of the last assembly (record_timings), measured with CUDA events.
@@ -297,6 +303,7 @@ class DeviceAssembler {
     limits.overlap_min_mean_points = device_options_.overlap_min_mean_points;
     limits.persistent_blocks = device_options_.persistent_blocks;
     limits.max_persistent_blocks = device_options_.max_persistent_blocks;
+    limits.tensor_cores = device_options_.tensor_cores;
     return limits;
   }
 

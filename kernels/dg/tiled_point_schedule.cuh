@@ -32,7 +32,11 @@
 //   3. products:  every thread adds the batch's points into its register tiles of TR × TC
 //                 outputs, rows ti + r·row_tiles and columns tj + c·column_tiles (interleaved, so
 //                 a warp's shared-memory reads are consecutive or broadcast): per point and
-//                 component, TR + TC shared loads for TR·TC FMAs.
+//                 component, TR + TC shared loads for TR·TC FMAs. Double tables too large for
+//                 a warp and small enough for a few warps' registers (P_4 / P_5 elements and
+//                 boundaries, P_3 interfaces in 2D+1) go to the FP64 tensor cores instead
+//                 (LaunchLimits::tensor_cores; tensor_tiles below): a warp per region of 8 × 8
+//                 tiles, one MMA per tile (pair) and four (point, component) terms.
 // So each basis function is evaluated once per point, and the block is a register-tiled
 // product of the point's tables (SPEC §6's "basis tables evaluated once per point").
 //
@@ -64,6 +68,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <type_traits>
 
 #include "core/cuda_check.cuh"
 #include "polydg/core/error.hpp"
@@ -90,6 +95,15 @@ inline constexpr int target_units_per_warp_item = 32;
 /// interfaces (20 / 32 / 46 points) were 1.29× / 1.04× / 1.01× slower with it, the P_4 / P_5
 /// elements (247 / 463 points) 1.07× / 1.21× faster, the P_5 boundaries (157) 1.05× faster.
 inline constexpr int min_points_to_overlap = 64;
+/// FP64 tensor-core products (tensor_tiles below): a warp's register region is at most this
+/// many 8 × 8 tiles on a side, and a table takes them where it needs at most
+/// max_tensor_regions regions (P_4 and P_5 elements and boundaries and P_3 interfaces in 3D).
+inline constexpr int tensor_region_side = 4;
+inline constexpr int max_tensor_regions = 8;
+/// Their blocks: a warp per region and the producer warp. The launch bound follows: ptxas takes
+/// 160 registers there (the region loops of tensor_region_products), where the 128 of a
+/// max_block_threads bound spilled.
+inline constexpr int max_tensor_block_threads = 32 * (max_tensor_regions + 1);
 
 /// The launch configuration the caller may choose (the results do not depend on it).
 struct LaunchLimits {
@@ -115,18 +129,25 @@ struct LaunchLimits {
   bool persistent_blocks = true;
   /// ... at most this many of them (0: as many as are resident at once).
   int max_persistent_blocks = 0;
+  /// Double-precision tables of block teams with at most max_tensor_regions regions are
+  /// multiplied on the FP64 tensor cores (compute capability 8.0 and above). The one launch
+  /// choice that changes the rounding: each entry is the same sum of the same products, with
+  /// the four products of a tensor-core step added in the tensor core's order. The bits are
+  /// the same on every run and every other launch choice either way.
+  bool tensor_cores = true;
 };
 
 /// Sizes the kernel needs besides the Launch (computed once per launch on the host).
 struct TiledPointSizes {
-  int groups;            ///< G, the point groups
-  int batch;             ///< points per batch
-  int record_size;       ///< Reals of a point's record
-  int table_size;        ///< Reals of a point's test and trial tables (largest item of the launch)
-  int code_doubles;      ///< doubles of shared memory before the records, holding the int codes
-  int team_doubles;      ///< doubles of shared memory per team (the one-item-per-warp kernel)
-  int producer_threads;  ///< 0, or the last threads of the team: they evaluate the next batch's
-                         ///< points during phase 3 (records double-buffered)
+  int groups;        ///< G, the point groups
+  int batch;         ///< points per batch
+  int record_size;   ///< Reals of a point's record
+  int table_size;    ///< Reals of a point's test and trial tables (largest item of the launch)
+  int code_doubles;  ///< doubles of shared memory before the records, holding the int codes
+  int accumulator_doubles;  ///< tensor-core tables: their sums between batches (after the codes)
+  int team_doubles;         ///< doubles of shared memory per team (the one-item-per-warp kernel)
+  int producer_threads;     ///< 0, or the last threads of the team: they evaluate the next batch's
+                            ///< points during phase 3 (records double-buffered)
 };
 
 __host__ __device__ constexpr int tiles_of(int size, int tile) { return (size + tile - 1) / tile; }
@@ -144,6 +165,120 @@ struct WarpTeam {
   __device__ void sync() const { __syncwarp(); }
 };
 
+/// Tensor-core tables (TR = TC = 8): the products of a batch are FP64 MMAs on tiles of 8 × 8
+/// outputs, C += A (8 rows × 4) B (4 × 8 columns) — m16n8k4 for two tiles one above the other,
+/// m8n8k4 for one — whose k dimension runs over (point, component) pairs κ = m·Kp + k (Kp = K,
+/// or 4 for K = 3, with a zero component): four of them per step, one point's or two points'
+/// (batches hold whole steps). A unit is a warp with a region of at most tensor_region_side²
+/// tiles: per κ step it loads one fragment per tile row and column and issues one MMA per tile
+/// (pair), independent chains, in a loop compiled for the region's shape. Its sums stay in
+/// registers for a batch's steps and in shared memory between batches (held in registers
+/// across the producer's and phase 2's code they spilled, and the MMA loop then went through
+/// local memory: 1.5–3× slower than the FMA tiles). The tables of a batch lie as test[κ][i] and
+/// trial[κ][j] with row strides of the padded size + 4 (≡ 4 mod 8 doubles: the fragment loads,
+/// lane → (κ + lane % 4, 8·tile + lane / 4), hit 16 different bank pairs per half warp).
+template <int TR, int TC>
+inline constexpr bool tensor_tiles = TR == 8 && TC == 8;
+template <int K>
+inline constexpr int tensor_components = K == 3 ? 4 : K;  // Kp
+/// The regions along one side of tiles8 tiles of 8: at most tensor_region_side tiles each,
+/// and two where there are two tiles or more (more warps, shorter dependent chains).
+__host__ __device__ constexpr int tensor_chunks(int tiles8) {
+  const int fewest = (tiles8 + tensor_region_side - 1) / tensor_region_side;
+  return tiles8 <= 2 ? tiles8 : (fewest > 2 ? fewest : 2);
+}
+__host__ __device__ constexpr int tensor_regions(int rows, int columns) {
+  return tensor_chunks(tiles_of(rows, 8)) * tensor_chunks(tiles_of(columns, 8));
+}
+
+/// (acc0, acc1) (the lane's two of an 8 × 8 tile) += a b: m8n8k4 on the FP64 tensor cores
+/// (sm_80 and above; the host takes this path only there).
+__device__ inline void tensor_multiply_add(double& acc0, double& acc1, double a, double b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+               : "+d"(acc0), "+d"(acc1)
+               : "d"(a), "d"(b));
+#else
+  __trap();
+#endif
+}
+
+/// The same for two tiles of 8 × 8 one above the other (a: the upper tile's fragment, a_below
+/// the lower's, one b): m16n8k4 on sm_90 — on an H100 m8n8k4 ran at about the FP64 FMA rate,
+/// the tensor cores' other half is for the sm_90 shapes — two m8n8k4 before.
+__device__ inline void tensor_multiply_add(double& acc0, double& acc1, double& below0,
+                                           double& below1, double a, double a_below, double b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile(
+      "mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
+      "{%0, %1, %2, %3};"
+      : "+d"(acc0), "+d"(acc1), "+d"(below0), "+d"(below1)
+      : "d"(a), "d"(a_below), "d"(b));
+#else
+  tensor_multiply_add(acc0, acc1, a, b);
+  tensor_multiply_add(below0, below1, a_below, b);
+#endif
+}
+
+/// A warp's region of R × C tiles of 8 × 8 (compile-time: an MMA loop without predicates)
+/// over `steps` κ steps of a batch: its sums come from and go back to shared memory (see
+/// sum_tiled_points), the fragments from the batch's tables (test, trial: this lane's first
+/// element, strides between κ rows).
+template <int R, int C>
+__device__ void tensor_region_products(const double* test, int test_stride, const double* trial,
+                                       int trial_stride, int steps, double* region_sums,
+                                       int column_tiles, bool first_batch) {
+  double sums[R][2 * C];
+#pragma unroll
+  for (int r = 0; r < R; ++r)
+#pragma unroll
+    for (int c = 0; c < 2 * C; ++c)
+      sums[r][c] = first_batch ? 0.0 : region_sums[(r * column_tiles) * 64 + c * 32];
+  const int test_step = 4 * test_stride, trial_step = 4 * trial_stride;
+#pragma unroll 2
+  for (int step = 0; step < steps; ++step, test += test_step, trial += trial_step) {
+    double a[R], b[C];
+#pragma unroll
+    for (int r = 0; r < R; ++r) a[r] = test[8 * r];
+#pragma unroll
+    for (int c = 0; c < C; ++c) b[c] = trial[8 * c];
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+#pragma unroll
+      for (int r = 0; r + 1 < R; r += 2)
+        tensor_multiply_add(sums[r][2 * c], sums[r][2 * c + 1], sums[r + 1][2 * c],
+                            sums[r + 1][2 * c + 1], a[r], a[r + 1], b[c]);
+      if constexpr (R % 2 == 1)
+        tensor_multiply_add(sums[R - 1][2 * c], sums[R - 1][2 * c + 1], a[R - 1], b[c]);
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < R; ++r)
+#pragma unroll
+    for (int c = 0; c < 2 * C; ++c) region_sums[(r * column_tiles) * 64 + c * 32] = sums[r][c];
+}
+
+template <int R>
+__device__ void tensor_region_products(int region_columns, const double* test, int test_stride,
+                                       const double* trial, int trial_stride, int steps,
+                                       double* region_sums, int column_tiles, bool first_batch) {
+  static_assert(tensor_region_side == 4, "one case per region width");
+  switch (region_columns) {
+    case 1:
+      return tensor_region_products<R, 1>(test, test_stride, trial, trial_stride, steps,
+                                          region_sums, column_tiles, first_batch);
+    case 2:
+      return tensor_region_products<R, 2>(test, test_stride, trial, trial_stride, steps,
+                                          region_sums, column_tiles, first_batch);
+    case 3:
+      return tensor_region_products<R, 3>(test, test_stride, trial, trial_stride, steps,
+                                          region_sums, column_tiles, first_batch);
+    default:
+      return tensor_region_products<R, 4>(test, test_stride, trial, trial_stride, steps,
+                                          region_sums, column_tiles, first_batch);
+  }
+}
+
 /// One item's table by `team`, in shared memory `storage` (the team's own). Each thread takes
 /// one (tile, point group) unit per pass, with a register tile.
 ///
@@ -158,25 +293,43 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
                                 double* storage, Index next_item = -1, int ready_buffer = -1) {
   using Real = typename Launch::Real;
   constexpr int K = Launch::components;
+  constexpr bool tensor = tensor_tiles<TR, TC>;
+  // The components a point's tables hold: K, or Kp for tensor tiles (zeros above K).
+  constexpr int KT = tensor ? tensor_components<K> : K;
+  static_assert(!tensor || (std::is_same_v<Real, double> && K <= 4),
+                "tensor-core tables are double, at most 4 components");
   const int rows = launch.rows(item), columns = launch.columns(item);
   const int row_tiles = tiles_of(rows, TR), column_tiles = tiles_of(columns, TC);
   const int padded_rows = row_tiles * TR, padded_columns = column_tiles * TC;
   const int functions = padded_rows > padded_columns ? padded_rows : padded_columns;
-  const int tiles = row_tiles * column_tiles;
+  // Units: register tiles of one thread, or tensor regions of one warp.
+  const int row_chunks = tensor ? tensor_chunks(row_tiles) : row_tiles;
+  const int column_chunks = tensor ? tensor_chunks(column_tiles) : column_tiles;
+  const int tiles = row_chunks * column_chunks;
   const int groups = sizes.groups;
   const Index point_count = launch.point_count(item);
   const int threads = team.size();
   const int t = team.rank();
 
   // Shared memory: codes | records (one or two buffers of `batch` records) | tables (`batch`).
+  // A point's tables: test then trial, component by component (test[m · table_size + k ·
+  // padded_rows + i]); tensor tiles: the batch's test tables, then its trial tables, κ by κ.
   int* codes = reinterpret_cast<int*>(storage);
   const int producers = sizes.producer_threads;
   const bool overlap = producers > 0;
   const int record_size = sizes.record_size, table_size = sizes.table_size;
   const int buffer_size = sizes.batch * record_size;
-  Real* records = reinterpret_cast<Real*>(storage + sizes.code_doubles);
+  Real* records = reinterpret_cast<Real*>(storage + sizes.code_doubles + sizes.accumulator_doubles);
+  // Tensor tiles: tile (R, C) of 8 × 8 sums, lane l's two at accumulators[((R · column_tiles + C)
+  // · 2 + e) · 32 + l], between batches (tensor_region_products).
+  double* accumulators = storage + sizes.code_doubles;
   Real* tables = records + (overlap ? 2 : 1) * buffer_size;
-  const int trial_offset = K * padded_rows;
+  const int test_stride = tensor ? padded_rows + 4 : padded_rows;  // between components
+  const int trial_stride = tensor ? padded_columns + 4 : padded_columns;
+  const int test_step = tensor ? KT * test_stride : table_size;  // between points
+  const int trial_step = tensor ? KT * trial_stride : table_size;
+  Real* test_tables = tables;
+  Real* trial_tables = tensor ? tables + sizes.batch * test_step : tables + K * padded_rows;
   const auto evaluate_points = [&](const auto& owner, Index first, int count, Real* buffer,
                                    int rank, int stride) {
     for (int m = rank; m < count; m += stride)
@@ -186,22 +339,34 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
 
   for (int u = t; u < functions; u += threads) codes[u] = launch.function_code(item, u);
 
-  // Thread t's unit in a pass: group t / pass_tiles, tile first_tile + t % pass_tiles. The
-  // producers (t ≥ product_threads) have no unit.
+  // Thread t's unit in a pass: group t / pass_tiles, tile first_tile + t % pass_tiles (tensor
+  // tiles: warp t / 32's region). The producers (t ≥ product_threads) have no unit.
   const int product_threads = threads - producers;
-  const int tiles_per_pass = product_threads / groups;
+  const int unit = tensor ? t / 32 : t;
+  const int tiles_per_pass = (tensor ? product_threads / 32 : product_threads) / groups;
   for (int first_tile = 0; first_tile < tiles; first_tile += tiles_per_pass) {
     const int pass_tiles = min(tiles_per_pass, tiles - first_tile);
-    const bool works = t < pass_tiles * groups;
-    const int group = t / pass_tiles;
-    const int tile = first_tile + t % pass_tiles;
-    const int ti = tile / column_tiles, tj = tile % column_tiles;
-    Real sum[TR][TC];
+    const bool works = unit < pass_tiles * groups;
+    const int group = unit / pass_tiles;
+    const int tile = first_tile + unit % pass_tiles;
+    const int ti = tile / column_chunks, tj = tile % column_chunks;
+    // Tensor tiles: the region's tiles of 8, [row_begin, row_begin + region_rows) ×
+    // [column_begin, …), and this lane's place in their fragments.
+    const int row_begin = ti * row_tiles / row_chunks;
+    const int region_rows = (ti + 1) * row_tiles / row_chunks - row_begin;
+    const int column_begin = tj * column_tiles / column_chunks;
+    const int region_columns = (tj + 1) * column_tiles / column_chunks - column_begin;
+    const int lane = t % 32;
+    Real sum[tensor ? 1 : TR][tensor ? 1 : TC];
 #pragma unroll
-    for (int r = 0; r < TR; ++r)
+    for (int r = 0; r < (tensor ? 1 : TR); ++r)
 #pragma unroll
-      for (int c = 0; c < TC; ++c) sum[r][c] = Real(0);
-
+      for (int c = 0; c < (tensor ? 1 : TC); ++c) sum[r][c] = Real(0);
+    // Tensor tiles: sums of tile (r, c) of the region at region_sums[(r · column_tiles + c) · 64]
+    // and + 32. They start from zero in the pass's first batch: another warp may read these
+    // slots for the previous item's stores until the batch's first barrier (items of other
+    // sizes have other regions).
+    double* region_sums = accumulators + (row_begin * column_tiles + column_begin) * 64 + lane;
     // The first batch of the first pass may have been evaluated during the previous item.
     const bool ready = first_tile == 0 && ready_buffer >= 0;
     if (overlap) {  // the pass's first batch, by everyone
@@ -218,6 +383,9 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
     for (Index first = 0; first < point_count;
          first += sizes.batch, phase = (phase + batch_phase) % groups, buffer ^= int(overlap)) {
       const int count = min(sizes.batch, point_count - first);
+      // Tensor tiles: the points up to a whole MMA's (zero tables past the item's last point).
+      constexpr int step_points = tensor ? 4 / KT : 1;
+      const int table_count = (count + step_points - 1) / step_points * step_points;
       Real* batch_records = records + buffer * buffer_size;
       // Codes and (overlapping) this batch's records written; every thread done with the
       // previous batch's tables.
@@ -226,19 +394,19 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
         evaluate_points(item, first, count, batch_records, t, threads);
         team.sync();
       }
-      for (int v = t; v < count * functions; v += threads) {
+      for (int v = t; v < table_count * functions; v += threads) {
         const int m = v / functions, u = v % functions;
-        Real* table = tables + m * table_size;
-        Real* test = u < padded_rows ? table + u : nullptr;
-        Real* trial = u < padded_columns ? table + trial_offset + u : nullptr;
-        if (u < rows || u < columns)
+        Real* test = u < padded_rows ? test_tables + m * test_step + u : nullptr;
+        Real* trial = u < padded_columns ? trial_tables + m * trial_step + u : nullptr;
+        const bool point = m < count;
+        if (point && (u < rows || u < columns))
           launch.evaluate_function(item, batch_records + m * record_size, u, codes[u],
-                                   u < rows ? test : nullptr, padded_rows,
-                                   u < columns ? trial : nullptr, padded_columns);
-        if (test && u >= rows)
-          for (int c = 0; c < K; ++c) test[c * padded_rows] = Real(0);
-        if (trial && u >= columns)
-          for (int c = 0; c < K; ++c) trial[c * padded_columns] = Real(0);
+                                   u < rows ? test : nullptr, test_stride,
+                                   u < columns ? trial : nullptr, trial_stride);
+        if (test)
+          for (int c = point && u < rows ? K : 0; c < KT; ++c) test[c * test_stride] = Real(0);
+        if (trial)
+          for (int c = point && u < columns ? K : 0; c < KT; ++c) trial[c * trial_stride] = Real(0);
       }
       team.sync();
       const Index next = first + sizes.batch;
@@ -254,27 +422,66 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
         continue;
       }
       if (!works) continue;
-      // The batch's points of this unit's group, in increasing k.
-      for (int m = (groups - phase + group) % groups; m < count; m += groups) {
-        const Real* test = tables + m * table_size + ti;
-        const Real* trial = tables + m * table_size + trial_offset + tj;
+      if constexpr (tensor) {
+        // The region's MMAs, κ = 4 step + lane % 4 in increasing step (G = 1), into its sums.
+        const double* test = test_tables + (lane % 4) * test_stride + 8 * row_begin + lane / 4;
+        const double* trial =
+            trial_tables + (lane % 4) * trial_stride + 8 * column_begin + lane / 4;
+        const int steps = table_count * KT / 4;
+        const auto products = [&](auto rows_constant) {
+          tensor_region_products<decltype(rows_constant)::value>(
+              region_columns, test, test_stride, trial, trial_stride, steps, region_sums,
+              column_tiles, first == 0);
+        };
+        switch (region_rows) {
+          case 1:
+            products(std::integral_constant<int, 1>{});
+            break;
+          case 2:
+            products(std::integral_constant<int, 2>{});
+            break;
+          case 3:
+            products(std::integral_constant<int, 3>{});
+            break;
+          default:
+            products(std::integral_constant<int, 4>{});
+            break;
+        }
+      } else {
+        // The batch's points of this unit's group, in increasing k.
+        for (int m = (groups - phase + group) % groups; m < count; m += groups) {
+          const Real* test = test_tables + m * table_size + ti;
+          const Real* trial = trial_tables + m * table_size + tj;
 #pragma unroll
-        for (int k = 0; k < K; ++k) {
-          Real a[TR], b[TC];
+          for (int k = 0; k < K; ++k) {
+            Real a[TR], b[TC];
 #pragma unroll
-          for (int r = 0; r < TR; ++r) a[r] = test[k * padded_rows + r * row_tiles];
+            for (int r = 0; r < TR; ++r) a[r] = test[k * padded_rows + r * row_tiles];
 #pragma unroll
-          for (int c = 0; c < TC; ++c) b[c] = trial[k * padded_columns + c * column_tiles];
+            for (int c = 0; c < TC; ++c) b[c] = trial[k * padded_columns + c * column_tiles];
 #pragma unroll
-          for (int r = 0; r < TR; ++r)
+            for (int r = 0; r < TR; ++r)
 #pragma unroll
-            for (int c = 0; c < TC; ++c) sum[r][c] = fma(a[r], b[c], sum[r][c]);
+              for (int c = 0; c < TC; ++c) sum[r][c] = fma(a[r], b[c], sum[r][c]);
+          }
         }
       }
     }
 
-    // initial + partial_0 + … + partial_{G−1}, through shared memory when G > 1.
-    if (groups == 1) {
+    if constexpr (tensor) {
+      // The region's sum (r, c) — tile (r, c / 2), e = c % 2 — is output (8 (row_begin + r) +
+      // lane / 4, 8 (column_begin + c / 2) + 2 (lane % 4) + e).
+      if (works)
+        for (int r = 0; r < region_rows; ++r)
+          for (int c = 0; c < 2 * region_columns; ++c) {
+            const int i = 8 * (row_begin + r) + lane / 4;
+            const int j = 8 * (column_begin + c / 2) + 2 * (lane % 4) + c % 2;
+            // (An item without points has no batch that wrote its sums.)
+            const double sum =
+                point_count > 0 ? region_sums[(r * column_tiles) * 64 + c * 32] : 0.0;
+            if (i < rows && j < columns) launch.store(item, i, j, launch.initial(item, i, j) + sum);
+          }
+    } else if (groups == 1) {  // initial + partial_0
       if (works)
 #pragma unroll
         for (int r = 0; r < TR; ++r)
@@ -284,28 +491,28 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
             if (i < rows && j < columns)
               launch.store(item, i, j, launch.initial(item, i, j) + sum[r][c]);
           }
-      continue;
-    }
-    team.sync();  // the records and tables are free
-    Real* partial = records;
-    if (works)
+    } else {        // initial + partial_0 + … + partial_{G−1}, through shared memory
+      team.sync();  // the records and tables are free
+      Real* partial = records;
+      if (works)
 #pragma unroll
-      for (int r = 0; r < TR; ++r)
+        for (int r = 0; r < TR; ++r)
 #pragma unroll
-        for (int c = 0; c < TC; ++c) partial[(t * TR + r) * TC + c] = sum[r][c];
-    team.sync();
-    // Unit t is (group, local tile) = (t / pass_tiles, t % pass_tiles): group g of local tile
-    // `local` is unit g · pass_tiles + local.
-    for (int v = t; v < pass_tiles * TR * TC; v += threads) {
-      const int local = v / (TR * TC), r = (v / TC) % TR, c = v % TC;
-      const int pass_tile = first_tile + local;
-      const int i = pass_tile / column_tiles + r * row_tiles;
-      const int j = pass_tile % column_tiles + c * column_tiles;
-      if (i >= rows || j >= columns) continue;
-      Real value = launch.initial(item, i, j);
-      for (int g = 0; g < groups; ++g)
-        value += partial[((g * pass_tiles + local) * TR + r) * TC + c];
-      launch.store(item, i, j, value);
+          for (int c = 0; c < TC; ++c) partial[(t * TR + r) * TC + c] = sum[r][c];
+      team.sync();
+      // Unit t is (group, local tile) = (t / pass_tiles, t % pass_tiles): group g of local
+      // tile `local` is unit g · pass_tiles + local.
+      for (int v = t; v < pass_tiles * TR * TC; v += threads) {
+        const int local = v / (TR * TC), r = (v / TC) % TR, c = v % TC;
+        const int pass_tile = first_tile + local;
+        const int i = pass_tile / column_tiles + r * row_tiles;
+        const int j = pass_tile % column_tiles + c * column_tiles;
+        if (i >= rows || j >= columns) continue;
+        Real value = launch.initial(item, i, j);
+        for (int g = 0; g < groups; ++g)
+          value += partial[((g * pass_tiles + local) * TR + r) * TC + c];
+        launch.store(item, i, j, value);
+      }
     }
   }
   return prefetched;
@@ -317,7 +524,8 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
 /// previous item's last products (sum_tiled_points' next_item), so an item of one batch — a P_4
 /// interface has 32 points on average — has its points' evaluation overlapped too.
 template <class Launch, int TR, int TC>
-__global__ void __launch_bounds__(max_block_threads)
+__global__ void __launch_bounds__(tensor_tiles<TR, TC> ? max_tensor_block_threads
+                                                       : max_block_threads)
     tiled_point_kernel(Launch launch, TiledPointSizes sizes, Index items) {
   extern __shared__ double shared_storage[];  // double: aligned for either precision
   int ready_buffer = -1;
@@ -345,11 +553,12 @@ __global__ void __launch_bounds__(max_warp_team_threads, min_warp_team_blocks)
 /// The item-dependent part of the launch: the tile shape from the largest table of the launch
 /// (rows × columns), and the point groups from its rows alone — G is the one choice that
 /// changes the sums, so a matrix-only, an rhs-only and a full assembly (other columns) give
-/// the same bits.
+/// the same bits. Tensor-core tables (tensor_cores: double precision on a device that has
+/// them) are likewise chosen by the rows alone.
 struct Tiling {
-  int tile_rows, tile_columns;  ///< TR, TC
+  int tile_rows, tile_columns;  ///< TR, TC (8 × 8: tensor-core tables)
   int groups;                   ///< G
-  int tiles;
+  int tiles;                    ///< units of one point group: register tiles, tensor regions
 };
 
 /// Tables of more than this many 4 × 4 tiles take 4 × 8 tiles: a P_4 / P_5 interface (324 / 784
@@ -358,7 +567,7 @@ struct Tiling {
 /// 12 shared values for 32 FMAs instead of 8 for 16.
 inline constexpr int most_square_tiles = 256;
 
-inline Tiling choose_tiling(int rows, int columns) {
+inline Tiling choose_tiling(int rows, int columns, bool tensor_cores = false) {
   const auto tile_for = [](int r, int c) { return tiles_of(r, 4) * tiles_of(c, 4) >= 24 ? 4 : 2; };
   const int square_tile = tile_for(rows, rows);
   const int square_tiles = tiles_of(rows, square_tile) * tiles_of(rows, square_tile);
@@ -367,9 +576,11 @@ inline Tiling choose_tiling(int rows, int columns) {
   // of the rows (rows × (rows + 1), with an rhs column); larger ones at a block's.
   const int widest_tile = tile_for(rows, rows + 1);
   const int widest_tiles = tiles_of(rows, widest_tile) * tiles_of(rows + 1, widest_tile);
-  const int groups = widest_tiles <= target_units_per_warp_item
-                         ? target_units_per_warp_item / widest_tiles
-                         : target_units_per_item / square_tiles;
+  const bool warp_sized = widest_tiles <= target_units_per_warp_item;
+  if (tensor_cores && !warp_sized && tensor_regions(rows, rows + 1) <= max_tensor_regions)
+    return {8, 8, 1, tensor_regions(rows, columns)};
+  const int groups =
+      warp_sized ? target_units_per_warp_item / widest_tiles : target_units_per_item / square_tiles;
   const int tile_columns =
       tile == 4 && tiles_of(rows, 4) * tiles_of(columns, 4) > most_square_tiles ? 8 : tile;
   return {tile, tile_columns, std::clamp(groups, 1, max_point_groups),
@@ -438,20 +649,34 @@ void launch_with_shared_memory(Kernel kernel, Index blocks, int threads, std::si
 
 /// Items whose (tile, group) units one warp covers in one pass go one per warp; larger ones one
 /// per block. The choice, like the batch size, leaves the sums unchanged (same G, same order).
-inline bool fits_one_warp(const Tiling& tiling) { return tiling.tiles * tiling.groups <= 32; }
+inline bool fits_one_warp(const Tiling& tiling) {
+  return tiling.tile_rows != 8 && tiling.tiles * tiling.groups <= 32;
+}
+
+/// Whether the current device has FP64 tensor cores (compute capability 8.0 and above).
+inline bool device_has_fp64_tensor_cores(const char* name) {
+  int device = 0, major = 0;
+  check_cuda(cudaGetDevice(&device), name, __FILE__, __LINE__);
+  check_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), name,
+             __FILE__, __LINE__);
+  return major >= 8;
+}
 
 template <class Launch, int TR, int TC>
 void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling, int max_rows,
                          int max_columns, int record_size, GlobalIndex max_points,
                          GlobalIndex total_points, const char* name, const LaunchLimits& limits) {
   using Real = typename Launch::Real;
-  // No table with 4 × 8 tiles fits one warp: its warp kernel is not instantiated.
-  constexpr bool warp_capable = TR == TC;
+  constexpr bool tensor = tensor_tiles<TR, TC>;
+  // No table with 4 × 8 or tensor-core tiles fits one warp: their warp kernels are not
+  // instantiated.
+  constexpr bool warp_capable = TR == TC && !tensor;
   const bool per_warp = warp_capable && limits.small_items_per_warp && fits_one_warp(tiling);
   auto* block_kernel = tiled_point_kernel<Launch, TR, TC>;
   const int padded_rows = tiles_of(max_rows, TR) * TR;
   const int padded_columns = tiles_of(max_columns, TC) * TC;
-  const int unit_threads = (tiling.tiles * tiling.groups + 31) / 32 * 32;
+  const int unit_threads =
+      tensor ? 32 * tiling.tiles : (tiling.tiles * tiling.groups + 31) / 32 * 32;
   // A block team with a producer warp (the units' warps, as many as fit, and one more) where a
   // typical item has several batches of points to overlap, or where the blocks are persistent
   // and the producer works for the next item during an item's last batch.
@@ -468,13 +693,19 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
   TiledPointSizes sizes{};
   sizes.groups = tiling.groups;
   sizes.record_size = record_size;
-  sizes.table_size = Launch::components * (padded_rows + padded_columns);
+  // Tensor-core tables: Kp components, rows strided by the padded size + 4 (sum_tiled_points).
+  sizes.table_size =
+      tensor ? tensor_components<Launch::components> * (padded_rows + padded_columns + 8)
+             : Launch::components * (padded_rows + padded_columns);
   sizes.producer_threads = producers;
   sizes.code_doubles = (std::max(padded_rows, padded_columns) + 1) / 2;
+  // Tensor-core tables: two sums per lane and tile of 8 × 8.
+  sizes.accumulator_doubles = tensor ? 64 * tiles_of(max_rows, 8) * tiles_of(max_columns, 8) : 0;
   // Per point: its record (two buffers when overlapping) and its tables.
   const std::size_t slot_bytes =
       std::size_t((overlap ? 2 : 1) * record_size + sizes.table_size) * sizeof(Real);
-  const std::size_t code_bytes = std::size_t(sizes.code_doubles) * sizeof(double);
+  const std::size_t code_bytes =
+      std::size_t(sizes.code_doubles + sizes.accumulator_doubles) * sizeof(double);
   std::size_t budget = 0;
   if constexpr (warp_capable)
     if (per_warp)
@@ -488,6 +719,9 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
       GlobalIndex(budget > code_bytes ? (budget - code_bytes) / slot_bytes : 0), 1,
       std::max<GlobalIndex>(1,
                             overlap ? std::min<GlobalIndex>(producers, max_points) : max_points)));
+  // Tensor-core tables: whole MMAs per batch (two points each where K = 2).
+  constexpr int step_points = tensor ? 4 / tensor_components<Launch::components> : 1;
+  sizes.batch = std::max(step_points, sizes.batch / step_points * step_points);
   // The partial sums of the point groups reuse the records after the last batch: one register
   // tile per unit of a pass.
   const int units_per_pass = per_warp ? 32 : threads;
@@ -505,12 +739,13 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
   if (std::getenv("POLYDG_TRACE_LAUNCHES"))
     std::fprintf(stderr,
                  "%s: %d items (%.1f points each), %d blocks of %d threads (%s%s), tile %dx%d, "
-                 "%d point groups, batch %d, %zu bytes\n",
+                 "%d point groups, batch %d, %zu bytes%s\n",
                  name, int(items), double(total_points) / double(items), int(blocks), threads,
                  per_warp     ? "one item per warp"
                  : persistent ? "persistent blocks"
                               : "one item per block",
-                 overlap ? ", a producer warp" : "", TR, TC, sizes.groups, sizes.batch, bytes);
+                 overlap ? ", a producer warp" : "", TR, TC, sizes.groups, sizes.batch, bytes,
+                 tensor ? ", FP64 tensor cores" : "");
   if constexpr (warp_capable)
     if (per_warp)
       return launch_with_shared_memory(tiled_point_warp_kernel<Launch, TR, TC>, blocks, threads,
@@ -534,7 +769,15 @@ void launch_tiled_points(const Launch& launch, Index items, int max_rows, int ma
   if (max_points > GlobalIndex(std::numeric_limits<Index>::max()))
     raise(name, ": an item has ", max_points, " quadrature points, more than ",
           std::numeric_limits<Index>::max(), " (split the element into smaller ones)");
-  const Tiling tiling = choose_tiling(max_rows, max_columns);
+  using Real = typename Launch::Real;
+  constexpr bool tensor_capable = std::is_same_v<Real, double> && Launch::components <= 4;
+  const Tiling tiling =
+      choose_tiling(max_rows, max_columns,
+                    tensor_capable && limits.tensor_cores && device_has_fp64_tensor_cores(name));
+  if constexpr (tensor_capable)
+    if (tiling.tile_rows == 8)
+      return launch_tiled_kernel<Launch, 8, 8>(launch, items, tiling, max_rows, max_columns,
+                                               record_size, max_points, total_points, name, limits);
   if (tiling.tile_columns == 8)
     launch_tiled_kernel<Launch, 4, 8>(launch, items, tiling, max_rows, max_columns, record_size,
                                       max_points, total_points, name, limits);

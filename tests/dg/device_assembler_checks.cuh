@@ -90,6 +90,10 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
   // narrow blocks in several passes, its producer evaluating the next item's first batch.
   DeviceAssemblyOptions few_blocks = overlapped, few_narrow_blocks = narrow_blocks;
   few_blocks.max_persistent_blocks = few_narrow_blocks.max_persistent_blocks = 3;
+  // FP64 FMAs where the tensor cores would multiply: another rounding, the same bits again
+  // under another launch configuration.
+  DeviceAssemblyOptions fma, fma_few_narrow_blocks = few_narrow_blocks;
+  fma.tensor_cores = fma_few_narrow_blocks.tensor_cores = false;
   DeviceAssemblyOptions atomic;
   atomic.write_mode = FaceWriteMode::atomic;
   const Host first = run({}), second = run({}), narrow_run = run(narrow), atomic_run = run(atomic);
@@ -97,6 +101,7 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
   const Host in_turn_run = run(in_turn), overlapped_run = run(overlapped);
   const Host narrow_block_run = run(narrow_blocks), item_per_block_run = run(item_per_block);
   const Host few_block_run = run(few_blocks), few_narrow_block_run = run(few_narrow_blocks);
+  const Host fma_run = run(fma), fma_few_narrow_block_run = run(fma_few_narrow_blocks);
 
   const BlockPattern& pattern = *cpu.pattern();
   const double matrix_difference = relative_difference(first.values, host_values);
@@ -104,6 +109,7 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
       relative_difference(off_diagonal(pattern, first.values), off_diagonal(pattern, host_values));
   const double rhs_difference = relative_difference(first.rhs, rhs);
   const double atomic_difference = relative_difference(atomic_run.values, host_values);
+  const double fma_difference = relative_difference(fma_run.values, host_values);
   DeviceAssembler<Dim, float> single(mesh, conditions, options);
   single.assemble(coefficients);
   if constexpr (slab) single.add_previous_slab_term(*previous_slab);
@@ -111,9 +117,9 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
   const double single_rhs_difference = relative_difference(single.rhs_to_host(), rhs);
   std::printf(
       "%-24s elements %5d dofs %7lld  |D-C|/|C|: matrix %.1e off-diagonal %.1e rhs %.1e "
-      "atomic %.1e float %.1e (rhs %.1e)\n",
+      "atomic %.1e fma %.1e float %.1e (rhs %.1e)\n",
       name, int(pattern.block_row_count()), static_cast<long long>(pattern.dof_count()),
-      matrix_difference, off_diagonal_difference, rhs_difference, atomic_difference,
+      matrix_difference, off_diagonal_difference, rhs_difference, atomic_difference, fma_difference,
       single_difference, single_rhs_difference);
   POLYDG_GPU_CHECK(single_difference <= single_tolerance);
   POLYDG_GPU_CHECK(single_rhs_difference <= single_tolerance);
@@ -122,6 +128,10 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
   POLYDG_GPU_CHECK(rhs_difference <= tolerance);
   POLYDG_GPU_CHECK(atomic_difference <= tolerance);
   POLYDG_GPU_CHECK(relative_difference(atomic_run.rhs, rhs) <= tolerance);
+  POLYDG_GPU_CHECK(fma_difference <= tolerance);
+  POLYDG_GPU_CHECK(relative_difference(fma_run.rhs, rhs) <= tolerance);
+  POLYDG_GPU_CHECK(same_bits(fma_run.values, fma_few_narrow_block_run.values) &&
+                   same_bits(fma_run.rhs, fma_few_narrow_block_run.rhs));
   // Every run and launch configuration: the same bits.
   const std::pair<const char*, const Host*> runs[] = {{"second", &second},
                                                       {"narrow", &narrow_run},

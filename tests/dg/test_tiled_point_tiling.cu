@@ -3,7 +3,7 @@
 // the sums — depend on a table's rows alone (matrix-only, rhs-only and full assemblies give the
 // same bits); the tables the kernels are tuned for go one per warp (P_1 and P_2 items, P_3
 // elements in 3D) or in one pass of a block (P_4 / P_5 interfaces, with 4 × 8 tiles); every
-// launch fits a block's threads.
+// launch fits a block's threads; FP64 tensor-core tables are chosen by the rows alone.
 #include <cstdio>
 
 #include "dg/tiled_point_schedule.cuh"
@@ -50,6 +50,39 @@ void tables_take_the_intended_teams() {
     }
 }
 
+// FP64 tensor-core tables: chosen by the rows alone (like G, they change the rounding), never
+// one warp's, in at most max_tensor_regions warps of at most tensor_region_side² tiles of 8 × 8
+// that cover the table; in 3D the P_4 / P_5 elements and boundaries and the P_3 interfaces.
+void tensor_core_tables() {
+  using device::detail::max_tensor_regions;
+  using device::detail::tensor_chunks;
+  using device::detail::tensor_region_side;
+  using device::detail::tiles_of;
+  for (int rows = 1; rows <= 300; ++rows) {
+    const Tiling full = choose_tiling(rows, rows + 1, true);
+    const bool tensor = full.tile_rows == 8;
+    for (const int columns : {1, rows, rows + 1}) {
+      const Tiling tiling = choose_tiling(rows, columns, true);
+      POLYDG_GPU_CHECK((tiling.tile_rows == 8) == tensor);
+      if (!tensor) continue;
+      POLYDG_GPU_CHECK(tiling.tile_columns == 8 && tiling.groups == 1 && !fits_one_warp(tiling));
+      POLYDG_GPU_CHECK(tiling.tiles >= 1 && tiling.tiles <= max_tensor_regions);
+      for (const int side : {rows, columns}) {  // chunks of at most tensor_region_side tiles
+        const int tiles8 = tiles_of(side, 8), chunks = tensor_chunks(tiles8);
+        POLYDG_GPU_CHECK(chunks >= 1 && chunks <= tiles8 &&
+                         (tiles8 + chunks - 1) / chunks <= tensor_region_side);
+      }
+    }
+    // Without tensor cores: the FMA tiling.
+    POLYDG_GPU_CHECK(choose_tiling(rows, rows + 1, false).tile_rows != 8);
+  }
+  for (int p = 1; p <= 5; ++p) {
+    const int n = space_basis_size(BasisSpace::total_degree, 3, p);
+    POLYDG_GPU_CHECK((choose_tiling(n, n + 1, true).tile_rows == 8) == (p >= 4));
+    POLYDG_GPU_CHECK((choose_tiling(2 * n, 2 * n, true).tile_rows == 8) == (p == 3));
+  }
+}
+
 void wide_tiles_only_for_the_largest_tables() {
   for (int rows = 1; rows <= 300; ++rows) {
     const Tiling tiling = choose_tiling(rows, rows);
@@ -69,5 +102,6 @@ int main() {
   point_groups_depend_on_the_rows_alone();
   tables_take_the_intended_teams();
   wide_tiles_only_for_the_largest_tables();
+  tensor_core_tables();
   return testing::gpu_test_result();
 }
