@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,20 @@ inline int gpu_test_result() {
   std::printf("%s (%d failed checks)\n", gpu_test_failures() ? "FAILED" : "passed",
               gpu_test_failures());
   return gpu_test_failures() ? 1 : 0;
+}
+
+/// The main() of a GPU test: skipped without a device; otherwise runs `checks` in order and
+/// returns the verdict — an exception out of one (polydg::Error included) fails the test.
+template <class... Checks>
+int run_gpu_checks(Checks&&... checks) {
+  if (no_cuda_device()) return skipped_exit_code;
+  try {
+    (checks(), ...);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "unexpected exception: %s\n", error.what());
+    return 1;
+  }
+  return gpu_test_result();
 }
 
 /// ‖device − host‖ / ‖host‖ in the Frobenius norm (‖device − host‖ when host is zero), for

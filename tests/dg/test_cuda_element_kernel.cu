@@ -190,13 +190,6 @@ void check_slab_meshes() {
 }  // namespace element_kernel_test
 
 int main() {
-  if (testing::no_cuda_device()) return testing::skipped_exit_code;
-  try {
-    element_kernel_test::check_square_meshes();
-    element_kernel_test::check_slab_meshes();
-  } catch (const Error& error) {
-    std::fprintf(stderr, "polydg::Error: %s\n", error.what());
-    return 1;
-  }
-  return testing::gpu_test_result();
+  return testing::run_gpu_checks(element_kernel_test::check_square_meshes,
+                                 element_kernel_test::check_slab_meshes);
 }

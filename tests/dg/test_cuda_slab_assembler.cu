@@ -143,13 +143,6 @@ void check_approach_one_slab() {
 }  // namespace device_assembler_test
 
 int main() {
-  if (testing::no_cuda_device()) return testing::skipped_exit_code;
-  try {
-    device_assembler_test::check_slab_meshes();
-    device_assembler_test::check_approach_one_slab();
-  } catch (const Error& error) {
-    std::fprintf(stderr, "polydg::Error: %s\n", error.what());
-    return 1;
-  }
-  return testing::gpu_test_result();
+  return testing::run_gpu_checks(device_assembler_test::check_slab_meshes,
+                                 device_assembler_test::check_approach_one_slab);
 }

@@ -83,16 +83,11 @@ void check_dimension(std::mt19937_64& random) {
 }
 
 int main() {
-  if (testing::no_cuda_device()) return testing::skipped_exit_code;
-  try {
-    std::mt19937_64 random(2026);
+  std::mt19937_64 random(2026);
+  return testing::run_gpu_checks([&] {
     check_dimension<1>(random);
     check_dimension<2>(random);
     check_dimension<3>(random);
     check_dimension<4>(random);
-  } catch (const Error& error) {
-    std::fprintf(stderr, "unexpected polydg::Error: %s\n", error.what());
-    return 1;
-  }
-  return testing::gpu_test_result();
+  });
 }

@@ -166,13 +166,6 @@ void check_patterns() {
 }  // namespace dense_block_test
 
 int main() {
-  if (testing::no_cuda_device()) return testing::skipped_exit_code;
-  try {
-    dense_block_test::check_patterns<double>();
-    dense_block_test::check_patterns<float>();
-  } catch (const Error& error) {
-    std::fprintf(stderr, "polydg::Error: %s\n", error.what());
-    return 1;
-  }
-  return testing::gpu_test_result();
+  return testing::run_gpu_checks(dense_block_test::check_patterns<double>,
+                                 dense_block_test::check_patterns<float>);
 }
