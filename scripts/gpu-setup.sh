@@ -2,7 +2,8 @@
 # Sourced by the scripts that run on the GPU machine (gpu-check.sh, gpu-assembly-check.sh,
 # gpu-spmv-check.sh, gpu-bench.sh), after `source .devdeps/activate.sh`: sets $root and $out
 # ($OUT, or build-gpu/out), records the device in $out/device.txt and configures build-gpu/
-# (Release, sm_90, warnings not fatal: the host compiler differs from CI's).
+# (Release, sm_90, warnings not fatal: the host compiler differs from CI's). The device tool
+# brings back at most 8 files from $OUT: a call that must return its JSON should leave few others.
 #   polydg_gpu_build LOG [TARGET...]   builds build-gpu/ (the targets, or everything) into $out/LOG
 #   polydg_gpu_ctest, polydg_memcheck, polydg_racecheck   (below) the tests' runs on the device
 set -euo pipefail

@@ -96,12 +96,7 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
   fma.tensor_cores = fma_few_narrow_blocks.tensor_cores = false;
   DeviceAssemblyOptions atomic;
   atomic.write_mode = FaceWriteMode::atomic;
-  const Host first = run({}), second = run({}), narrow_run = run(narrow), atomic_run = run(atomic);
-  const Host small_batch_run = run(small_batches), block_run = run(blocks);
-  const Host in_turn_run = run(in_turn), overlapped_run = run(overlapped);
-  const Host narrow_block_run = run(narrow_blocks), item_per_block_run = run(item_per_block);
-  const Host few_block_run = run(few_blocks), few_narrow_block_run = run(few_narrow_blocks);
-  const Host fma_run = run(fma), fma_few_narrow_block_run = run(fma_few_narrow_blocks);
+  const Host first = run({}), atomic_run = run(atomic), fma_run = run(fma);
 
   const BlockPattern& pattern = *cpu.pattern();
   const double matrix_difference = relative_difference(first.values, host_values);
@@ -130,25 +125,36 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
   POLYDG_GPU_CHECK(relative_difference(atomic_run.rhs, rhs) <= tolerance);
   POLYDG_GPU_CHECK(fma_difference <= tolerance);
   POLYDG_GPU_CHECK(relative_difference(fma_run.rhs, rhs) <= tolerance);
-  POLYDG_GPU_CHECK(same_bits(fma_run.values, fma_few_narrow_block_run.values) &&
-                   same_bits(fma_run.rhs, fma_few_narrow_block_run.rhs));
-  // Every run and launch configuration: the same bits.
-  const std::pair<const char*, const Host*> runs[] = {{"second", &second},
-                                                      {"narrow", &narrow_run},
-                                                      {"small batches", &small_batch_run},
-                                                      {"blocks", &block_run},
-                                                      {"in turn", &in_turn_run},
-                                                      {"overlapped", &overlapped_run},
-                                                      {"narrow blocks", &narrow_block_run},
-                                                      {"item per block", &item_per_block_run},
-                                                      {"few blocks", &few_block_run},
-                                                      {"few narrow blocks", &few_narrow_block_run}};
-  for (const auto& [run_name, run_result] : runs) {
-    const bool same =
-        same_bits(first.values, run_result->values) && same_bits(first.rhs, run_result->rhs);
-    if (!same) std::fprintf(stderr, "%s: the run '%s' differs from the first\n", name, run_name);
+  // Every run and launch configuration: the same bits. Under compute-sanitizer (small_run(),
+  // where each launch is slow) the ones with the most barriers and shared-memory reuse only:
+  // one warp of products in several passes, no producer warp, persistent blocks taking items
+  // of several sizes.
+  struct Configuration {
+    const char* name;
+    DeviceAssemblyOptions options;
+    bool under_sanitizer;
+  };
+  const Configuration configurations[] = {{"second", {}, false},
+                                          {"narrow", narrow, true},
+                                          {"small batches", small_batches, false},
+                                          {"blocks", blocks, false},
+                                          {"in turn", in_turn, true},
+                                          {"overlapped", overlapped, false},
+                                          {"narrow blocks", narrow_blocks, false},
+                                          {"item per block", item_per_block, false},
+                                          {"few blocks", few_blocks, true},
+                                          {"few narrow blocks", few_narrow_blocks, true}};
+  for (const Configuration& configuration : configurations) {
+    if (small_run() && !configuration.under_sanitizer) continue;
+    const Host result = run(configuration.options);
+    const bool same = same_bits(first.values, result.values) && same_bits(first.rhs, result.rhs);
+    if (!same)
+      std::fprintf(stderr, "%s: the run '%s' differs from the first\n", name, configuration.name);
     POLYDG_GPU_CHECK(same);
   }
+  const Host fma_few_narrow_block_run = run(fma_few_narrow_blocks);
+  POLYDG_GPU_CHECK(same_bits(fma_run.values, fma_few_narrow_block_run.values) &&
+                   same_bits(fma_run.rhs, fma_few_narrow_block_run.rhs));
 
   // Matrix-only and rhs-only assemblies: the same bits as the full one.
   DeviceAssembler<Dim> gpu(mesh, conditions, options);
