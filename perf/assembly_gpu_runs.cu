@@ -246,10 +246,10 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
     time_variant(capped, times.values_capped_s, times.element_capped_s, times.interior_capped_s,
                  times.boundary_capped_s);
   }
-  DeviceAssemblyOptions blocks = options;  // small items one per block
-  blocks.small_items_per_warp = false;
-  time_variant(blocks, times.values_blocks_s, times.element_blocks_s, times.interior_blocks_s,
-               times.boundary_blocks_s);
+  DeviceAssemblyOptions warps = options;  // small items one per warp, not one per thread
+  warps.small_items_per_thread = false;
+  time_variant(warps, times.values_warps_s, times.element_warps_s, times.interior_warps_s,
+               times.boundary_warps_s);
   DeviceAssemblyOptions not_persistent = options;  // a block of the grid per item
   not_persistent.persistent_blocks = false;
   time_variant(not_persistent, times.values_not_persistent_s, times.element_not_persistent_s,

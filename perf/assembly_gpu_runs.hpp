@@ -30,8 +30,8 @@ struct GpuAssemblyTimes {
   double element_single_s = 0, interior_single_s = 0, boundary_single_s = 0;
   /// matrix re-assembly, deterministic, with capped_shared_bytes of shared memory per block
   double values_capped_s = 0, element_capped_s = 0, interior_capped_s = 0, boundary_capped_s = 0;
-  /// matrix re-assembly, deterministic, small items one per block (not one per warp)
-  double values_blocks_s = 0, element_blocks_s = 0, interior_blocks_s = 0, boundary_blocks_s = 0;
+  /// matrix re-assembly, deterministic, small items one per warp (not one per thread)
+  double values_warps_s = 0, element_warps_s = 0, interior_warps_s = 0, boundary_warps_s = 0;
   /// Block items without the producer warp (overlap_point_evaluation off).
   double values_in_turn_s = 0, element_in_turn_s = 0, interior_in_turn_s = 0,
          boundary_in_turn_s = 0;

@@ -131,10 +131,10 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   line("  element kernel (40 KiB cap)", [](const Row& r) { return r.gpu.element_capped_s; });
   line("  interior kernel (40 KiB cap)", [](const Row& r) { return r.gpu.interior_capped_s; });
   line("  boundary kernel (40 KiB cap)", [](const Row& r) { return r.gpu.boundary_capped_s; });
-  line("values re-assembly (block per item)", [](const Row& r) { return r.gpu.values_blocks_s; });
-  line("  element kernel (block per item)", [](const Row& r) { return r.gpu.element_blocks_s; });
-  line("  interior kernel (block per item)", [](const Row& r) { return r.gpu.interior_blocks_s; });
-  line("  boundary kernel (block per item)", [](const Row& r) { return r.gpu.boundary_blocks_s; });
+  line("values re-assembly (warp per small item)", [](const Row& r) { return r.gpu.values_warps_s; });
+  line("  element kernel (warp per small item)", [](const Row& r) { return r.gpu.element_warps_s; });
+  line("  interior kernel (warp per small item)", [](const Row& r) { return r.gpu.interior_warps_s; });
+  line("  boundary kernel (warp per small item)", [](const Row& r) { return r.gpu.boundary_warps_s; });
   line("values re-assembly (blocks not persistent)",
        [](const Row& r) { return r.gpu.values_not_persistent_s; });
   line("  element kernel (blocks not persistent)",
@@ -230,10 +230,10 @@ void write_gpu_json(std::ofstream& json, const polydg::bench::GpuAssemblyTimes& 
        << ", \"element_capped_s\": " << g.element_capped_s
        << ", \"interior_capped_s\": " << g.interior_capped_s
        << ", \"boundary_capped_s\": " << g.boundary_capped_s
-       << ", \"values_blocks_s\": " << g.values_blocks_s
-       << ", \"element_blocks_s\": " << g.element_blocks_s
-       << ", \"interior_blocks_s\": " << g.interior_blocks_s
-       << ", \"boundary_blocks_s\": " << g.boundary_blocks_s
+       << ", \"values_warps_s\": " << g.values_warps_s
+       << ", \"element_warps_s\": " << g.element_warps_s
+       << ", \"interior_warps_s\": " << g.interior_warps_s
+       << ", \"boundary_warps_s\": " << g.boundary_warps_s
        << ", \"values_not_persistent_s\": " << g.values_not_persistent_s
        << ", \"element_not_persistent_s\": " << g.element_not_persistent_s
        << ", \"interior_not_persistent_s\": " << g.interior_not_persistent_s

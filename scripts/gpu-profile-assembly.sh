@@ -3,7 +3,8 @@
 #   source .devdeps/activate.sh
 # Profiles the assembly kernels with Nsight Compute: builds bench_assembly with -lineinfo in
 # build-profile/, runs it on a Table 2 mesh at one degree, and records the first `count` launches
-# of the tiled point kernels (element, interior, boundary of the double-precision assembly).
+# of the quadrature kernels (element, interior, boundary of the double-precision assembly;
+# KERNELS, default "tiled_point|thread_item", is the regular expression of their names).
 #   scripts/gpu-profile-assembly.sh [p, default 1] [cells-per-side, default 300] [count, default 3]
 # Writes $out/profile-p<p>.txt (ncu's details page) and $out/profile-p<p>-sass.csv (per-SASS-line
 # stall samples of those launches, for scripts/sass_hot_spots.py).
@@ -20,7 +21,7 @@ cmake -S "$root" -B "$root/build-profile" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUD
 cmake --build "$root/build-profile" -j "$(nproc)" --target bench_assembly > "$out/profile-build.log" 2>&1 \
   || { grep -E "error" -A5 "$out/profile-build.log" | head -60; exit 1; }
 report="$root/build-profile/profile-p$p"
-ncu --clock-control none --set full --import-source yes -k regex:tiled_point --launch-count "$count" \
+ncu --clock-control none --set full --import-source yes -k "regex:${KERNELS:-tiled_point|thread_item}" --launch-count "$count" \
   -f -o "$report" "$root/build-profile/bin/bench_assembly" --spacetime --gpu --cells-per-side "$cells" \
   --cells-per-element 3 --p "$p" --cpu-max-p 0 --quadrature-extra 0 --repeats 1 \
   > "$out/profile-run-p$p.log" 2>&1 || { tail -30 "$out/profile-run-p$p.log"; exit 1; }

@@ -156,18 +156,18 @@ struct BoundaryLaunch {
                                     int test_stride, Real* trial, int trial_stride) const {
     const BoundaryPointTerms<Real> point{record[flux], record[mass], record[rhs_value],
                                          record[rhs_flux]};
-    if (trial && it.targets.is_rhs(u)) {
-      boundary_rhs_trial_vector<Real>(point, record[weight], trial, trial_stride);
-      trial = nullptr;
-    }
-    if (!test && !trial) return;
+    // A flag, not `trial = nullptr` (see element_kernel.cuh).
+    const bool rhs_column = trial && it.targets.is_rhs(u);
+    if (rhs_column) boundary_rhs_trial_vector<Real>(point, record[weight], trial, trial_stride);
+    const bool trial_function = trial && !rhs_column;
+    if (!test && !trial_function) return;
     Real phi, gradient[Dim];
     basis_function_at<Dim, Real>(record + tables, stride(), code, phi, gradient);
     Point<Dim, Real> a_n;
     for (int d = 0; d < Dim; ++d) a_n[d] = record[a_normal + d];
     const Real normal_flux_value = normal_flux<Dim, Real>(gradient, a_n);
     if (test) boundary_test_vector<Real>(phi, normal_flux_value, test, test_stride);
-    if (trial)
+    if (trial_function)
       boundary_trial_vector<Real>(point, record[weight], phi, normal_flux_value, trial,
                                   trial_stride);
   }

@@ -69,8 +69,12 @@ struct DeviceAssemblyOptions {
   /// device's limit): the cap on the point batches, which each launch otherwise sizes to what
   /// costs no resident blocks (LaunchLimits::max_shared_bytes). The results do not depend on it.
   int max_block_shared_bytes = device::detail::point_batch_shared_bytes;
-  /// Items with small tables (P_1 elements and interfaces) one per warp rather than one per
-  /// block (LaunchLimits::small_items_per_warp). The results do not depend on it.
+  /// Items whose tables fit one thread's registers (P_1 elements, boundaries and interfaces, 2D
+  /// P_2 elements) one per thread (LaunchLimits::small_items_per_thread); false: as the next
+  /// option says. The results do not depend on it.
+  bool small_items_per_thread = true;
+  /// Items with small tables (P_1, P_2) one per warp rather than one per block
+  /// (LaunchLimits::small_items_per_warp). The results do not depend on it.
   bool small_items_per_warp = true;
   /// Items one per block get a producer warp that evaluates the next batch of quadrature
   /// points while the others multiply (LaunchLimits::overlap_point_evaluation). The results do
@@ -298,6 +302,7 @@ class DeviceAssembler {
     device::detail::LaunchLimits limits;
     limits.max_threads = device_options_.max_block_threads;
     limits.max_shared_bytes = device_options_.max_block_shared_bytes;
+    limits.small_items_per_thread = device_options_.small_items_per_thread;
     limits.small_items_per_warp = device_options_.small_items_per_warp;
     limits.overlap_point_evaluation = device_options_.overlap_point_evaluation;
     limits.overlap_min_mean_points = device_options_.overlap_min_mean_points;

@@ -110,15 +110,17 @@ struct ElementLaunch {
   }
   __device__ void evaluate_function(const Item& it, const Real* record, int u, int code, Real* test,
                                     int test_stride, Real* trial, int trial_stride) const {
-    if (trial && it.targets.is_rhs(u)) {
+    // A flag, not `trial = nullptr`: a pointer chosen at run time between a register array
+    // and null would put the array in local memory (thread_item_kernel.cuh).
+    const bool rhs_column = trial && it.targets.is_rhs(u);
+    if (rhs_column)
       source_trial_vector<Dim, Real>(record[source], record[weight], trial, trial_stride);
-      trial = nullptr;
-    }
-    if (!test && !trial) return;
+    const bool trial_function = trial && !rhs_column;
+    if (!test && !trial_function) return;
     Real phi, gradient[Dim];
     basis_function_at<Dim, Real>(record + tables, stride(), code, phi, gradient);
     if (test) element_test_vector<Dim, Real>(phi, gradient, test, test_stride);
-    if (trial) {
+    if (trial_function) {
       Tensor<Dim, Real> a;
       Point<Dim, Real> b;
       for (int i = 0; i < Dim; ++i) {

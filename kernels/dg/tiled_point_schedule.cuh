@@ -71,6 +71,7 @@
 #include <type_traits>
 
 #include "core/cuda_check.cuh"
+#include "dg/thread_item_kernel.cuh"
 #include "polydg/core/error.hpp"
 #include "polydg/core/types.hpp"
 
@@ -113,6 +114,10 @@ struct LaunchLimits {
   /// the device's cudaDevAttrMaxSharedMemoryPerBlockOptin). A launch takes less where more
   /// would lower the resident blocks per multiprocessor.
   int max_shared_bytes = point_batch_shared_bytes;
+  /// Items whose tables fit one thread's registers (fits_one_thread: P_1 items, 2D P_2
+  /// elements) go one per thread (thread_item_kernel.cuh); false: as the next option says. The
+  /// sums are the same either way.
+  bool small_items_per_thread = true;
   /// Items whose units fit one warp go one per warp; false: one per block. The sums are the same
   /// either way.
   bool small_items_per_warp = true;
@@ -220,6 +225,12 @@ __device__ inline void tensor_multiply_add(double& acc0, double& acc1, double& b
 #endif
 }
 
+/// The slot of sum e (0, 1) of tile (r, c) of a warp's region, for the lane whose slots start
+/// at region_sums (sum_tiled_points): sums stay in shared memory between batches.
+__device__ inline double& region_sum(double* region_sums, int column_tiles, int r, int c, int e) {
+  return region_sums[((r * column_tiles + c) * 2 + e) * 32];
+}
+
 /// A warp's region of R × C tiles of 8 × 8 (compile-time: an MMA loop without predicates)
 /// over `steps` κ steps of a batch: its sums come from and go back to shared memory (see
 /// sum_tiled_points), the fragments from the batch's tables (test, trial: this lane's first
@@ -233,7 +244,7 @@ __device__ void tensor_region_products(const double* test, int test_stride, cons
   for (int r = 0; r < R; ++r)
 #pragma unroll
     for (int c = 0; c < 2 * C; ++c)
-      sums[r][c] = first_batch ? 0.0 : region_sums[(r * column_tiles) * 64 + c * 32];
+      sums[r][c] = first_batch ? 0.0 : region_sum(region_sums, column_tiles, r, c / 2, c % 2);
   const int test_step = 4 * test_stride, trial_step = 4 * trial_stride;
 #pragma unroll 2
   for (int step = 0; step < steps; ++step, test += test_step, trial += trial_step) {
@@ -255,27 +266,44 @@ __device__ void tensor_region_products(const double* test, int test_stride, cons
 #pragma unroll
   for (int r = 0; r < R; ++r)
 #pragma unroll
-    for (int c = 0; c < 2 * C; ++c) region_sums[(r * column_tiles) * 64 + c * 32] = sums[r][c];
+    for (int c = 0; c < 2 * C; ++c)
+      region_sum(region_sums, column_tiles, r, c / 2, c % 2) = sums[r][c];
 }
 
-template <int R>
-__device__ void tensor_region_products(int region_columns, const double* test, int test_stride,
-                                       const double* trial, int trial_stride, int steps,
-                                       double* region_sums, int column_tiles, bool first_batch) {
-  static_assert(tensor_region_side == 4, "one case per region width");
-  switch (region_columns) {
+/// The same for a region of region_rows × region_columns tiles (each 1 to tensor_region_side):
+/// the loop compiled for that shape.
+__device__ inline void tensor_region_products(int region_rows, int region_columns,
+                                              const double* test, int test_stride,
+                                              const double* trial, int trial_stride, int steps,
+                                              double* region_sums, int column_tiles,
+                                              bool first_batch) {
+  static_assert(tensor_region_side == 4, "one case per region side");
+  const auto with_rows = [&](auto rows) {
+    constexpr int R = decltype(rows)::value;
+    switch (region_columns) {
+      case 1:
+        return tensor_region_products<R, 1>(test, test_stride, trial, trial_stride, steps,
+                                            region_sums, column_tiles, first_batch);
+      case 2:
+        return tensor_region_products<R, 2>(test, test_stride, trial, trial_stride, steps,
+                                            region_sums, column_tiles, first_batch);
+      case 3:
+        return tensor_region_products<R, 3>(test, test_stride, trial, trial_stride, steps,
+                                            region_sums, column_tiles, first_batch);
+      default:
+        return tensor_region_products<R, 4>(test, test_stride, trial, trial_stride, steps,
+                                            region_sums, column_tiles, first_batch);
+    }
+  };
+  switch (region_rows) {
     case 1:
-      return tensor_region_products<R, 1>(test, test_stride, trial, trial_stride, steps,
-                                          region_sums, column_tiles, first_batch);
+      return with_rows(std::integral_constant<int, 1>{});
     case 2:
-      return tensor_region_products<R, 2>(test, test_stride, trial, trial_stride, steps,
-                                          region_sums, column_tiles, first_batch);
+      return with_rows(std::integral_constant<int, 2>{});
     case 3:
-      return tensor_region_products<R, 3>(test, test_stride, trial, trial_stride, steps,
-                                          region_sums, column_tiles, first_batch);
+      return with_rows(std::integral_constant<int, 3>{});
     default:
-      return tensor_region_products<R, 4>(test, test_stride, trial, trial_stride, steps,
-                                          region_sums, column_tiles, first_batch);
+      return with_rows(std::integral_constant<int, 4>{});
   }
 }
 
@@ -362,8 +390,8 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
     for (int r = 0; r < (tensor ? 1 : TR); ++r)
 #pragma unroll
       for (int c = 0; c < (tensor ? 1 : TC); ++c) sum[r][c] = Real(0);
-    // Tensor tiles: sums of tile (r, c) of the region at region_sums[(r · column_tiles + c) · 64]
-    // and + 32. They start from zero in the pass's first batch: another warp may read these
+    // Tensor tiles: sums of tile (r, c) of the region at region_sum(region_sums, column_tiles,
+    // r, c, e). They start from zero in the pass's first batch: another warp may read these
     // slots for the previous item's stores until the batch's first barrier (items of other
     // sizes have other regions).
     double* region_sums = accumulators + (row_begin * column_tiles + column_begin) * 64 + lane;
@@ -428,25 +456,8 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
         const double* trial =
             trial_tables + (lane % 4) * trial_stride + 8 * column_begin + lane / 4;
         const int steps = table_count * KT / 4;
-        const auto products = [&](auto rows_constant) {
-          tensor_region_products<decltype(rows_constant)::value>(
-              region_columns, test, test_stride, trial, trial_stride, steps, region_sums,
-              column_tiles, first == 0);
-        };
-        switch (region_rows) {
-          case 1:
-            products(std::integral_constant<int, 1>{});
-            break;
-          case 2:
-            products(std::integral_constant<int, 2>{});
-            break;
-          case 3:
-            products(std::integral_constant<int, 3>{});
-            break;
-          default:
-            products(std::integral_constant<int, 4>{});
-            break;
-        }
+        tensor_region_products(region_rows, region_columns, test, test_stride, trial, trial_stride,
+                               steps, region_sums, column_tiles, first == 0);
       } else {
         // The batch's points of this unit's group, in increasing k.
         for (int m = (groups - phase + group) % groups; m < count; m += groups) {
@@ -478,7 +489,7 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
             const int j = 8 * (column_begin + c / 2) + 2 * (lane % 4) + c % 2;
             // (An item without points has no batch that wrote its sums.)
             const double sum =
-                point_count > 0 ? region_sums[(r * column_tiles) * 64 + c * 32] : 0.0;
+                point_count > 0 ? region_sum(region_sums, column_tiles, r, c / 2, c % 2) : 0.0;
             if (i < rows && j < columns) launch.store(item, i, j, launch.initial(item, i, j) + sum);
           }
     } else if (groups == 1) {  // initial + partial_0
@@ -579,8 +590,10 @@ inline Tiling choose_tiling(int rows, int columns, bool tensor_cores = false) {
   const bool warp_sized = widest_tiles <= target_units_per_warp_item;
   if (tensor_cores && !warp_sized && tensor_regions(rows, rows + 1) <= max_tensor_regions)
     return {8, 8, 1, tensor_regions(rows, columns)};
-  const int groups =
-      warp_sized ? target_units_per_warp_item / widest_tiles : target_units_per_item / square_tiles;
+  // Tables a thread can sum (thread_item_kernel.cuh) have one group, as that kernel's sums.
+  const int groups = rows <= thread_item_rows ? 1
+                     : warp_sized             ? target_units_per_warp_item / widest_tiles
+                                              : target_units_per_item / square_tiles;
   const int tile_columns =
       tile == 4 && tiles_of(rows, 4) * tiles_of(columns, 4) > most_square_tiles ? 8 : tile;
   return {tile, tile_columns, std::clamp(groups, 1, max_point_groups),
@@ -769,6 +782,9 @@ void launch_tiled_points(const Launch& launch, Index items, int max_rows, int ma
   if (max_points > GlobalIndex(std::numeric_limits<Index>::max()))
     raise(name, ": an item has ", max_points, " quadrature points, more than ",
           std::numeric_limits<Index>::max(), " (split the element into smaller ones)");
+  if (limits.small_items_per_thread && fits_one_thread(max_rows, max_columns, record_size))
+    return launch_thread_items(launch, items, max_rows, max_columns, record_size, total_points,
+                               limits.max_threads, limits.stream, name);
   using Real = typename Launch::Real;
   constexpr bool tensor_capable = std::is_same_v<Real, double> && Launch::components <= 4;
   const Tiling tiling =

@@ -76,7 +76,9 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
   narrow.max_block_threads = 64;
   DeviceAssemblyOptions small_batches;  // several batches per item (the default may opt in
   small_batches.max_block_shared_bytes = 8 * 1024;  // above 48 KiB where occupancy allows)
-  DeviceAssemblyOptions blocks;  // small items one per block rather than one per warp
+  DeviceAssemblyOptions warps;  // small items one per warp rather than one per thread
+  warps.small_items_per_thread = false;
+  DeviceAssemblyOptions blocks = warps;  // ... or one per block
   blocks.small_items_per_warp = false;
   DeviceAssemblyOptions in_turn;  // no producer warp: the point evaluation between barriers
   in_turn.overlap_point_evaluation = false;
@@ -137,6 +139,7 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
   const Configuration configurations[] = {{"second", {}, false},
                                           {"narrow", narrow, true},
                                           {"small batches", small_batches, false},
+                                          {"warps", warps, true},
                                           {"blocks", blocks, false},
                                           {"in turn", in_turn, true},
                                           {"overlapped", overlapped, false},

@@ -3,9 +3,12 @@
 // the sums — depend on a table's rows alone (matrix-only, rhs-only and full assemblies give the
 // same bits); the tables the kernels are tuned for go one per warp (P_1 and P_2 items, P_3
 // elements in 3D) or in one pass of a block (P_4 / P_5 interfaces, with 4 × 8 tiles); every
-// launch fits a block's threads; FP64 tensor-core tables are chosen by the rows alone.
+// launch fits a block's threads; FP64 tensor-core tables are chosen by the rows alone; the
+// smallest tables go one per thread, with one point group; items are grouped by degree, the
+// larger first (device_quadrature_mesh.cuh).
 #include <cstdio>
 
+#include "dg/device_quadrature_mesh.cuh"
 #include "dg/tiled_point_schedule.cuh"
 #include "gpu_test_support.hpp"
 #include "polydg/fem/basis_space.hpp"
@@ -83,6 +86,45 @@ void tensor_core_tables() {
   }
 }
 
+// Tables a thread sums (thread_item_kernel.cuh): at most thread_item_rows rows, one point group
+// (that kernel's order of the sums, so the other schedules give the same bits); the P_1 element
+// (4 × 5, record of 27 Reals) and interface (8 × 8, 30) in 3D, the 2D P_2 element (6 × 7).
+void smallest_tables_one_per_thread() {
+  using device::detail::fits_one_thread;
+  using device::detail::max_thread_item_record;
+  using device::detail::thread_item_rows;
+  for (int rows = 1; rows <= thread_item_rows; ++rows)
+    POLYDG_GPU_CHECK(choose_tiling(rows, rows + 1).groups == 1);
+  POLYDG_GPU_CHECK(fits_one_thread(4, 5, 27) && fits_one_thread(4, 1, 27));
+  POLYDG_GPU_CHECK(fits_one_thread(8, 8, 30) && fits_one_thread(6, 7, 21));
+  POLYDG_GPU_CHECK(!fits_one_thread(8, 9, 30));    // 9 columns: not compiled (registers)
+  POLYDG_GPU_CHECK(!fits_one_thread(10, 11, 33));  // the 3D P_2 element
+  POLYDG_GPU_CHECK(!fits_one_thread(8, 8, max_thread_item_record + 1));
+}
+
+// order_degree_groups: each degree's included items, once each, with more pieces first and in
+// index order among equals.
+void items_by_degree_larger_first() {
+  const Index count = 1000;
+  const auto degree = [](Index i) { return int(i * 7 % 3); };
+  const auto include = [](Index i) { return i % 5 != 0; };
+  const auto pieces = [](Index i) { return Index(1 + i * 13 % 6); };
+  const DegreeGroups groups =
+      polydg::detail::order_degree_groups(count, 2, degree, include, pieces);
+  std::vector<int> seen(count, 0);
+  for (int p = 0; p <= 2; ++p)
+    for (Index k = groups.offsets[p]; k < groups.offsets[p + 1]; ++k) {
+      const Index i = groups.host_items[k];
+      ++seen[i];
+      POLYDG_GPU_CHECK(include(i) && degree(i) == p && pieces(i) <= groups.max_pieces[p]);
+      if (k + 1 < groups.offsets[p + 1]) {
+        const Index next = groups.host_items[k + 1];
+        POLYDG_GPU_CHECK(pieces(i) > pieces(next) || (pieces(i) == pieces(next) && i < next));
+      }
+    }
+  for (Index i = 0; i < count; ++i) POLYDG_GPU_CHECK(seen[i] == (include(i) ? 1 : 0));
+}
+
 void wide_tiles_only_for_the_largest_tables() {
   for (int rows = 1; rows <= 300; ++rows) {
     const Tiling tiling = choose_tiling(rows, rows);
@@ -103,5 +145,7 @@ int main() {
   tables_take_the_intended_teams();
   wide_tiles_only_for_the_largest_tables();
   tensor_core_tables();
+  smallest_tables_one_per_thread();
+  items_by_degree_larger_first();
   return testing::gpu_test_result();
 }
