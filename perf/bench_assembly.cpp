@@ -131,10 +131,14 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   line("  element kernel (40 KiB cap)", [](const Row& r) { return r.gpu.element_capped_s; });
   line("  interior kernel (40 KiB cap)", [](const Row& r) { return r.gpu.interior_capped_s; });
   line("  boundary kernel (40 KiB cap)", [](const Row& r) { return r.gpu.boundary_capped_s; });
-  line("values re-assembly (warp per small item)", [](const Row& r) { return r.gpu.values_warps_s; });
-  line("  element kernel (warp per small item)", [](const Row& r) { return r.gpu.element_warps_s; });
-  line("  interior kernel (warp per small item)", [](const Row& r) { return r.gpu.interior_warps_s; });
-  line("  boundary kernel (warp per small item)", [](const Row& r) { return r.gpu.boundary_warps_s; });
+  line("values re-assembly (warp per small item)",
+       [](const Row& r) { return r.gpu.values_warps_s; });
+  line("  element kernel (warp per small item)",
+       [](const Row& r) { return r.gpu.element_warps_s; });
+  line("  interior kernel (warp per small item)",
+       [](const Row& r) { return r.gpu.interior_warps_s; });
+  line("  boundary kernel (warp per small item)",
+       [](const Row& r) { return r.gpu.boundary_warps_s; });
   line("values re-assembly (blocks not persistent)",
        [](const Row& r) { return r.gpu.values_not_persistent_s; });
   line("  element kernel (blocks not persistent)",
