@@ -5,11 +5,11 @@
 // diffusive Dirichlet points, the inflow term, g_N on diffusive Neumann points, and — in its
 // own launch — the previous slab's data on a slab's bottom face.
 //
-// Schedule: tiled_point_schedule.cuh, one warp (P_1..P_3) or thread block per element with boundary
-// facets, launched per degree. Table: N × (N + 1), rows the test functions, columns the trial
-// functions and the rhs (column N; only the rhs column when the matrix is not assembled); point k
-// is (the element's boundary sub-facet k / Q, rule point k mod Q), the CPU's order. One writer per
-// block: deterministic, no atomics.
+// Schedule: tiled_point_schedule.cuh, one thread (P_1: thread_item_kernel.cuh), warp (P_2, P_3) or
+// thread block per element with boundary facets, launched per degree. Table: N × (N + 1), rows the
+// test functions, columns the trial functions and the rhs (column N; only the rhs column when the
+// matrix is not assembled); point k is (the element's boundary sub-facet k / Q, rule point k mod
+// Q), the CPU's order. One writer per block: deterministic, no atomics.
 //
 // What a point contributes comes from a PointTerms functor (BoundaryTerms: the coefficients;
 // PreviousSlabTerms: the previous slab), so both launches share the kernel.

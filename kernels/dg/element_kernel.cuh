@@ -9,13 +9,13 @@
 // __host__ __device__ (e.g. `[] __host__ __device__ (const Point<2>& x) { ... }`, nvcc
 // --extended-lambda) or polydg::Constant.
 //
-// Schedule: tiled_point_schedule.cuh, one warp (P_1..P_3) or thread block per element, launched per
-// degree. The item's table is N × (N + 1): rows the test functions, columns the trial functions
-// and the rhs (column N; only the rhs column when the matrix is not assembled). Point k is
-// (sub-simplex k / Q, rule point k mod Q), the CPU's order. Record of a point: w, c, f, A, b and
-// the basis tables; each function's test and trial vectors (element_integrand.hpp) are formed once
-// per point. The sums start from the value in memory (zeroed before, as for the CPU kernels). No
-// atomics: an element's block has one writer.
+// Schedule: tiled_point_schedule.cuh, one thread (P_1: thread_item_kernel.cuh), warp (P_2, P_3) or
+// thread block per element, launched per degree. The item's table is N × (N + 1): rows the test
+// functions, columns the trial functions and the rhs (column N; only the rhs column when the matrix
+// is not assembled). Point k is (sub-simplex k / Q, rule point k mod Q), the CPU's order. Record of
+// a point: w, c, f, A, b and the basis tables; each function's test and trial vectors
+// (element_integrand.hpp) are formed once per point. The sums start from the value in memory
+// (zeroed before, as for the CPU kernels). No atomics: an element's block has one writer.
 //
 // FLOPs per quadrature point (N basis functions, d dimensions), for the performance report:
 //   map and weight       d(d+1)·2 + |det J| (d = 2: 3, d = 3: 14) + 1

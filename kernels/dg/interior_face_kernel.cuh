@@ -4,12 +4,12 @@
 // integrand (dg/face_integrand.hpp): per interface, the SIP and upwind terms into its four
 // blocks (a,a), (a,b), (b,a), (b,b).
 //
-// Schedule: tiled_point_schedule.cuh, one warp (P_1, P_2) or thread block per interface, launched
-// per degree (the larger of its two elements'). The table is (N_a + N_b)²: rows and columns the
-// functions of side a then side b, so its four quadrants are the blocks (a,a), (a,b), (b,a), (b,b);
-// point k is (sub-facet k / Q, rule point k mod Q), the CPU's order. Record of a point: w, σ, β,
-// A n and both sides' basis tables; each function's test and trial vectors (face_integrand.hpp)
-// are formed once per point.
+// Schedule: tiled_point_schedule.cuh, one thread (P_1: thread_item_kernel.cuh), warp (P_2) or
+// thread block per interface, launched per degree (the larger of its two elements'). The table is
+// (N_a + N_b)²: rows and columns the functions of side a then side b, so its four quadrants are the
+// blocks (a,a), (a,b), (b,a), (b,b); point k is (sub-facet k / Q, rule point k mod Q), the CPU's
+// order. Record of a point: w, σ, β, A n and both sides' basis tables; each function's test and
+// trial vectors (face_integrand.hpp) are formed once per point.
 //
 // The off-diagonal blocks belong to the interface alone and are overwritten. The diagonal
 // blocks are shared by all interfaces of an element; two write modes (FaceWriteMode):

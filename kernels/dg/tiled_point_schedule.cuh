@@ -1,7 +1,8 @@
 #pragma once
-// The schedule every assembly kernel shares. A team of threads per item (an element, an
-// interface, an element's boundary), whose outputs form a rows × columns table of sums over the
-// item's quadrature points of Σ_k test_ik trial_jk — the factored integrands of
+// The schedule every assembly kernel shares (tables of at most thread_item_rows rows go one item
+// per thread instead where they fit: thread_item_kernel.cuh, the same sums). A team of threads per
+// item (an element, an interface, an element's boundary), whose outputs form a rows × columns table
+// of sums over the item's quadrature points of Σ_k test_ik trial_jk — the factored integrands of
 // element_integrand.hpp and face_integrand.hpp (rows: test functions; columns: trial functions
 // and, where the item has one, its rhs column). The team is a thread block, or — for tables
 // with at most 32 register tiles (P_1 and P_2 items, P_3 elements in 3D) — one warp of a block,
