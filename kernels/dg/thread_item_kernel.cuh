@@ -33,8 +33,11 @@ namespace polydg::device::detail {
 inline constexpr int thread_item_rows = 8;
 /// The most Reals of a point's record the one-item-per-thread kernel takes (a P_1 interface in
 /// 3D: 30); a launch with larger records keeps the team schedules.
-inline constexpr int max_thread_item_record = 48;
+inline constexpr int max_thread_item_record = 40;
 inline constexpr int thread_item_block_threads = 128;
+// A block's records stay within the 48 KiB of shared memory a launch has without opting in.
+static_assert(thread_item_block_threads * (max_thread_item_record | 1) * sizeof(double) <=
+              48 * 1024);
 
 /// Whether a launch whose largest table is max_rows × max_columns, with records of
 /// record_size Reals, fits the one-item-per-thread kernel.
