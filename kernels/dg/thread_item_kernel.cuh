@@ -39,12 +39,17 @@ inline constexpr int thread_item_block_threads = 128;
 static_assert(thread_item_block_threads * (max_thread_item_record | 1) * sizeof(double) <=
               48 * 1024);
 
+/// Two table shapes are compiled: 4 × 5 (a P_1 element's block and rhs column in 2D+1) and
+/// 8 × 8 (a P_1 interface's four blocks; 9 columns took 255 registers and spilled). Whether a
+/// launch's largest table takes the smaller one:
+inline bool fits_small_thread_table(int max_rows, int max_columns) {
+  return max_rows <= 4 && max_columns <= 5;
+}
+
 /// Whether a launch whose largest table is max_rows × max_columns, with records of
 /// record_size Reals, fits the one-item-per-thread kernel.
-/// Two table shapes are compiled: 4 × 5 (a P_1 element's block and rhs column in 2D+1) and
-/// 8 × 8 (a P_1 interface's four blocks; 9 columns took 255 registers and spilled).
 inline bool fits_one_thread(int max_rows, int max_columns, int record_size) {
-  const bool shape = (max_rows <= 4 && max_columns <= 5) ||
+  const bool shape = fits_small_thread_table(max_rows, max_columns) ||
                      (max_rows <= thread_item_rows && max_columns <= thread_item_rows);
   return shape && record_size <= max_thread_item_record;
 }
@@ -117,14 +122,14 @@ void launch_thread_items(const Launch& launch, Index items, int max_rows, int ma
   const int record_stride = record_size | 1;
   const std::size_t bytes = std::size_t(threads) * std::size_t(record_stride) * sizeof(Real);
   const auto blocks = static_cast<unsigned>((items + threads - 1) / threads);
+  const bool small = fits_small_thread_table(max_rows, max_columns);
   if (std::getenv("POLYDG_TRACE_LAUNCHES"))
     std::fprintf(stderr,
                  "%s: %d items (%.1f points each), %u blocks of %d threads (one item per thread), "
                  "table %dx%d, %zu bytes\n",
                  name, int(items), double(total_points) / double(items), blocks, threads,
-                 max_rows <= 4 && max_columns <= 5 ? 4 : thread_item_rows,
-                 max_rows <= 4 && max_columns <= 5 ? 5 : thread_item_rows, bytes);
-  if (max_rows <= 4 && max_columns <= 5)
+                 small ? 4 : thread_item_rows, small ? 5 : thread_item_rows, bytes);
+  if (small)
     thread_item_kernel<Launch, 4, 5>
         <<<blocks, threads, bytes, stream>>>(launch, record_stride, items);
   else
