@@ -16,12 +16,14 @@ POLYDG_HD constexpr int basis_tables_size(int stride) {
   return 2 * Dim * stride;
 }
 
-/// The tables of the degree-p basis of the element with bounding box `box` at x (p < stride).
+/// The tables of the degree-p basis of the element with bounding box `box` (and its
+/// inverse_extents, DeviceQuadratureMeshView::box_inverse_extents) at x (p < stride).
 template <int Dim, class Real>
-POLYDG_HD inline void write_basis_tables(int p, const Box<Dim>& box, const Point<Dim>& x,
+POLYDG_HD inline void write_basis_tables(int p, const Box<Dim>& box,
+                                         const Point<Dim>& inverse_extent, const Point<Dim>& x,
                                          Real* tables, int stride) {
-  evaluate_basis_tables<Dim, Real>(p, convert<Real>(box), convert<Real>(x), tables,
-                                   tables + Dim * stride, stride);
+  evaluate_basis_tables<Dim, Real>(p, convert<Real>(box), convert<Real>(inverse_extent),
+                                   convert<Real>(x), tables, tables + Dim * stride, stride);
 }
 
 /// The code of function k of the degree-p basis of `space`: 4 bits per axis (p ≤ 10 < 16).

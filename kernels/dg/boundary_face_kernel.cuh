@@ -89,6 +89,7 @@ template <int Dim, class ValueType, class PointTerms>
 struct BoundaryLaunch {
   using Real = ValueType;
   static constexpr int components = boundary_face_components;
+  static constexpr bool tensor_tables = true;  ///< tiled_point_schedule.cuh
   DeviceQuadratureMeshView<Dim> mesh;
   DeviceBlockPatternView pattern;
   const Index* elements;
@@ -126,11 +127,15 @@ struct BoundaryLaunch {
   __device__ int columns(const Item& it) const { return it.targets.columns(); }
   __device__ Index point_count(const Item& it) const { return it.point_count; }
   __device__ int function_code(const Item&, int u) const {
-    return u < n ? basis_function_code<Dim>(mesh.space, p, u) : 0;
+    return u < n ? mesh.basis_code(p, u) : 0;
   }
   __device__ Real initial(const Item& it, int i, int j) const { return it.targets.initial(i, j); }
   __device__ void store(const Item& it, int i, int j, Real value) const {
     it.targets.store(i, j, value);
+  }
+  template <int R, int C>
+  __device__ bool store_table(const Item& it, const Real (&sum)[R][C]) const {
+    return it.targets.store_table(sum);
   }
   __device__ void evaluate_point(const Item& it, Index k, Real* record) const {
     const Index f = it.facet_begin + Index(k / it.rule_size);
@@ -150,7 +155,8 @@ struct BoundaryLaunch {
     record[rhs_value] = Real(point.terms.rhs_value);
     record[rhs_flux] = Real(point.terms.rhs_flux);
     for (int d = 0; d < Dim; ++d) record[a_normal + d] = Real(point.a_normal[d]);
-    write_basis_tables<Dim, Real>(p, mesh.boxes[it.element], x, record + tables, stride());
+    write_basis_tables<Dim, Real>(p, mesh.boxes[it.element], mesh.box_inverse_extents[it.element],
+                                  x, record + tables, stride());
   }
   __device__ void evaluate_function(const Item& it, const Real* record, int u, int code, Real* test,
                                     int test_stride, Real* trial, int trial_stride) const {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/cuda_check.cuh"
+#include "dg/basis_tables.cuh"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/dg/boundary_conditions.hpp"
@@ -28,6 +29,7 @@
 #include "polydg/dg/quadrature_degree.hpp"
 #include "polydg/dg/quadrature_mesh.hpp"
 #include "polydg/fem/basis_space.hpp"
+#include "polydg/fem/legendre_basis.hpp"
 #include "polydg/fem/quadrature_cache.hpp"
 
 namespace polydg {
@@ -40,6 +42,8 @@ struct DeviceQuadratureMeshView {
   // elements
   const int* degrees = nullptr;
   const Box<Dim>* boxes = nullptr;
+  const Point<Dim>* box_inverse_extents =
+      nullptr;  ///< inverse_extents(boxes[e]) (legendre_basis.hpp)
   const double* measures = nullptr;
   const Index* simplex_offsets = nullptr;        ///< element_count + 1
   const Point<Dim>* simplex_vertices = nullptr;  ///< Dim + 1 per sub-simplex
@@ -57,6 +61,12 @@ struct DeviceQuadratureMeshView {
   const double* boundary_facet_measures = nullptr;
   const double* boundary_facet_cell_measures = nullptr;
   const BoundaryKind* boundary_facet_kinds = nullptr;
+  // basis functions: the code (basis_tables.cuh) of function k of the degree-p basis of `space`
+  // at basis_codes[p · basis_code_stride + k], p ≤ the mesh's max degree — a load where
+  // basis_function_code's loops and integer divisions took ~2,000 instructions per P_1
+  // interface (its eight functions, once per item; Nsight Compute, H100)
+  const int* basis_codes = nullptr;
+  int basis_code_stride = 0;
   // rules (reference points and weights, all degrees)
   const Index* element_rule_offsets = nullptr;
   const Point<Dim>* element_rule_points = nullptr;
@@ -67,6 +77,8 @@ struct DeviceQuadratureMeshView {
   const Index* boundary_rule_offsets = nullptr;
   const Point<Dim - 1>* boundary_rule_points = nullptr;
   const double* boundary_rule_weights = nullptr;
+
+  __device__ int basis_code(int p, int k) const { return basis_codes[p * basis_code_stride + k]; }
 };
 
 /// Items of one kind grouped by degree: items[offsets[p] .. offsets[p + 1]) have degree p, the
@@ -199,6 +211,15 @@ __global__ void scale_measures(double* measures, GlobalIndex count, const Point<
   if (i < count) measures[i] *= normals ? map.facet_scale(normals[i][Dim - 1]) : map.scale;
 }
 
+/// inverses[e] = inverse_extents(boxes[e]), so the kernels multiply where they would divide at
+/// every point.
+template <int Dim>
+__global__ void box_inverse_extents_kernel(const Box<Dim>* boxes, GlobalIndex count,
+                                           Point<Dim>* inverses) {
+  const GlobalIndex i = GlobalIndex(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < count) inverses[i] = inverse_extents(boxes[i]);
+}
+
 inline unsigned map_blocks(std::size_t count) { return unsigned((count + 255) / 256); }
 
 }  // namespace detail
@@ -221,6 +242,14 @@ class DeviceQuadratureMesh {
         boundary_facet_kinds_(detail::upload(mesh.boundary_facet_kinds)) {
     allocate_geometry(mesh);
     update_geometry(mesh);
+
+    basis_code_stride_ = space_basis_size(space_, Dim, max_degree_);
+    std::vector<int> codes(std::size_t(max_degree_ + 1) * std::size_t(basis_code_stride_), 0);
+    for (int p = 0; p <= max_degree_; ++p)
+      for (int k = 0; k < space_basis_size(space_, Dim, p); ++k)
+        codes[std::size_t(p) * std::size_t(basis_code_stride_) + std::size_t(k)] =
+            device::detail::basis_function_code<Dim>(space_, p, k);
+    basis_codes_ = detail::upload(codes);
 
     element_rules_ = detail::RuleTable<Dim>(
         max_degree_, [&](int p) -> const auto& {
@@ -285,6 +314,7 @@ class DeviceQuadratureMesh {
         std::span<const double>(mesh.boundary_facet_cell_measures));
     interface_facet_normals_.assign(std::span<const Point<Dim>>(mesh.interface_facet_normals));
     boundary_facet_normals_.assign(std::span<const Point<Dim>>(mesh.boundary_facet_normals));
+    update_box_inverse_extents();
   }
 
   /// Maps the last coordinate of the device geometry in place, with the host's arithmetic
@@ -312,6 +342,7 @@ class DeviceQuadratureMesh {
       detail::map_boxes_last_coordinate<Dim>
           <<<map_blocks(boxes_.size()), 256>>>(boxes_.data(), GlobalIndex(boxes_.size()), map);
       POLYDG_CUDA_CHECK_LAUNCH("map_boxes_last_coordinate");
+      update_box_inverse_extents();
     }
     measures(measures_, nullptr);
     points(interface_facet_vertices_);
@@ -342,6 +373,7 @@ class DeviceQuadratureMesh {
     v.penalty_scaling = penalty_scaling_;
     v.degrees = degrees_.data();
     v.boxes = boxes_.data();
+    v.box_inverse_extents = box_inverse_extents_.data();
     v.measures = measures_.data();
     v.simplex_offsets = simplex_offsets_.data();
     v.simplex_vertices = simplex_vertices_.data();
@@ -366,10 +398,19 @@ class DeviceQuadratureMesh {
     v.boundary_rule_offsets = boundary_rules_.offsets.data();
     v.boundary_rule_points = boundary_rules_.points.data();
     v.boundary_rule_weights = boundary_rules_.weights.data();
+    v.basis_codes = basis_codes_.data();
+    v.basis_code_stride = basis_code_stride_;
     return v;
   }
 
  private:
+  void update_box_inverse_extents() {
+    if (boxes_.size() == 0) return;
+    detail::box_inverse_extents_kernel<Dim><<<detail::map_blocks(boxes_.size()), 256>>>(
+        boxes_.data(), GlobalIndex(boxes_.size()), box_inverse_extents_.data());
+    POLYDG_CUDA_CHECK_LAUNCH("box_inverse_extents_kernel");
+  }
+
   // Buffers of the geometry's sizes; update_geometry fills them (at construction and after
   // every map_last_coordinate).
   void allocate_geometry(const QuadratureMesh<Dim>& mesh) {
@@ -377,6 +418,7 @@ class DeviceQuadratureMesh {
     const std::size_t interface_facets = mesh.interface_facet_vertices.size();
     const std::size_t boundary_facets = mesh.boundary_facet_vertices.size();
     boxes_ = device::DeviceBuffer<Box<Dim>>(mesh.element_boxes.size());
+    box_inverse_extents_ = device::DeviceBuffer<Point<Dim>>(mesh.element_boxes.size());
     measures_ = device::DeviceBuffer<double>(mesh.element_measures.size());
     simplex_vertices_ = device::DeviceBuffer<Point<Dim>>(simplices * (Dim + 1));
     interface_facet_vertices_ = device::DeviceBuffer<Point<Dim>>(interface_facets * Dim);
@@ -396,6 +438,7 @@ class DeviceQuadratureMesh {
   DegreeGroups elements_, interfaces_, boundary_elements_, previous_slab_elements_;
   device::DeviceBuffer<int> degrees_;
   device::DeviceBuffer<Box<Dim>> boxes_;
+  device::DeviceBuffer<Point<Dim>> box_inverse_extents_;
   device::DeviceBuffer<double> measures_;
   device::DeviceBuffer<Index> simplex_offsets_;
   device::DeviceBuffer<Point<Dim>> simplex_vertices_;
@@ -406,6 +449,8 @@ class DeviceQuadratureMesh {
   device::DeviceBuffer<Point<Dim>> boundary_facet_vertices_, boundary_facet_normals_;
   device::DeviceBuffer<double> boundary_facet_measures_, boundary_facet_cell_measures_;
   device::DeviceBuffer<BoundaryKind> boundary_facet_kinds_;
+  device::DeviceBuffer<int> basis_codes_;
+  int basis_code_stride_ = 0;
   detail::RuleTable<Dim> element_rules_;
   detail::RuleTable<Dim - 1> interface_rules_, boundary_rules_;
 };

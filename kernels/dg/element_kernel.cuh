@@ -44,6 +44,7 @@ template <int Dim, class ValueType, class Coefficients>
 struct ElementLaunch {
   using Real = ValueType;
   static constexpr int components = element_components<Dim>;
+  static constexpr bool tensor_tables = true;  ///< tiled_point_schedule.cuh
   DeviceQuadratureMeshView<Dim> mesh;
   DeviceBlockPatternView pattern;
   const Index* elements;
@@ -80,11 +81,15 @@ struct ElementLaunch {
   __device__ int columns(const Item& it) const { return it.targets.columns(); }
   __device__ Index point_count(const Item& it) const { return it.point_count; }
   __device__ int function_code(const Item&, int u) const {
-    return u < n ? basis_function_code<Dim>(mesh.space, p, u) : 0;
+    return u < n ? mesh.basis_code(p, u) : 0;
   }
   __device__ Real initial(const Item& it, int i, int j) const { return it.targets.initial(i, j); }
   __device__ void store(const Item& it, int i, int j, Real value) const {
     it.targets.store(i, j, value);
+  }
+  template <int R, int C>
+  __device__ bool store_table(const Item& it, const Real (&sum)[R][C]) const {
+    return it.targets.store_table(sum);
   }
   __device__ void evaluate_point(const Item& it, Index k, Real* record) const {
     const Point<Dim>* vertices =
@@ -93,7 +98,8 @@ struct ElementLaunch {
     const double jacobian = affine_measure_ratio<Dim, Dim>(vertices);
     const Point<Dim> x = map_reference_point<Dim, Dim>(vertices, mesh.element_rule_points[q]);
     // The map and the weight in double; the basis and everything after in Real.
-    write_basis_tables<Dim, Real>(p, mesh.boxes[it.element], x, record + tables, stride());
+    write_basis_tables<Dim, Real>(p, mesh.boxes[it.element], mesh.box_inverse_extents[it.element],
+                                  x, record + tables, stride());
     record[weight] = Real(mesh.element_rule_weights[q] * jacobian);
     record[reaction] = 0;  // c and f stay 0 for a target not assembled
     record[source] = 0;

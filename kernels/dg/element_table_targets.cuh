@@ -37,6 +37,26 @@ struct ElementTableTargets {
       watch.note(block + i * n + j, value);
     }
   }
+  /// initial + sum for a whole table of R rows (the block, n = R) and, with the rhs, its column
+  /// R (C > R) — what store() does entry by entry, without its two branches per entry
+  /// (thread_item_kernel.cuh's store_table). False, nothing stored, for other tables.
+  template <int R, int C>
+  __device__ bool store_table(const Real (&sum)[R][C]) const {
+    if (!block || n != R || (rhs && C <= R)) return false;
+    unsigned long long least = no_non_finite_value;
+#pragma unroll
+    for (int e = 0; e < R * R; ++e) {
+      const Real value = block[e] + sum[e / R][e % R];
+      block[e] = value;
+      watch.least_bad(least, block + e, value);
+    }
+    if constexpr (C > R)
+      if (rhs)
+#pragma unroll
+        for (int i = 0; i < R; ++i) rhs[i] = rhs[i] + sum[i][R];
+    watch.note_least(least);
+    return true;
+  }
 };
 
 }  // namespace polydg::device::detail

@@ -94,6 +94,10 @@ template <int Dim, class ValueType, class Coefficients>
 struct InteriorFaceLaunch {
   using Real = ValueType;
   static constexpr int components = interior_face_components;
+  // The P_3 interfaces (40 × 40, 20 points in 2D+1) were 3–13 % slower on the FP64 tensor
+  // cores than on the FMA tiles (H100, tenth to twelfth measurements); larger ones have too many
+  // regions for them.
+  static constexpr bool tensor_tables = false;
   DeviceQuadratureMeshView<Dim> mesh;
   DeviceBlockPatternView pattern;
   const GlobalIndex* block_offsets;  ///< InteriorFaceWorkspace::block_offsets
@@ -154,7 +158,7 @@ struct InteriorFaceLaunch {
     const bool second = u >= it.size[0];
     const int local = second ? u - it.size[0] : u;
     return local < (second ? it.size[1] : it.size[0])
-               ? basis_function_code<Dim>(mesh.space, second ? it.degree[1] : it.degree[0], local)
+               ? mesh.basis_code(second ? it.degree[1] : it.degree[0], local)
                : 0;
   }
   /// Where entry (i, j) of the table goes: block (r, c), at offset; `diagonal`: r = c.
@@ -179,6 +183,43 @@ struct InteriorFaceLaunch {
       if (!diagonal) watch.note(entry, value);  // diagonal: scratch, watched in the gather
     }
   }
+  /// The whole table of an item whose sides both have R / 2 functions (thread_item_kernel.cuh;
+  /// false, nothing stored, for other items): the same values as store() entry by entry, with
+  /// one branch per block instead of two per entry. Branches between the stores made each wait
+  /// for the previous store's registers: half the stall samples of the P_1 interface kernel, in
+  /// its per-item lines (Nsight Compute, H100).
+  template <int R, int C>
+  __device__ bool store_table(const Item& it, const Real (&sum)[R][C]) const {
+    constexpr int half = R / 2;
+    if constexpr (R != C || R % 2 != 0) {
+      return false;
+    } else {
+      if (it.size[0] != half || it.size[1] != half) return false;
+      unsigned long long least = no_non_finite_value;
+#pragma unroll
+      for (int r = 0; r < 2; ++r)
+#pragma unroll
+        for (int c = 0; c < 2; ++c) {
+          Real* block = it.block[r][c];
+          if (r == c && mode == FaceWriteMode::atomic) {
+#pragma unroll
+            for (int e = 0; e < half * half; ++e) {
+              const Real value = sum[r * half + e / half][c * half + e % half];
+              watch.least_bad(least, block + e, atomicAdd(block + e, value) + value);
+            }
+          } else {
+#pragma unroll
+            for (int e = 0; e < half * half; ++e) {
+              const Real value = sum[r * half + e / half][c * half + e % half];
+              block[e] = value;
+              if (r != c) watch.least_bad(least, block + e, value);  // diagonal: scratch
+            }
+          }
+        }
+      watch.note_least(least);
+      return true;
+    }
+  }
   __device__ void evaluate_point(const Item& it, Index k, Real* record) const {
     const Index f = it.facet_begin + Index(k / it.rule_size);
     const Index q = it.rule_begin + Index(k % it.rule_size);
@@ -196,7 +237,8 @@ struct InteriorFaceLaunch {
     for (int d = 0; d < Dim; ++d) record[a_normal + d] = Real(a_n[d]);
 #pragma unroll  // fixed indices into the Item: it stays in registers
     for (int s = 0; s < 2; ++s)
-      write_basis_tables<Dim, Real>(it.degree[s], mesh.boxes[it.element[s]], x,
+      write_basis_tables<Dim, Real>(it.degree[s], mesh.boxes[it.element[s]],
+                                    mesh.box_inverse_extents[it.element[s]], x,
                                     record + side_tables(s), stride());
   }
   __device__ void evaluate_function(const Item& it, const Real* record, int u, int code, Real* test,
@@ -255,18 +297,22 @@ __global__ void interface_penalty_kernel(DeviceQuadratureMeshView<Dim> mesh,
 }
 
 /// Adds each element's interface scratch into its diagonal block, interfaces in the order of
-/// element_interfaces. One thread block per element, threads over the N² entries.
+/// element_interfaces. `team` threads per element (a power of two dividing the block, about
+/// the largest N²: a block per element left 112 of 128 threads idle at P_1 in 2D+1), over its N²
+/// entries.
 template <int Dim, class Real>
 __global__ void gather_interface_diagonals_kernel(DeviceQuadratureMeshView<Dim> mesh,
                                                   DeviceBlockPatternView pattern,
                                                   InterfaceScratchView<Real> scratch, Real* values,
-                                                  NonFiniteWatch<Real> watch) {
-  const Index e = Index(blockIdx.x);
+                                                  NonFiniteWatch<Real> watch, int team,
+                                                  Index elements) {
+  const Index e = Index(blockIdx.x) * Index(blockDim.x / team) + Index(threadIdx.x) / team;
+  if (e >= elements) return;
   const int n = pattern.block_sizes[e];
   Real* block = values + pattern.value_offsets[pattern.diagonal_blocks[e]];
   const Index begin = scratch.element_interface_offsets[e];
   const Index end = scratch.element_interface_offsets[e + 1];
-  for (int v = int(threadIdx.x); v < n * n; v += int(blockDim.x)) {
+  for (int v = int(threadIdx.x) % team; v < n * n; v += team) {
     Real sum = block[v];
     for (Index k = begin; k < end; ++k) {
       const Index i = scratch.element_interfaces[k];
@@ -357,9 +403,16 @@ void assemble_interior_faces_on_device(const DeviceQuadratureMesh<Dim>& mesh,
         groups.total_pieces[p] * mesh.interface_rule_size(p), "interior face kernel", limits);
   }
   if (mode == FaceWriteMode::deterministic && mesh.element_count() > 0) {
+    constexpr int threads = 128;
+    const int largest = space_basis_size(mesh.space(), Dim, mesh.max_degree());
+    int team = 1;
+    while (team < threads && team < largest * largest) team *= 2;
+    const Index elements_per_block = threads / team;
     device::detail::gather_interface_diagonals_kernel<Dim, Real>
-        <<<static_cast<unsigned>(mesh.element_count()), 128, 0, limits.stream>>>(
-            mesh.view(), pattern, scratch, values, watch);
+        <<<static_cast<unsigned>((mesh.element_count() + elements_per_block - 1) /
+                                 elements_per_block),
+           threads, 0, limits.stream>>>(mesh.view(), pattern, scratch, values, watch, team,
+                                        mesh.element_count());
     device::detail::check_cuda(cudaGetLastError(), "gather of the interface diagonals", __FILE__,
                                __LINE__);
   }

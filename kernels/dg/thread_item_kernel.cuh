@@ -16,7 +16,9 @@
 //
 // Launch: the same interface as for tiled_point_schedule.cuh. Its evaluate_function is called
 // for a function's trial vector and its test vector separately (the two are independent), so
-// that only the trial vectors and one row's test vector are live at once.
+// that only the trial vectors and one row's test vector are live at once. Optionally
+// `bool store_table(item, const Real (&sum)[R][C])`: stores initial + sum for the whole table,
+// or returns false and leaves the item to the entry-by-entry store().
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -104,6 +106,10 @@ __global__ void __launch_bounds__(thread_item_block_threads)
     }
   }
 
+  // A launch may store a whole table at once (store_table: without a branch per entry, which
+  // made every store wait for the one before); it says false for items it leaves to store().
+  if constexpr (requires { launch.store_table(item, sum); })
+    if (launch.store_table(item, sum)) return;
 #pragma unroll
   for (int i = 0; i < MaxRows; ++i)
 #pragma unroll

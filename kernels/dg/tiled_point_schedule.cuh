@@ -35,9 +35,11 @@
 //                 a warp's shared-memory reads are consecutive or broadcast): per point and
 //                 component, TR + TC shared loads for TR·TC FMAs. Double tables too large for
 //                 a warp and small enough for a few warps' registers (P_4 / P_5 elements and
-//                 boundaries, P_3 interfaces in 2D+1) go to the FP64 tensor cores instead
+//                 boundaries in 2D+1) go to the FP64 tensor cores instead
 //                 (LaunchLimits::tensor_cores; tensor_tiles below): a warp per region of 8 × 8
-//                 tiles, one MMA per tile (pair) and four (point, component) terms.
+//                 tiles, one MMA per tile (pair) and four (point, component) terms. Launches
+//                 whose tables never gained from them say so (Launch::tensor_tables = false:
+//                 the interfaces).
 // So each basis function is evaluated once per point, and the block is a register-tiled
 // product of the point's tables (SPEC §6's "basis tables evaluated once per point").
 //
@@ -787,7 +789,8 @@ void launch_tiled_points(const Launch& launch, Index items, int max_rows, int ma
     return launch_thread_items(launch, items, max_rows, max_columns, record_size, total_points,
                                limits.max_threads, limits.stream, name);
   using Real = typename Launch::Real;
-  constexpr bool tensor_capable = std::is_same_v<Real, double> && Launch::components <= 4;
+  constexpr bool tensor_capable =
+      std::is_same_v<Real, double> && Launch::components <= 4 && Launch::tensor_tables;
   const Tiling tiling =
       choose_tiling(max_rows, max_columns,
                     tensor_capable && limits.tensor_cores && device_has_fp64_tensor_cores(name));

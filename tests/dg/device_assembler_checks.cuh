@@ -168,6 +168,36 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
   POLYDG_GPU_CHECK(same_bits(gpu.rhs_to_host(), first.rhs));
 }
 
+// The error names the block row of the first non-finite value: the one a pass over the values
+// on the host finds (the kernels note it as they store, in either write mode).
+template <int Dim, class Coefficients>
+void check_non_finite_report(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
+                             const AssemblyOptions& assembly, const Coefficients& coefficients,
+                             FaceWriteMode mode, const char* name) {
+  DeviceAssemblyOptions options;
+  options.write_mode = mode;
+  DeviceAssembler<Dim> gpu(mesh, conditions, assembly, options);
+  std::string message;
+  try {
+    gpu.assemble_matrix(coefficients);
+  } catch (const Error& error) {
+    message = error.what();
+  }
+  const std::vector<double> values = gpu.values_to_host();
+  const auto bad = std::find_if(values.begin(), values.end(),
+                                [](double value) { return !std::isfinite(value); });
+  POLYDG_GPU_CHECK(bad != values.end());
+  if (bad == values.end()) return;
+  const BlockPattern& pattern = *gpu.host_pattern();
+  const Index element =
+      pattern.block_row(pattern.block_of_value(GlobalIndex(bad - values.begin())));
+  std::printf("%s (%s): %s\n", name, mode == FaceWriteMode::atomic ? "atomic" : "deterministic",
+              message.c_str());
+  POLYDG_GPU_CHECK(message.find("non-finite") != std::string::npos);
+  POLYDG_GPU_CHECK(message.find("block row of element " + std::to_string(element) + ":") !=
+                   std::string::npos);
+}
+
 std::shared_ptr<const SimplexMesh<2>> fine_square(int n) {
   return std::make_shared<const SimplexMesh<2>>(unit_square_mesh(n, 0.2, 4));
 }

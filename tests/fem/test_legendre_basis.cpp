@@ -337,6 +337,49 @@ BOOST_AUTO_TEST_CASE(float_agrees_with_double) {
   check_float_against_double<4>();
 }
 
+namespace {
+
+// The tables from the box's inverse extents (the GPU kernels' form: multiplications) against
+// those from the divisions: within a few roundings of the largest entry of each axis's table.
+template <int Dim>
+void check_inverse_extent_tables() {
+  const int p = max_basis_degree, stride = p + 1;
+  const Box<Dim> box = test_box<Dim>();
+  const Point<Dim> inverse = inverse_extents(box);
+  std::mt19937 generator(41 + Dim);
+  double worst = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    const Point<Dim> x = trial == 0 ? box.upper : random_point_in(box, generator);
+    std::vector<double> table(Dim * stride), derivatives(Dim * stride);
+    std::vector<double> scaled_table(Dim * stride), scaled_derivatives(Dim * stride);
+    evaluate_basis_tables<Dim, double>(p, box, x, table.data(), derivatives.data(), stride);
+    evaluate_basis_tables<Dim, double>(p, box, inverse, x, scaled_table.data(),
+                                       scaled_derivatives.data(), stride);
+    for (int i = 0; i < Dim; ++i) {
+      double value_scale = 0, derivative_scale = 0;
+      for (int k = 0; k <= p; ++k) {
+        value_scale = std::max(value_scale, std::fabs(table[i * stride + k]));
+        derivative_scale = std::max(derivative_scale, std::fabs(derivatives[i * stride + k]));
+      }
+      for (int k = 0; k <= p; ++k) {
+        const int m = i * stride + k;
+        worst = std::max(worst, std::fabs(table[m] - scaled_table[m]) / value_scale);
+        worst =
+            std::max(worst, std::fabs(derivatives[m] - scaled_derivatives[m]) / derivative_scale);
+      }
+    }
+  }
+  BOOST_TEST(worst < 1e-13, "Dim " << Dim << ": worst difference " << worst);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(inverse_extent_tables_agree_with_the_divisions) {
+  check_inverse_extent_tables<1>();
+  check_inverse_extent_tables<2>();
+  check_inverse_extent_tables<3>();
+}
+
 BOOST_AUTO_TEST_CASE(degree_check_throws_outside_the_supported_range) {
   BOOST_CHECK_NO_THROW(require_basis_degree(0));
   BOOST_CHECK_NO_THROW(require_basis_degree(max_basis_degree));

@@ -55,6 +55,44 @@ POLYDG_HD inline void evaluate_basis(int p, const Box<Dim, Real>& box, const Poi
   }
 }
 
+/// 1 / (b_i − a_i) per axis. Kernels that evaluate many points of one element compute it once
+/// (DeviceQuadratureMesh keeps it per element) and pass it to the overloads below, instead of
+/// the 2 · Dim divisions per point of box_coordinates and the chain factors: on a GPU a double
+/// division is a dependent chain of about ten instructions.
+template <int Dim, class Real>
+POLYDG_HD inline Point<Dim, Real> inverse_extents(const Box<Dim, Real>& box) {
+  Point<Dim, Real> inverse;
+  for (int i = 0; i < Dim; ++i) inverse[i] = Real(1) / (box.upper[i] - box.lower[i]);
+  return inverse;
+}
+
+/// box_coordinates by the box's inverse_extents: the same numerator times 1 / (b_i − a_i), so
+/// within a rounding or two of the division (a corner may miss ±1 by an ulp).
+template <int Dim, class Real>
+POLYDG_HD inline Point<Dim, Real> box_coordinates(const Box<Dim, Real>& box,
+                                                  const Point<Dim, Real>& inverse_extent,
+                                                  const Point<Dim, Real>& x) {
+  Point<Dim, Real> xi;
+  for (int i = 0; i < Dim; ++i)
+    xi[i] = ((x[i] - box.lower[i]) - (box.upper[i] - x[i])) * inverse_extent[i];
+  return xi;
+}
+
+/// The tables of evaluate_basis_tables (below) at reference coordinates xi, with the chain
+/// factors dξ_i/dx_i = 2 / (b_i − a_i).
+template <int Dim, class Real>
+POLYDG_HD inline void evaluate_axis_tables(int p, const Point<Dim, Real>& xi,
+                                           const Point<Dim, Real>& chain, Real* table,
+                                           Real* derivative_table, int table_stride) {
+  POLYDG_UNROLL
+  for (int i = 0; i < Dim; ++i) {
+    Real* values = table + i * table_stride;
+    Real* derivatives = derivative_table + i * table_stride;
+    orthonormal_legendre_with_derivatives(p, xi[i], values, derivatives);
+    for (int k = 0; k <= p; ++k) derivatives[k] = chain[i] * derivatives[k];
+  }
+}
+
 /// The per-axis tables of one point that every basis function is a product of: table[i][k] =
 /// L̂_k(ξ_i) and derivative_table[i][k] = dL̂_k/dξ_i(ξ_i) · dξ_i/dx_i (the chain factor 2 / (b_i −
 /// a_i) folded in, so gradients come out in physical coordinates), k = 0..p.
@@ -62,15 +100,23 @@ template <int Dim, class Real>
 POLYDG_HD inline void evaluate_basis_tables(int p, const Box<Dim, Real>& box,
                                             const Point<Dim, Real>& x, Real* table,
                                             Real* derivative_table, int table_stride) {
-  const Point<Dim, Real> xi = box_coordinates(box, x);
-  POLYDG_UNROLL
-  for (int i = 0; i < Dim; ++i) {
-    Real* values = table + i * table_stride;
-    Real* derivatives = derivative_table + i * table_stride;
-    orthonormal_legendre_with_derivatives(p, xi[i], values, derivatives);
-    const Real chain = Real(2) / (box.upper[i] - box.lower[i]);
-    for (int k = 0; k <= p; ++k) derivatives[k] = chain * derivatives[k];
-  }
+  Point<Dim, Real> chain;
+  for (int i = 0; i < Dim; ++i) chain[i] = Real(2) / (box.upper[i] - box.lower[i]);
+  evaluate_axis_tables<Dim, Real>(p, box_coordinates(box, x), chain, table, derivative_table,
+                                  table_stride);
+}
+
+/// The same tables from the box's inverse_extents: multiplications where the overload above
+/// divides (the two agree to a rounding or two).
+template <int Dim, class Real>
+POLYDG_HD inline void evaluate_basis_tables(int p, const Box<Dim, Real>& box,
+                                            const Point<Dim, Real>& inverse_extent,
+                                            const Point<Dim, Real>& x, Real* table,
+                                            Real* derivative_table, int table_stride) {
+  Point<Dim, Real> chain;
+  for (int i = 0; i < Dim; ++i) chain[i] = Real(2) * inverse_extent[i];
+  evaluate_axis_tables<Dim, Real>(p, box_coordinates(box, inverse_extent, x), chain, table,
+                                  derivative_table, table_stride);
 }
 
 /// φ_α and ∇φ_α from the tables of evaluate_basis_tables (axis i at table + i · table_stride).
