@@ -35,11 +35,11 @@
 //                 a warp's shared-memory reads are consecutive or broadcast): per point and
 //                 component, TR + TC shared loads for TR·TC FMAs. Double tables too large for
 //                 a warp and small enough for a few warps' registers (P_4 / P_5 elements and
-//                 boundaries in 2D+1) go to the FP64 tensor cores instead
+//                 P_5 boundaries in 2D+1) go to the FP64 tensor cores instead
 //                 (LaunchLimits::tensor_cores; tensor_tiles below): a warp per region of 8 × 8
-//                 tiles, one MMA per tile (pair) and four (point, component) terms. Launches
-//                 whose tables never gained from them say so (Launch::tensor_tables = false:
-//                 the interfaces).
+//                 tiles, one MMA per tile (pair) and four (point, component) terms — where the
+//                 items have enough points (min_tensor_points_per_item). Launches whose tables
+//                 never gained from them say so (Launch::tensor_tables = false: the interfaces).
 // So each basis function is evaluated once per point, and the block is a register-tiled
 // product of the point's tables (SPEC §6's "basis tables evaluated once per point").
 //
@@ -101,9 +101,15 @@ inline constexpr int target_units_per_warp_item = 32;
 inline constexpr int min_points_to_overlap = 64;
 /// FP64 tensor-core products (tensor_tiles below): a warp's register region is at most this
 /// many 8 × 8 tiles on a side, and a table takes them where it needs at most
-/// max_tensor_regions regions (P_4 and P_5 elements and boundaries and P_3 interfaces in 3D).
+/// max_tensor_regions regions (P_4 and P_5 elements and boundaries in 3D)...
 inline constexpr int tensor_region_side = 4;
 inline constexpr int max_tensor_regions = 8;
+/// ... and where its items have at least this many points on average: the regions' sums go
+/// through shared memory between batches, which few batches do not repay. On Table 2's slab
+/// (H100) the P_4 boundaries (99 points per item) were 1.18–1.21× slower on the tensor cores,
+/// the P_5 boundaries (157) 1.15–1.2× faster, the P_4 / P_5 elements (247 / 463) 1.01–1.14×
+/// faster. Points, like rows, are the same in every configuration of a launch: the same bits.
+inline constexpr int min_tensor_points_per_item = 128;
 /// Their blocks: a warp per region and the producer warp. The launch bound follows: ptxas takes
 /// 160 registers there (the region loops of tensor_region_products), where the 128 of a
 /// max_block_threads bound spilled.
@@ -791,9 +797,10 @@ void launch_tiled_points(const Launch& launch, Index items, int max_rows, int ma
   using Real = typename Launch::Real;
   constexpr bool tensor_capable =
       std::is_same_v<Real, double> && Launch::components <= 4 && Launch::tensor_tables;
-  const Tiling tiling =
-      choose_tiling(max_rows, max_columns,
-                    tensor_capable && limits.tensor_cores && device_has_fp64_tensor_cores(name));
+  const bool tensor_points = total_points >= GlobalIndex(min_tensor_points_per_item) * items;
+  const Tiling tiling = choose_tiling(
+      max_rows, max_columns,
+      tensor_capable && limits.tensor_cores && tensor_points && device_has_fp64_tensor_cores(name));
   if constexpr (tensor_capable)
     if (tiling.tile_rows == 8)
       return launch_tiled_kernel<Launch, 8, 8>(launch, items, tiling, max_rows, max_columns,
