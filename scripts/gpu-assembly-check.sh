@@ -7,8 +7,11 @@
 # POLYDG_RACECHECK=1 also runs compute-sanitizer racecheck on the small cases of the assembler
 # test (and memcheck on the element-kernel test).
 source "$(dirname "$0")/gpu-setup.sh"
-polydg_gpu_build build.log test_cuda_assembler test_cuda_slab_assembler test_cuda_element_kernel test_cuda_basis bench_assembly
-polydg_gpu_ctest ctest-assembly.log -R "test_cuda_(assembler|slab_assembler|element_kernel|basis)"
+polydg_gpu_build build.log test_cuda_assembler test_cuda_advection_assembler \
+  test_cuda_coo_and_non_finite test_cuda_slab_assembler test_cuda_element_kernel test_cuda_basis \
+  bench_assembly
+polydg_gpu_ctest ctest-assembly.log \
+  -R "test_cuda_(assembler|advection_assembler|coo_and_non_finite|slab_assembler|element_kernel|basis)"
 if [ "${POLYDG_RACECHECK:-0}" = 1 ]; then
   polydg_memcheck test_cuda_element_kernel
   polydg_racecheck test_cuda_assembler "${POLYDG_RACECHECK_SECONDS:-150}"

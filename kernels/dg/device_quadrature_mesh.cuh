@@ -42,8 +42,8 @@ struct DeviceQuadratureMeshView {
   // elements
   const int* degrees = nullptr;
   const Box<Dim>* boxes = nullptr;
-  const Point<Dim>* box_inverse_extents =
-      nullptr;  ///< inverse_extents(boxes[e]) (legendre_basis.hpp)
+  /// inverse_extents(boxes[e]) (legendre_basis.hpp)
+  const Point<Dim>* box_inverse_extents = nullptr;
   const double* measures = nullptr;
   const Index* simplex_offsets = nullptr;        ///< element_count + 1
   const Point<Dim>* simplex_vertices = nullptr;  ///< Dim + 1 per sub-simplex

@@ -94,9 +94,9 @@ template <int Dim, class ValueType, class Coefficients>
 struct InteriorFaceLaunch {
   using Real = ValueType;
   static constexpr int components = interior_face_components;
-  // The P_3 interfaces (40 × 40, 20 points in 2D+1) were 3–13 % slower on the FP64 tensor
-  // cores than on the FMA tiles (H100, tenth to twelfth measurements); larger ones have too many
-  // regions for them.
+  // The P_3 interfaces (40 × 40, 20 points in 2D+1) were as fast or up to 15 % slower on the
+  // FP64 tensor cores than on the FMA tiles (H100, tenth to twelfth measurements); larger ones
+  // have too many regions for them.
   static constexpr bool tensor_tables = false;
   DeviceQuadratureMeshView<Dim> mesh;
   DeviceBlockPatternView pattern;

@@ -26,13 +26,9 @@ struct NonFiniteWatch {
 
   // note() in two steps, for stores without a branch each: least_bad keeps the least index of a
   // non-finite value (a selection), note_least notes it once.
-  __device__ static void least_bad(unsigned long long& least, const Real* values_begin,
-                                   const Real* entry, Real value) {
-    const auto index = static_cast<unsigned long long>(entry - values_begin);
-    least = isfinite(value) || index >= least ? least : index;
-  }
   __device__ void least_bad(unsigned long long& least, const Real* entry, Real value) const {
-    least_bad(least, values, entry, value);
+    const auto index = static_cast<unsigned long long>(entry - values);
+    least = isfinite(value) || index >= least ? least : index;
   }
   __device__ void note_least(unsigned long long least) const {
     if (first_bad && least != no_non_finite_value) atomicMin(first_bad, least);
