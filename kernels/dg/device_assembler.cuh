@@ -89,9 +89,10 @@ struct DeviceAssemblyOptions {
   /// ... at most this many of them (0: as many as are resident; a few: each block takes many
   /// items, as on a large mesh — for tests). The results do not depend on it.
   int max_persistent_blocks = 0;
-  /// Double-precision tables too large for a warp and small enough for a few warps' registers
-  /// (P_4 / P_5 elements and boundaries, P_3 interfaces in 2D+1) are multiplied on the FP64
-  /// tensor cores where the device has them (LaunchLimits::tensor_cores). The one option that
+  /// Double-precision tables too large for a warp and small enough for a few warps' registers,
+  /// whose items have at least min_tensor_points_per_item points on average (P_4 / P_5 elements
+  /// and P_5 boundaries in 2D+1; never interfaces), are multiplied on the FP64 tensor cores
+  /// where the device has them (LaunchLimits::tensor_cores). The one option that
   /// changes the rounding (the same terms, summed four at a time; either way within 1e-13 of
   /// the CPU in the tests); every run and every other option gives the same bits either way.
   bool tensor_cores = true;

@@ -56,6 +56,7 @@
 //
 // A Launch (trivially copyable, the kernel's parameter) provides, with Item = launch.item(b):
 //   using Real;  static constexpr int components;   (K, the integrand's)
+//   static constexpr bool tensor_tables;             (whether its tables may take the tensor cores)
 //   int rows(const Item&) const;  int columns(const Item&) const;  Index point_count(…) const;
 //   int function_code(const Item&, int u) const;    (once per block: e.g. u's multi-index)
 //   void evaluate_point(const Item&, Index k, Real* record) const;
