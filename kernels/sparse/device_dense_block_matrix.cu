@@ -13,6 +13,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -123,64 +124,89 @@ __global__ void __launch_bounds__(threads_per_block, multiply_min_blocks<rows_pe
 }
 
 /// The block sizes multiply_fixed_kernel is compiled for: groups whose rows all have N rows and
-/// all of whose slots have N columns (one degree: 2D P_1, P_2; 2D+1 and 3D P_1, P_2 / 2D P_3),
-/// each with the rows per thread R and the slots S whose loads a thread issues before it sums.
-/// S = 2 measured on the H100 (560 MB, fp64, % of the copy bandwidth; the general kernel with
-/// R = 4 in the same call): N = 3 77 % (56 %), N = 4 89 % (62 %), N = 6 88 % (65 %), N = 10
-/// 85-86 % (82-83 %). S = 1 was slower than the general kernel (47-75 %): ptxas then
-/// interleaves the loads with the sums (32-52 registers) instead of issuing them together
-/// (124-255 registers, one or two blocks per multiprocessor; N = 10 in fp64 spills 56 bytes).
+/// all of whose slots have N columns (one degree: 2D P_1..P_5, 2D+1 and 3D P_1..P_5), each with
+/// the rows per thread R, the columns per chunk C (C divides N), the chunks D whose loads are in
+/// flight at once (see the kernel), and the blocks per multiprocessor its registers must allow.
+/// Chosen among two or three candidates per N on the H100 (fp64, 560 MB, % of the copy
+/// bandwidth): more loads in flight per thread won over more resident threads nearly everywhere
+/// (N = 3: D = 3 at 110 registers 83 %, D = 2 at 80 registers 72 %; N = 4: R = 2, D = 3 93 %,
+/// R = 4 84 %); R = N was slower at N = 6 (77 % against 84 %); at N = 35 and 56 few block rows
+/// give few threads, so 3 blocks per multiprocessor or 60 loads per thread (85-87 % against
+/// 83 %).
 struct FixedBlockSize {
-  int n, rows_per_thread, slots_in_flight;
+  int n, rows_per_thread, chunk_columns, chunks_in_flight, min_blocks;
 };
-constexpr FixedBlockSize fixed_block_sizes[] = {{3, 3, 2}, {4, 2, 2}, {6, 3, 2}, {10, 5, 2}};
+constexpr FixedBlockSize fixed_block_sizes[] = {
+    {3, 3, 3, 3, 2},  {4, 2, 4, 3, 2},  {6, 3, 3, 3, 2},  {10, 5, 5, 2, 1}, {15, 5, 5, 2, 1},
+    {20, 4, 5, 2, 2}, {21, 3, 3, 3, 2}, {35, 5, 5, 2, 1}, {56, 4, 1, 3, 3}};
 
 /// y = A x (+ z) for a group of one block size N (see fixed_block_sizes): thread (l, c) owns
-/// rows c R .. c R + R − 1 of block row l. With the sizes known at compile time the thread
-/// issues the loads of S whole slots (S N entries of x, S N R values) before it sums them —
-/// the general kernel keeps at most one slot's loads in flight and reads each slot's size —
-/// and sums in the general kernel's order (k ascending), so the bits are the same.
-template <class Real, int N, int R, int S>
-__global__ void __launch_bounds__(threads_per_block)
+/// rows c R .. c R + R − 1 of block row l, and walks the row's columns k = 0, 1, … (slot after
+/// slot) in chunks of C. The loads of D chunks are in flight while it sums the oldest: before
+/// summing chunk q it issues those of chunk q + D − 1, and each chunk's column offset (the slot's
+/// x) was loaded D chunks before its x is. The earlier kernel issued two whole slots' loads,
+/// waited, summed, and only then loaded the next slots' offsets, whose x then waited again: on
+/// the 2D P_1 matrix (N = 3) the offsets' and the sums' waits were 61 % of the stall samples, at
+/// 124 registers and 25 % occupancy (Nsight Compute, H100). It sums in the general kernel's
+/// order (k ascending), so the bits are the same.
+template <class Real, int N, int R, int C, int D, int MinBlocks>
+__global__ void __launch_bounds__(threads_per_block, MinBlocks)
     multiply_fixed_kernel(const DenseBlockGroup* groups, const BlockWork* launch,
                           const Real* values, const GlobalIndex* row_dofs,
                           const GlobalIndex* slot_columns, const Real* x, const Real* z, Real* y) {
-  static_assert(N % R == 0);
+  static_assert(N % R == 0 && N % C == 0 && D >= 2);
+  constexpr int chunks_per_slot = N / C;
   const auto [group, t] = group_thread(groups, launch);
   const GlobalIndex rows = group.row_count;
   if (t >= rows * (N / R)) return;
   const GlobalIndex l = t % rows;
   const int first = int(t / rows) * R;
+  // Loaded first: the store at the end then does not wait for it.
+  const GlobalIndex row = row_dofs[group.first_row + l] + first;
   const GlobalIndex stride = GlobalIndex(N) * rows;  // k → k + 1
   const Real* a = values + group.first_value + GlobalIndex(first) * rows + l;
   const GlobalIndex* columns = slot_columns + group.first_slot + l;
+  const int chunks = int(group.slot_count) * chunks_per_slot;
+  const auto column_of = [&](int chunk) {
+    return chunk < chunks ? columns[GlobalIndex(chunk / chunks_per_slot) * rows] : GlobalIndex(0);
+  };
+  // Buffer b holds chunk q ≡ b (mod D); column[b] is the offset for the next chunk it loads.
+  Real xs[D][C], as[D][C][R];
+  GlobalIndex column[D];
+#pragma unroll
+  for (int b = 0; b < D; ++b) column[b] = column_of(b);
+  // Offsets inside a chunk in 32 bits (the host checks C N rows < 2^31): 64-bit ones, one per
+  // load, took 20-70 more registers.
+  const int row_step = int(rows), column_step = int(stride);
+  const auto load = [&](int b, int chunk) {
+    const bool used = chunk < chunks;
+    const Real* xc = x + column[b] + (chunk % chunks_per_slot) * C;
+    const Real* ac = a + GlobalIndex(chunk) * C * stride;
+#pragma unroll
+    for (int j = 0; j < C; ++j) {
+      xs[b][j] = used ? xc[j] : Real(0);
+#pragma unroll
+      for (int r = 0; r < R; ++r)
+        as[b][j][r] = used ? __ldcs(ac + (j * column_step + r * row_step)) : Real(0);
+    }
+    column[b] = column_of(chunk + D);
+  };
   Real sum[R];
 #pragma unroll
   for (int r = 0; r < R; ++r) sum[r] = 0;
-  for (Index b = 0; b < group.slot_count; b += S) {
-    Real xs[S][N], as[S][N][R];
 #pragma unroll
-    for (int s = 0; s < S; ++s) {
-      const bool used = b + s < group.slot_count;
-      const Real* xc = x + (used ? columns[GlobalIndex(b + s) * rows] : 0);
-      const Real* as_slot = a + GlobalIndex(b + s) * N * stride;
+  for (int b = 0; b + 1 < D; ++b) load(b, b);
+  for (int q = 0; q < chunks; q += D) {
 #pragma unroll
-      for (int j = 0; j < N; ++j) {
-        xs[s][j] = used ? xc[j] : Real(0);
+    for (int d = 0; d < D; ++d) {
+      load((d + D - 1) % D, q + d + D - 1);
+      if (q + d < chunks)
 #pragma unroll
-        for (int r = 0; r < R; ++r)
-          as[s][j][r] = used ? __ldcs(as_slot + j * stride + GlobalIndex(r) * rows) : Real(0);
-      }
+        for (int j = 0; j < C; ++j)
+#pragma unroll
+          for (int r = 0; r < R; ++r) sum[r] += as[d][j][r] * xs[d][j];
     }
-#pragma unroll
-    for (int s = 0; s < S; ++s)
-      if (b + s < group.slot_count)
-#pragma unroll
-        for (int j = 0; j < N; ++j)
-#pragma unroll
-          for (int r = 0; r < R; ++r) sum[r] += as[s][j][r] * xs[s][j];
   }
-  const GlobalIndex row = row_dofs[group.first_row + l] + first;
 #pragma unroll
   for (int r = 0; r < R; ++r) y[row + r] = z ? sum[r] + z[row + r] : sum[r];
 }
@@ -188,10 +214,12 @@ __global__ void __launch_bounds__(threads_per_block)
 /// run(multiply_fixed_kernel for fixed_block_sizes[kind]): one instantiation per table entry.
 template <class Real, class Run, std::size_t... kinds>
 void run_fixed_kernel(int kind, const Run& run, std::index_sequence<kinds...>) {
-  ((kind == int(kinds) ? run(multiply_fixed_kernel<Real, fixed_block_sizes[kinds].n,
-                                                   fixed_block_sizes[kinds].rows_per_thread,
-                                                   fixed_block_sizes[kinds].slots_in_flight>)
-                       : void()),
+  ((kind == int(kinds)
+        ? run(multiply_fixed_kernel<
+              Real, fixed_block_sizes[kinds].n, fixed_block_sizes[kinds].rows_per_thread,
+              fixed_block_sizes[kinds].chunk_columns, fixed_block_sizes[kinds].chunks_in_flight,
+              fixed_block_sizes[kinds].min_blocks>)
+        : void()),
    ...);
 }
 
@@ -342,6 +370,10 @@ int fixed_block_size(const DenseBlockMatrix<Real>& host, const DenseBlockGroup& 
   const auto sizes = host.slot_column_sizes();
   for (int kind = 0; kind < int(std::size(fixed_block_sizes)); ++kind) {
     if (group.row_size != fixed_block_sizes[kind].n) continue;
+    // The kernel's offsets inside a chunk are 32-bit.
+    if (GlobalIndex(fixed_block_sizes[kind].chunk_columns) * group.row_size * group.row_count >
+        GlobalIndex(std::numeric_limits<int>::max()))
+      return -1;
     const auto first = sizes.begin() + group.first_slot;
     const bool uniform = group.slot_count > 0 &&
                          std::all_of(first, first + GlobalIndex(group.slot_count) * group.row_count,
@@ -414,6 +446,33 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
   std::vector<int> kinds;
   for (const DenseBlockGroup& g : host.groups())
     kinds.push_back(forced_rows_per_thread ? -1 : fixed_block_size(host, g));
+  // ... except where a size's launch would fill between one and one and a half waves of the
+  // blocks the device holds at once: its last wave would run nearly empty. The few-face HDG 3D
+  // p = 1 matrix (11,780 block rows of 15, 1.05 waves at one block per multiprocessor) was at
+  // 73 % of the copy bandwidth in its kernel, 81 % in the general one (H100, fp64).
+  for (int kind = 0; kind < int(std::size(fixed_block_sizes)); ++kind) {
+    GlobalIndex blocks = 0;
+    for (std::size_t g = 0; g < kinds.size(); ++g)
+      if (kinds[g] == kind)
+        blocks +=
+            (multiply_thread_count(host.groups()[g], fixed_block_sizes[kind].rows_per_thread) +
+             threads_per_block - 1) /
+            threads_per_block;
+    if (blocks == 0) continue;
+    int per_processor = 1;
+    run_fixed_kernel<Real>(
+        kind,
+        [&](auto kernel) {
+          if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_processor, kernel,
+                                                            threads_per_block, 0) != cudaSuccess)
+            per_processor = 1;
+        },
+        std::make_index_sequence<std::size(fixed_block_sizes)>());
+    const double waves = double(blocks) / double(std::max(per_processor, 1) * processors);
+    if (waves > 1.0 && waves < 1.5)
+      for (int& k : kinds)
+        if (k == kind) k = -1;
+  }
   for (int kind = -1; kind < int(std::size(fixed_block_sizes)); ++kind) {
     const auto threads = [&](std::size_t g) {
       if (kinds[g] != kind) return GlobalIndex(0);

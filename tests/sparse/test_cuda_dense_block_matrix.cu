@@ -142,15 +142,15 @@ void check_patterns() {
   fill_diagonally_dominant_values(dg);
   check_matrix(dg, 0, "IP-DG hp, exact groups");
   check_matrix(dg, 4, "IP-DG hp, 4 groups (padded)");
-  // One degree: every group has one block size, N = 3, 4, 6, 10 (2D P_1, 2D+1 P_1, 2D P_2,
-  // 2D+1 P_2) in the fixed-size kernels, N = 15 (2D P_4) in the general one; padded groups
-  // (rows with fewer blocks than the group's slots) in the general one.
-  for (const Index n : {3, 4, 6, 10, 15}) {
+  // One degree: every group has one block size, N = 3, 4, 6, 10, 15, 20, 21, 35, 56 (2D P_1..P_5,
+  // 2D+1 P_1..P_5) in the fixed-size kernels, N = 8 in the general one; padded groups (rows with
+  // fewer blocks than the group's slots) in the general one.
+  for (const Index n : {3, 4, 6, 8, 10, 15, 20, 21, 35, 56}) {
     BlockMatrix<Real> one_degree(std::make_shared<const BlockPattern>(
         std::vector<Index>(block_sizes.size(), n), interfaces));
     fill_diagonally_dominant_values(one_degree);
     const std::string name = "IP-DG one degree, N = " + std::to_string(n);
-    check_matrix(one_degree, 0, name.c_str(), n != 15);
+    check_matrix(one_degree, 0, name.c_str(), n != 8);
     check_matrix(one_degree, 3, (name + ", 3 groups (padded)").c_str());
   }
   // (b) HDG face patterns: 2D p = 1, 3D p = 2, exact and in seed 003's layout (one group).
