@@ -127,17 +127,18 @@ __global__ void __launch_bounds__(threads_per_block, multiply_min_blocks<rows_pe
 /// all of whose slots have N columns (one degree: 2D P_1..P_5, 2D+1 and 3D P_1..P_5), each with
 /// the rows per thread R, the columns per chunk C (C divides N), the chunks D whose loads are in
 /// flight at once (see the kernel), and the blocks per multiprocessor its registers must allow.
-/// Chosen among two or three candidates per N on the H100 (fp64, 560 MB, % of the copy
+/// Chosen among three to five candidates per N on the H100 (fp64, 560 MB, % of the copy
 /// bandwidth): more loads in flight per thread won over more resident threads nearly everywhere
-/// (N = 3: D = 3 at 110 registers 83 %, D = 2 at 80 registers 72 %; N = 4: R = 2, D = 3 93 %,
-/// R = 4 84 %); R = N was slower at N = 6 (77 % against 84 %); at N = 35 and 56 few block rows
-/// give few threads, so 3 blocks per multiprocessor or 60 loads per thread (85-87 % against
-/// 83 %).
+/// (N = 3: D = 4 at 128 registers 85 %, D = 3 82-83 %, D = 2 at 80 registers 72 %; N = 4: R = 2,
+/// D = 3 93 %, R = 4 84 %; N = 6: C = 6, D = 3 at 254 registers 87 %, C = 3 84 %); R = N was
+/// slower at N = 6 (77 %); at N = 35 and 56 few block rows give few threads, so 3 blocks per
+/// multiprocessor or 60 loads per thread (85-87 % against 83 %). docs/performance.md has the
+/// table.
 struct FixedBlockSize {
   int n, rows_per_thread, chunk_columns, chunks_in_flight, min_blocks;
 };
 constexpr FixedBlockSize fixed_block_sizes[] = {
-    {3, 3, 3, 3, 2},  {4, 2, 4, 3, 2},  {6, 3, 3, 3, 2},  {10, 5, 5, 2, 1}, {15, 5, 5, 2, 1},
+    {3, 3, 3, 4, 2},  {4, 2, 4, 3, 2},  {6, 3, 6, 3, 1},  {10, 5, 5, 2, 1}, {15, 5, 5, 2, 1},
     {20, 4, 5, 2, 2}, {21, 3, 3, 3, 2}, {35, 5, 5, 2, 1}, {56, 4, 1, 3, 3}};
 
 /// y = A x (+ z) for a group of one block size N (see fixed_block_sizes): thread (l, c) owns
