@@ -231,37 +231,33 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
   }
 
   // The same re-assembly with other launch options: its total and kernel times.
-  auto time_variant = [&](const DeviceAssemblyOptions& variant, double& values, double& element,
-                          double& interior, double& boundary) {
+  auto time_variant = [&](const DeviceAssemblyOptions& variant) {
     DeviceAssembler<3> assembler(slab, conditions, assembly_options, variant);
+    VariantTimes result;
     DeviceAssemblyTimings phases;
-    std::tie(values, phases) = time_matrix_reassembly(assembler, coefficients, repeats);
-    element = phases.elements;
-    interior = phases.interior_faces;
-    boundary = phases.boundary_faces;
+    std::tie(result.values_s, phases) = time_matrix_reassembly(assembler, coefficients, repeats);
+    result.element_s = phases.elements;
+    result.interior_s = phases.interior_faces;
+    result.boundary_s = phases.boundary_faces;
+    return result;
   };
   if (capped_shared_bytes > 0) {  // the point batches capped
     DeviceAssemblyOptions capped = options;
     capped.max_block_shared_bytes = capped_shared_bytes;
-    time_variant(capped, times.values_capped_s, times.element_capped_s, times.interior_capped_s,
-                 times.boundary_capped_s);
+    times.capped = time_variant(capped);
   }
   DeviceAssemblyOptions warps = options;  // small items one per warp, not one per thread
   warps.small_items_per_thread = false;
-  time_variant(warps, times.values_warps_s, times.element_warps_s, times.interior_warps_s,
-               times.boundary_warps_s);
+  times.warps = time_variant(warps);
   DeviceAssemblyOptions not_persistent = options;  // a block of the grid per item
   not_persistent.persistent_blocks = false;
-  time_variant(not_persistent, times.values_not_persistent_s, times.element_not_persistent_s,
-               times.interior_not_persistent_s, times.boundary_not_persistent_s);
+  times.not_persistent = time_variant(not_persistent);
   DeviceAssemblyOptions fma = options;  // FP64 FMAs where the tensor cores would multiply
   fma.tensor_cores = false;
-  time_variant(fma, times.values_fma_s, times.element_fma_s, times.interior_fma_s,
-               times.boundary_fma_s);
+  times.fma = time_variant(fma);
   DeviceAssemblyOptions in_turn = options;  // no producer warp
   in_turn.overlap_point_evaluation = false;
-  time_variant(in_turn, times.values_in_turn_s, times.element_in_turn_s, times.interior_in_turn_s,
-               times.boundary_in_turn_s);
+  times.in_turn = time_variant(in_turn);
 
   options.write_mode = FaceWriteMode::atomic;
   std::optional<DeviceAssembler<3>> atomic_holder;  // freed before the single-precision one
@@ -275,11 +271,11 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
   options.write_mode = FaceWriteMode::deterministic;
   DeviceAssembler<3, float> single(slab, conditions, assembly_options, options);
   DeviceAssemblyTimings single_phases;
-  std::tie(times.values_single_s, single_phases) =
+  std::tie(times.single.values_s, single_phases) =
       time_matrix_reassembly(single, coefficients, repeats);
-  times.element_single_s = single_phases.elements;
-  times.interior_single_s = single_phases.interior_faces;
-  times.boundary_single_s = single_phases.boundary_faces;
+  times.single.element_s = single_phases.elements;
+  times.single.interior_s = single_phases.interior_faces;
+  times.single.boundary_s = single_phases.boundary_faces;
   return times;
 }
 

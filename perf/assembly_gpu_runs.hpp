@@ -9,6 +9,11 @@
 
 namespace polydg::bench {
 
+/// One matrix re-assembly's median time and its three kernels' (CUDA events), in seconds.
+struct VariantTimes {
+  double values_s = 0, element_s = 0, interior_s = 0, boundary_s = 0;
+};
+
 struct GpuAssemblyTimes {
   double host_mesh_s = 0;    ///< QuadratureMesh on the host (CPU preprocessing)
   double pattern_s = 0;      ///< build_block_pattern_on_device alone
@@ -26,21 +31,16 @@ struct GpuAssemblyTimes {
   double values_s = 0;         ///< matrix re-assembly, deterministic (median)
   double values_atomic_s = 0;  ///< matrix re-assembly, atomic (median)
   double rhs_s = 0;            ///< rhs re-assembly + previous slab term (median)
-  double values_single_s = 0;  ///< matrix re-assembly in single precision, deterministic
-  double element_single_s = 0, interior_single_s = 0, boundary_single_s = 0;
-  /// matrix re-assembly, deterministic, with capped_shared_bytes of shared memory per block
-  double values_capped_s = 0, element_capped_s = 0, interior_capped_s = 0, boundary_capped_s = 0;
-  /// matrix re-assembly, deterministic, small items one per warp (not one per thread)
-  double values_warps_s = 0, element_warps_s = 0, interior_warps_s = 0, boundary_warps_s = 0;
-  /// Block items without the producer warp (overlap_point_evaluation off).
-  double values_in_turn_s = 0, element_in_turn_s = 0, interior_in_turn_s = 0,
-         boundary_in_turn_s = 0;
-  /// Block items one per block of the grid (persistent_blocks off: the producer warp only
-  /// where items average ≥ 64 points, and only within an item).
-  double values_not_persistent_s = 0, element_not_persistent_s = 0, interior_not_persistent_s = 0,
-         boundary_not_persistent_s = 0;
-  /// Tensor cores off (tensor_cores = false): every table's products on the FP64 FMA units.
-  double values_fma_s = 0, element_fma_s = 0, interior_fma_s = 0, boundary_fma_s = 0;
+  /// Matrix re-assemblies (deterministic) under other options: single precision, and launch
+  /// variants of the double one.
+  VariantTimes single;          ///< single precision
+  VariantTimes capped;          ///< capped_shared_bytes of shared memory per block
+  VariantTimes warps;           ///< small items one per warp (not one per thread)
+  VariantTimes not_persistent;  ///< block items one per block of the grid (persistent_blocks
+                                ///< off: the producer warp only where items average ≥ 64
+                                ///< points, and only within an item)
+  VariantTimes fma;             ///< tensor cores off: every table's products on the FP64 FMAs
+  VariantTimes in_turn;         ///< block items without the producer warp
   // phases of one deterministic matrix re-assembly (CUDA events)
   double zero_s = 0, ranges_s = 0, element_s = 0, interior_s = 0, boundary_s = 0, check_s = 0;
   double interior_atomic_s = 0;

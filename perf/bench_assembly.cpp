@@ -109,6 +109,21 @@ std::vector<double> time_assembly(const polydg::PolytopicMesh<Dim>& mesh,
 }
 
 #if POLYDG_BENCH_GPU
+/// The re-assemblies under other options, as the table labels them and the JSON keys them
+/// ("values_<key>_s", "element_<key>_s", ...), in the table's order.
+struct Variant {
+  const char* key;
+  const char* label;
+  polydg::bench::VariantTimes polydg::bench::GpuAssemblyTimes::*times;
+};
+constexpr Variant variants[] = {
+    {"capped", "40 KiB cap", &polydg::bench::GpuAssemblyTimes::capped},
+    {"warps", "warp per small item", &polydg::bench::GpuAssemblyTimes::warps},
+    {"not_persistent", "blocks not persistent", &polydg::bench::GpuAssemblyTimes::not_persistent},
+    {"fma", "tensor cores off", &polydg::bench::GpuAssemblyTimes::fma},
+    {"in_turn", "no producer warp", &polydg::bench::GpuAssemblyTimes::in_turn},
+    {"single", "single", &polydg::bench::GpuAssemblyTimes::single}};
+
 // Seed 004 Table 2's layout, seconds per million DoFs, and the kernels' FLOP rates.
 void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   std::printf("\nGPU (%s), double precision, seconds per million DoFs (Table 2 layout):\n",
@@ -127,41 +142,18 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   line("values re-assembly (deterministic)", [](const Row& r) { return r.gpu.values_s; });
   line("values re-assembly (atomic)", [](const Row& r) { return r.gpu.values_atomic_s; });
   line("interior kernel (atomic)", [](const Row& r) { return r.gpu.interior_atomic_s; });
-  line("values re-assembly (40 KiB cap)", [](const Row& r) { return r.gpu.values_capped_s; });
-  line("  element kernel (40 KiB cap)", [](const Row& r) { return r.gpu.element_capped_s; });
-  line("  interior kernel (40 KiB cap)", [](const Row& r) { return r.gpu.interior_capped_s; });
-  line("  boundary kernel (40 KiB cap)", [](const Row& r) { return r.gpu.boundary_capped_s; });
-  line("values re-assembly (warp per small item)",
-       [](const Row& r) { return r.gpu.values_warps_s; });
-  line("  element kernel (warp per small item)",
-       [](const Row& r) { return r.gpu.element_warps_s; });
-  line("  interior kernel (warp per small item)",
-       [](const Row& r) { return r.gpu.interior_warps_s; });
-  line("  boundary kernel (warp per small item)",
-       [](const Row& r) { return r.gpu.boundary_warps_s; });
-  line("values re-assembly (blocks not persistent)",
-       [](const Row& r) { return r.gpu.values_not_persistent_s; });
-  line("  element kernel (blocks not persistent)",
-       [](const Row& r) { return r.gpu.element_not_persistent_s; });
-  line("  interior kernel (blocks not persistent)",
-       [](const Row& r) { return r.gpu.interior_not_persistent_s; });
-  line("  boundary kernel (blocks not persistent)",
-       [](const Row& r) { return r.gpu.boundary_not_persistent_s; });
-  line("values re-assembly (tensor cores off)", [](const Row& r) { return r.gpu.values_fma_s; });
-  line("  element kernel (tensor cores off)", [](const Row& r) { return r.gpu.element_fma_s; });
-  line("  interior kernel (tensor cores off)", [](const Row& r) { return r.gpu.interior_fma_s; });
-  line("  boundary kernel (tensor cores off)", [](const Row& r) { return r.gpu.boundary_fma_s; });
-  line("values re-assembly (no producer warp)",
-       [](const Row& r) { return r.gpu.values_in_turn_s; });
-  line("  element kernel (no producer warp)", [](const Row& r) { return r.gpu.element_in_turn_s; });
-  line("  interior kernel (no producer warp)",
-       [](const Row& r) { return r.gpu.interior_in_turn_s; });
-  line("  boundary kernel (no producer warp)",
-       [](const Row& r) { return r.gpu.boundary_in_turn_s; });
-  line("values re-assembly (single)", [](const Row& r) { return r.gpu.values_single_s; });
-  line("  element kernel (single)", [](const Row& r) { return r.gpu.element_single_s; });
-  line("  interior kernel (single)", [](const Row& r) { return r.gpu.interior_single_s; });
-  line("  boundary kernel (single)", [](const Row& r) { return r.gpu.boundary_single_s; });
+  for (const Variant& variant : variants) {
+    const auto times = variant.times;
+    const std::string label = std::string(" (") + variant.label + ")";
+    line(("values re-assembly" + label).c_str(),
+         [times](const Row& r) { return (r.gpu.*times).values_s; });
+    line(("  element kernel" + label).c_str(),
+         [times](const Row& r) { return (r.gpu.*times).element_s; });
+    line(("  interior kernel" + label).c_str(),
+         [times](const Row& r) { return (r.gpu.*times).interior_s; });
+    line(("  boundary kernel" + label).c_str(),
+         [times](const Row& r) { return (r.gpu.*times).boundary_s; });
+  }
   line("rhs + previous slab", [](const Row& r) { return r.gpu.rhs_s; });
   line("Approach 1: kernels into COO", [](const Row& r) { return r.gpu.approach1_kernels_s; });
   line("Approach 1: indices (sort, reduce)",
@@ -229,33 +221,18 @@ void write_gpu_json(std::ofstream& json, const polydg::bench::GpuAssemblyTimes& 
        << ", \"upload_staged_s\": " << g.upload_staged_s
        << ", \"map_host_upload_s\": " << g.map_host_upload_s
        << ", \"map_device_s\": " << g.map_device_s << ", \"values_s\": " << g.values_s
-       << ", \"values_atomic_s\": " << g.values_atomic_s << ", \"rhs_s\": " << g.rhs_s
-       << ", \"values_capped_s\": " << g.values_capped_s
-       << ", \"element_capped_s\": " << g.element_capped_s
-       << ", \"interior_capped_s\": " << g.interior_capped_s
-       << ", \"boundary_capped_s\": " << g.boundary_capped_s
-       << ", \"values_warps_s\": " << g.values_warps_s
-       << ", \"element_warps_s\": " << g.element_warps_s
-       << ", \"interior_warps_s\": " << g.interior_warps_s
-       << ", \"boundary_warps_s\": " << g.boundary_warps_s
-       << ", \"values_not_persistent_s\": " << g.values_not_persistent_s
-       << ", \"element_not_persistent_s\": " << g.element_not_persistent_s
-       << ", \"interior_not_persistent_s\": " << g.interior_not_persistent_s
-       << ", \"boundary_not_persistent_s\": " << g.boundary_not_persistent_s
-       << ", \"values_fma_s\": " << g.values_fma_s << ", \"element_fma_s\": " << g.element_fma_s
-       << ", \"interior_fma_s\": " << g.interior_fma_s
-       << ", \"boundary_fma_s\": " << g.boundary_fma_s
-       << ", \"values_in_turn_s\": " << g.values_in_turn_s
-       << ", \"element_in_turn_s\": " << g.element_in_turn_s
-       << ", \"interior_in_turn_s\": " << g.interior_in_turn_s
-       << ", \"boundary_in_turn_s\": " << g.boundary_in_turn_s
-       << ", \"values_single_s\": " << g.values_single_s
-       << ", \"element_single_s\": " << g.element_single_s
-       << ", \"interior_single_s\": " << g.interior_single_s
-       << ", \"boundary_single_s\": " << g.boundary_single_s << ", \"zero_s\": " << g.zero_s
-       << ", \"ranges_s\": " << g.ranges_s << ", \"element_s\": " << g.element_s
-       << ", \"interior_s\": " << g.interior_s << ", \"boundary_s\": " << g.boundary_s
-       << ", \"check_s\": " << g.check_s << ", \"interior_atomic_s\": " << g.interior_atomic_s
+       << ", \"values_atomic_s\": " << g.values_atomic_s << ", \"rhs_s\": " << g.rhs_s;
+  for (const Variant& variant : variants) {
+    const polydg::bench::VariantTimes& times = g.*variant.times;
+    json << ", \"values_" << variant.key << "_s\": " << times.values_s << ", \"element_"
+         << variant.key << "_s\": " << times.element_s << ", \"interior_" << variant.key
+         << "_s\": " << times.interior_s << ", \"boundary_" << variant.key
+         << "_s\": " << times.boundary_s;
+  }
+  json << ", \"zero_s\": " << g.zero_s << ", \"ranges_s\": " << g.ranges_s
+       << ", \"element_s\": " << g.element_s << ", \"interior_s\": " << g.interior_s
+       << ", \"boundary_s\": " << g.boundary_s << ", \"check_s\": " << g.check_s
+       << ", \"interior_atomic_s\": " << g.interior_atomic_s
        << ", \"element_flops\": " << g.element_flops << ", \"interior_flops\": " << g.interior_flops
        << ", \"boundary_flops\": " << g.boundary_flops
        << ", \"approach1_kernels_s\": " << g.approach1_kernels_s

@@ -8,18 +8,11 @@
 #   scripts/gpu-profile-assembly.sh [p, default 1] [cells-per-side, default 300] [count, default 3]
 # Writes $out/profile-p<p>.txt (ncu's details page) and $out/profile-p<p>-sass.csv (per-SASS-line
 # stall samples of those launches, for scripts/sass_hot_spots.py).
-set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out="${OUT:-$root/build-profile/out}"
+source "$(dirname "$0")/gpu-profile-setup.sh"
 p="${1:-1}"
 cells="${2:-300}"
 count="${3:-3}"
-mkdir -p "$out"
-cmake -S "$root" -B "$root/build-profile" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DPOLYDG_WARNINGS_AS_ERRORS=OFF -DCMAKE_CUDA_FLAGS=-lineinfo > "$out/profile-configure.log" 2>&1 \
-  || { tail -40 "$out/profile-configure.log"; exit 1; }
-cmake --build "$root/build-profile" -j "$(nproc)" --target bench_assembly > "$out/profile-build.log" 2>&1 \
-  || { grep -E "error" -A5 "$out/profile-build.log" | head -60; exit 1; }
+polydg_profile_build bench_assembly
 report="$root/build-profile/profile-p$p"
 ncu --clock-control none --set full --import-source yes -k "regex:${KERNELS:-tiled_point|thread_item}" --launch-count "$count" \
   -f -o "$report" "$root/build-profile/bin/bench_assembly" --spacetime --gpu --cells-per-side "$cells" \

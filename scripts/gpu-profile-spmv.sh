@@ -7,19 +7,12 @@
 #   scripts/gpu-profile-spmv.sh CASE P [KERNEL] [megabytes, default 560]
 # Writes $out/profile-spmv-CASE-pP.txt (ncu's details page) and ...-sass.csv (per-SASS-line
 # stall samples, for scripts/sass_hot_spots.py).
-set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out="${OUT:-$root/build-profile/out}"
+source "$(dirname "$0")/gpu-profile-setup.sh"
 case="$1"
 p="$2"
 kernel="${3:-multiply}"
 megabytes="${4:-560}"
-mkdir -p "$out"
-cmake -S "$root" -B "$root/build-profile" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DPOLYDG_WARNINGS_AS_ERRORS=OFF -DCMAKE_CUDA_FLAGS=-lineinfo > "$out/profile-configure.log" 2>&1 \
-  || { tail -40 "$out/profile-configure.log"; exit 1; }
-cmake --build "$root/build-profile" -j "$(nproc)" --target bench_spmv > "$out/profile-build.log" 2>&1 \
-  || { grep -E "error" -A5 "$out/profile-build.log" | head -60; exit 1; }
+polydg_profile_build bench_spmv
 name="profile-spmv-$case-p$p"
 report="$root/build-profile/$name"
 ncu --clock-control none --set full --import-source yes -k "regex:$kernel" --launch-count 1 \

@@ -670,6 +670,12 @@ void launch_with_shared_memory(Kernel kernel, Index blocks, int threads, std::si
   check_cuda(cudaGetLastError(), name, __FILE__, __LINE__);
 }
 
+/// Whether a launch's items have enough points on average for the tensor-core tables
+/// (min_tensor_points_per_item); choose_tiling then decides by the rows.
+inline bool enough_points_for_tensor_cores(GlobalIndex total_points, Index items) {
+  return total_points >= GlobalIndex(min_tensor_points_per_item) * GlobalIndex(items);
+}
+
 /// Items whose (tile, group) units one warp covers in one pass go one per warp; larger ones one
 /// per block. The choice, like the batch size, leaves the sums unchanged (same G, same order).
 inline bool fits_one_warp(const Tiling& tiling) {
@@ -798,10 +804,10 @@ void launch_tiled_points(const Launch& launch, Index items, int max_rows, int ma
   using Real = typename Launch::Real;
   constexpr bool tensor_capable =
       std::is_same_v<Real, double> && Launch::components <= 4 && Launch::tensor_tables;
-  const bool tensor_points = total_points >= GlobalIndex(min_tensor_points_per_item) * items;
-  const Tiling tiling = choose_tiling(
-      max_rows, max_columns,
-      tensor_capable && limits.tensor_cores && tensor_points && device_has_fp64_tensor_cores(name));
+  const Tiling tiling = choose_tiling(max_rows, max_columns,
+                                      tensor_capable && limits.tensor_cores &&
+                                          enough_points_for_tensor_cores(total_points, items) &&
+                                          device_has_fp64_tensor_cores(name));
   if constexpr (tensor_capable)
     if (tiling.tile_rows == 8)
       return launch_tiled_kernel<Launch, 8, 8>(launch, items, tiling, max_rows, max_columns,

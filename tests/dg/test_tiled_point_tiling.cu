@@ -84,6 +84,15 @@ void tensor_core_tables() {
     POLYDG_GPU_CHECK((choose_tiling(n, n + 1, true).tile_rows == 8) == (p >= 4));
     POLYDG_GPU_CHECK((choose_tiling(2 * n, 2 * n, true).tile_rows == 8) == (p == 3));
   }
+  // ... and only for launches whose items have >= 128 points on average: on Table 2's slab the
+  // P_4 boundaries (99) do not take them, the P_5 boundaries (157) and P_4 elements (247) do.
+  using device::detail::enough_points_for_tensor_cores;
+  const Index items = 163360;
+  POLYDG_GPU_CHECK(!enough_points_for_tensor_cores(99 * GlobalIndex(items), items));
+  POLYDG_GPU_CHECK(!enough_points_for_tensor_cores(128 * GlobalIndex(items) - 1, items));
+  POLYDG_GPU_CHECK(enough_points_for_tensor_cores(128 * GlobalIndex(items), items));
+  POLYDG_GPU_CHECK(enough_points_for_tensor_cores(157 * GlobalIndex(items), items));
+  POLYDG_GPU_CHECK(enough_points_for_tensor_cores(247 * GlobalIndex(items), items));
 }
 
 // Tables a thread sums (thread_item_kernel.cuh): at most thread_item_rows rows, one point group
