@@ -450,7 +450,7 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
   // ... except where a size's launch would fill between one and one and a half waves of the
   // blocks the device holds at once: its last wave would run nearly empty. The few-face HDG 3D
   // p = 1 matrix (11,780 block rows of 15, 1.05 waves at one block per multiprocessor) was at
-  // 73 % of the copy bandwidth in its kernel, 81 % in the general one (H100, fp64).
+  // 73 % of the copy bandwidth in its kernel, 81-83 % in the general one (H100, fp64).
   for (int kind = 0; kind < int(std::size(fixed_block_sizes)); ++kind) {
     GlobalIndex blocks = 0;
     for (std::size_t g = 0; g < kinds.size(); ++g)

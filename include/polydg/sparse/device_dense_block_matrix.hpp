@@ -14,7 +14,7 @@
 /// columns' loads in flight at once — consecutive threads read consecutive addresses — and x once
 /// per column for its chunk, so y = A x is one coalesced pass over the values. Groups of one block
 /// size N = 3, 4, 6, 10, 15, 20, 21, 35 or 56 with N × N blocks only (one-degree patterns: 2D and
-/// 2D+1 P_1..P_5) have kernels compiled for that size, which keep the loads of two or three
+/// 2D+1 P_1..P_5) have kernels compiled for that size, which keep the loads of two to four
 /// chunks of columns in flight, the slots' x offsets loaded ahead (a launch of their own per
 /// size; fixed_size_rows()). Aᵀ x gathers the transposed blocks (no atomics; those reads are
 /// strided).
