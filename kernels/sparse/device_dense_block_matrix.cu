@@ -465,8 +465,10 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
         kind,
         [&](auto kernel) {
           if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_processor, kernel,
-                                                            threads_per_block, 0) != cudaSuccess)
-            per_processor = 1;
+                                                            threads_per_block, 0) != cudaSuccess) {
+            per_processor = 1;         // assume one: the rule only tunes
+            (void)cudaGetLastError();  // not left for the next launch check to report
+          }
         },
         std::make_index_sequence<std::size(fixed_block_sizes)>());
     const double waves = double(blocks) / double(std::max(per_processor, 1) * processors);
