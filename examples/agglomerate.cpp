@@ -20,6 +20,7 @@
 #include <memory>
 #include <string>
 
+#include "polydg/core/command_line.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/io/vtk_writer.hpp"
 #include "polydg/mesh/agglomeration.hpp"
@@ -63,14 +64,7 @@ Options parse_options(int argc, char** argv) {
       polydg::require(i + 1 < argc, "option ", flag, " needs a value (see --help)");
       return argv[++i];
     };
-    const auto integer = [&]() {
-      const std::string text = value();
-      char* end = nullptr;
-      const long number = std::strtol(text.c_str(), &end, 10);
-      polydg::require(end && *end == '\0' && !text.empty(), "option ", flag, ": not an integer: '",
-                      text, "'");
-      return number;
-    };
+    const auto integer = [&]() { return polydg::parse_integer(flag, value()); };
     if (flag == "--help" || flag == "-h") {
       print_help();
       std::exit(0);
@@ -99,7 +93,7 @@ Options parse_options(int argc, char** argv) {
     } else if (flag == "--wiggles") {
       options.domain.wiggles_per_side = int(integer());
     } else if (flag == "--amplitude") {
-      options.domain.amplitude = std::stod(value());
+      options.domain.amplitude = polydg::parse_number(flag, value());
     } else {
       polydg::raise("unknown option '", flag, "' (see --help)");
     }

@@ -26,6 +26,7 @@
 
 #include "convergence_study.hpp"
 #include "manufactured_problems.hpp"
+#include "polydg/core/command_line.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/mesh/generators.hpp"
 #include "polydg/mesh/gmsh_reader.hpp"
@@ -70,19 +71,6 @@ std::vector<std::string> split(const std::string& text) {
   return items;
 }
 
-int parse_integer(const std::string& flag, const std::string& text) {
-  std::size_t used = 0;
-  int value = 0;
-  try {
-    value = std::stoi(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  polydg::require(used == text.size() && !text.empty(), "option ", flag, ": not an integer: '",
-                  text, "'");
-  return value;
-}
-
 Options parse_options(int argc, char** argv) {
   Options options;
   for (int i = 1; i < argc; ++i) {
@@ -100,19 +88,19 @@ Options parse_options(int argc, char** argv) {
       if (value != "all") options.problems = split(value);
     } else if (flag == "--p") {
       options.degrees.clear();
-      for (const auto& item : split(value)) options.degrees.push_back(parse_integer(flag, item));
+      options.degrees = polydg::parse_integer_list(flag, value);
     } else if (flag == "--levels") {
-      options.levels = parse_integer(flag, value);
+      options.levels = polydg::parse_integer(flag, value);
     } else if (flag == "--start") {
-      options.start = parse_integer(flag, value);
+      options.start = polydg::parse_integer(flag, value);
     } else if (flag == "--cells-per-element") {
-      options.cells_per_element = std::stod(value);
+      options.cells_per_element = polydg::parse_number(flag, value);
       options.cells_per_element_given = true;
     } else if (flag == "--mesh") {
       options.mesh_file = value;
     } else if (flag == "--neumann-tags") {
-      for (const auto& item : split(value))
-        options.neumann_tags.push_back(parse_integer(flag, item));
+      for (const int tag : polydg::parse_integer_list(flag, value))
+        options.neumann_tags.push_back(tag);
     } else if (flag == "--json") {
       options.json_path = value;
     } else if (flag == "--vtk") {

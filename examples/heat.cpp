@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "polydg/core/command_line.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/io/pvd_writer.hpp"
 #include "polydg/io/solution_vtu.hpp"
@@ -95,17 +96,7 @@ Options parse_options(int argc, char** argv) {
     if (flag.rfind("--", 0) != 0) continue;  // PETSc's options
     polydg::require(i + 1 < argc, "option ", flag, " needs a value (see --help)");
     const std::string value = argv[++i];
-    const auto integer = [&] {
-      std::size_t used = 0;
-      int number = 0;
-      try {
-        number = std::stoi(value, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      polydg::require(used == value.size(), "option ", flag, ": not an integer: '", value, "'");
-      return number;
-    };
+    const auto integer = [&] { return polydg::parse_integer(flag, value); };
     if (flag == "--mesh")
       o.mesh_file = value;
     else if (flag == "--elements")
@@ -119,7 +110,7 @@ Options parse_options(int argc, char** argv) {
     else if (flag == "--steps")
       o.steps = integer();
     else if (flag == "--T")
-      o.final_time = std::stod(value);
+      o.final_time = polydg::parse_number(flag, value);
     else if (flag == "--problem")
       o.problem = value;
     else if (flag == "--vtk")

@@ -41,6 +41,7 @@
 
 #include "../examples/manufactured_problems.hpp"
 #include "heat_slab_problem.hpp"
+#include "polydg/core/command_line.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/dg/assembler.hpp"
 #include "polydg/mesh/agglomeration.hpp"
@@ -272,30 +273,28 @@ int main(int argc, char** argv) {
       polydg::require(i + 1 < argc, "bench_assembly: option ", flag, " needs a value");
       const std::string value = argv[++i];
       if (flag == "--cells-per-side")
-        domain.cells_per_side = std::stoi(value);
+        domain.cells_per_side = polydg::parse_integer(flag, value);
       else if (flag == "--cells-per-element")
-        cells_per_element = std::stod(value);
+        cells_per_element = polydg::parse_number(flag, value);
       else if (flag == "--cpu-max-p")
-        cpu_max_p = std::stoi(value);
+        cpu_max_p = polydg::parse_integer(flag, value);
       else if (flag == "--capped-shared-kib")
-        capped_shared_kib = std::stoi(value);
+        capped_shared_kib = polydg::parse_integer(flag, value);
       else if (flag == "--quadrature-extra")
-        slab_options.quadrature.extra = std::stoi(value);
+        slab_options.quadrature.extra = polydg::parse_integer(flag, value);
       else if (flag == "--fp64-peak-tflops")
-        fp64_peak_tflops = std::stod(value);
+        fp64_peak_tflops = polydg::parse_number(flag, value);
       else if (flag == "--pieces") {
         polydg::require(value == "prisms" || value == "simplices",
                         "bench_assembly: --pieces is prisms or simplices, not ", value);
         slab_options.pieces = value == "prisms" ? polydg::QuadraturePieces::slab_prisms
                                                 : polydg::QuadraturePieces::simplices;
       } else if (flag == "--repeats")
-        repeats = std::stoi(value);
+        repeats = polydg::parse_integer(flag, value);
       else if (flag == "--json")
         json_path = value;
       else if (flag == "--p") {
-        degrees.clear();
-        std::stringstream list(value);
-        for (std::string item; std::getline(list, item, ',');) degrees.push_back(std::stoi(item));
+        degrees = polydg::parse_integer_list(flag, value);
       } else {
         polydg::raise("bench_assembly: unknown option ", flag);
       }

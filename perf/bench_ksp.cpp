@@ -53,6 +53,7 @@
 
 #include "cuda_event_timing.hpp"
 #include "heat_slab_problem.hpp"
+#include "polydg/core/command_line.hpp"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/dg/assembler.hpp"
@@ -416,19 +417,17 @@ int main(int argc, char** argv) {
       require(i + 1 < argc, "bench_ksp: option ", flag, " needs a value");
       const std::string value = argv[++i];
       if (flag == "--cells-per-side")
-        domain.cells_per_side = std::stoi(value);
+        domain.cells_per_side = parse_integer(flag, value);
       else if (flag == "--cells-per-element")
-        cells_per_element = std::stod(value);
+        cells_per_element = parse_number(flag, value);
       else if (flag == "--iterations")
-        iterations = std::stoi(value);
+        iterations = parse_integer(flag, value);
       else if (flag == "--products")
-        products = std::stoi(value);
+        products = parse_integer(flag, value);
       else if (flag == "--json")
         json_path = value;
       else if (flag == "--p") {
-        degrees.clear();
-        std::stringstream list(value);
-        for (std::string item; std::getline(list, item, ',');) degrees.push_back(std::stoi(item));
+        degrees = parse_integer_list(flag, value);
       } else {
         raise("bench_ksp: unknown option ", flag);
       }

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "polydg/core/command_line.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/oscillating_domain.hpp"
@@ -46,22 +47,23 @@ int main(int argc, char** argv) {
   int repeats = 3;
   polydg::OscillatingDomain domain;
   std::string json_path;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    if (i + 1 >= argc) {
-      std::cerr << "bench_mesh: option " << flag << " needs a value\n";
-      return 1;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string flag = argv[i];
+      polydg::require(i + 1 < argc, "bench_mesh: option ", flag, " needs a value");
+      const std::string value = argv[++i];
+      if (flag == "--repeats")
+        repeats = std::max(1, polydg::parse_integer(flag, value));
+      else if (flag == "--cells-per-side")
+        domain.cells_per_side = polydg::parse_integer(flag, value);
+      else if (flag == "--json")
+        json_path = value;
+      else
+        polydg::raise("bench_mesh: unknown option ", flag);
     }
-    if (flag == "--repeats")
-      repeats = std::max(1, std::stoi(argv[++i]));
-    else if (flag == "--cells-per-side")
-      domain.cells_per_side = std::stoi(argv[++i]);
-    else if (flag == "--json")
-      json_path = argv[++i];
-    else {
-      std::cerr << "bench_mesh: unknown option " << flag << '\n';
-      return 1;
-    }
+  } catch (const std::exception& error) {
+    std::cerr << error.what() << '\n';
+    return 1;
   }
   try {
     std::vector<Row> rows;

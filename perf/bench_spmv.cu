@@ -44,6 +44,7 @@
 
 #include "core/cuda_check.cuh"
 #include "cuda_event_timing.hpp"
+#include "polydg/core/command_line.hpp"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/mesh/agglomeration.hpp"
@@ -397,13 +398,11 @@ int main(int argc, char** argv) {
       require(i + 1 < argc, "bench_spmv: option ", flag, " needs a value");
       const std::string value = argv[i + 1];
       if (flag == "--p") {
-        degrees.clear();
-        std::stringstream list(value);
-        for (std::string item; std::getline(list, item, ',');) degrees.push_back(std::stoi(item));
+        degrees = parse_integer_list(flag, value);
       } else if (flag == "--megabytes") {
-        megabytes = std::stod(value);
+        megabytes = parse_number(flag, value);
       } else if (flag == "--repeats") {
-        repeats = std::stoi(value);
+        repeats = parse_integer(flag, value);
       } else if (flag == "--cases") {
         cases.clear();
         std::stringstream list(value);
@@ -413,7 +412,7 @@ int main(int argc, char** argv) {
           cases.insert(item);
         }
       } else if (flag == "--rows-per-thread") {
-        dbf_rows_per_thread = std::stoi(value);
+        dbf_rows_per_thread = parse_integer(flag, value);
       } else if (flag == "--json") {
         json_path = value;
       } else {
