@@ -304,6 +304,9 @@ int main(int argc, char** argv) {
     polydg::require(!gpu, "bench_assembly: --gpu needs a build with CUDA (POLYDG_CUDA=ON)");
 #endif
     polydg::require(!gpu || spacetime, "bench_assembly: --gpu times the --spacetime problem");
+    polydg::require(repeats >= 1 && domain.cells_per_side >= 1 && capped_shared_kib >= 0,
+                    "bench_assembly: --repeats and --cells-per-side must be >= 1, "
+                    "--capped-shared-kib >= 0");
     const auto fine =
         std::make_shared<const polydg::SimplexMesh<2>>(polydg::oscillating_domain_mesh(domain));
     polydg::Agglomeration parts;
