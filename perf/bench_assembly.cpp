@@ -270,7 +270,7 @@ int main(int argc, char** argv) {
         gpu = true;
         continue;
       }
-      polydg::require(i + 1 < argc, "bench_assembly: option ", flag, " needs a value");
+      polydg::require(i + 1 < argc, "option ", flag, " needs a value");
       const std::string value = argv[++i];
       if (flag == "--cells-per-side")
         domain.cells_per_side = polydg::parse_integer(flag, value);
@@ -286,7 +286,7 @@ int main(int argc, char** argv) {
         fp64_peak_tflops = polydg::parse_number(flag, value);
       else if (flag == "--pieces") {
         polydg::require(value == "prisms" || value == "simplices",
-                        "bench_assembly: --pieces is prisms or simplices, not ", value);
+                        "--pieces is prisms or simplices, not ", value);
         slab_options.pieces = value == "prisms" ? polydg::QuadraturePieces::slab_prisms
                                                 : polydg::QuadraturePieces::simplices;
       } else if (flag == "--repeats")
@@ -296,16 +296,16 @@ int main(int argc, char** argv) {
       else if (flag == "--p") {
         degrees = polydg::parse_integer_list(flag, value);
       } else {
-        polydg::raise("bench_assembly: unknown option ", flag);
+        polydg::raise("unknown option ", flag);
       }
     }
 
 #if !POLYDG_BENCH_GPU
-    polydg::require(!gpu, "bench_assembly: --gpu needs a build with CUDA (POLYDG_CUDA=ON)");
+    polydg::require(!gpu, "--gpu needs a build with CUDA (POLYDG_CUDA=ON)");
 #endif
-    polydg::require(!gpu || spacetime, "bench_assembly: --gpu times the --spacetime problem");
+    polydg::require(!gpu || spacetime, "--gpu times the --spacetime problem");
     polydg::require(repeats >= 1 && domain.cells_per_side >= 1 && capped_shared_kib >= 0,
-                    "bench_assembly: --repeats and --cells-per-side must be >= 1, "
+                    "--repeats and --cells-per-side must be >= 1, "
                     "--capped-shared-kib >= 0");
     const auto fine =
         std::make_shared<const polydg::SimplexMesh<2>>(polydg::oscillating_domain_mesh(domain));
@@ -366,7 +366,7 @@ int main(int argc, char** argv) {
 #endif
     if (!json_path.empty()) {
       std::ofstream json(json_path);
-      polydg::require(bool(json), "bench_assembly: cannot write ", json_path);
+      polydg::require(bool(json), "cannot write ", json_path);
       json << "{\"backend\": \"" << (gpu ? "cpu+gpu" : "cpu") << "\", \"problem\": \""
            << (spacetime ? "spacetime" : "steady_2d") << "\", \"pieces\": \""
            << (spacetime && slab_options.pieces == polydg::QuadraturePieces::slab_prisms

@@ -414,7 +414,7 @@ int main(int argc, char** argv) {
         petsc_arguments.push_back(argv[i]);
         continue;
       }
-      require(i + 1 < argc, "bench_ksp: option ", flag, " needs a value");
+      require(i + 1 < argc, "option ", flag, " needs a value");
       const std::string value = argv[++i];
       if (flag == "--cells-per-side")
         domain.cells_per_side = parse_integer(flag, value);
@@ -429,12 +429,12 @@ int main(int argc, char** argv) {
       else if (flag == "--p") {
         degrees = parse_integer_list(flag, value);
       } else {
-        raise("bench_ksp: unknown option ", flag);
+        raise("unknown option ", flag);
       }
     }
-    require(iterations > 0 && products > 0, "bench_ksp: --iterations and --products must be > 0");
+    require(iterations > 0 && products > 0, "--iterations and --products must be > 0");
   } catch (const std::exception& error) {
-    std::cerr << error.what() << '\n';
+    std::cerr << "bench_ksp: " << error.what() << '\n';
     return 1;
   }
   petsc_arguments.push_back(nullptr);

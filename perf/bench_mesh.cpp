@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string flag = argv[i];
-      polydg::require(i + 1 < argc, "bench_mesh: option ", flag, " needs a value");
+      polydg::require(i + 1 < argc, "option ", flag, " needs a value");
       const std::string value = argv[++i];
       if (flag == "--repeats")
         repeats = std::max(1, polydg::parse_integer(flag, value));
@@ -59,10 +59,10 @@ int main(int argc, char** argv) {
       else if (flag == "--json")
         json_path = value;
       else
-        polydg::raise("bench_mesh: unknown option ", flag);
+        polydg::raise("unknown option ", flag);
     }
   } catch (const std::exception& error) {
-    std::cerr << error.what() << '\n';
+    std::cerr << "bench_mesh: " << error.what() << '\n';
     return 1;
   }
   try {

@@ -395,7 +395,7 @@ int main(int argc, char** argv) {
   try {
     for (int i = 1; i < argc; i += 2) {
       const std::string flag = argv[i];
-      require(i + 1 < argc, "bench_spmv: option ", flag, " needs a value");
+      require(i + 1 < argc, "option ", flag, " needs a value");
       const std::string value = argv[i + 1];
       if (flag == "--p") {
         degrees = parse_integer_list(flag, value);
@@ -407,7 +407,7 @@ int main(int argc, char** argv) {
         cases.clear();
         std::stringstream list(value);
         for (std::string item; std::getline(list, item, ',');) {
-          require(all_cases.count(item) == 1, "bench_spmv: unknown case '", item,
+          require(all_cases.count(item) == 1, "unknown case '", item,
                   "' (cases: ip, slab, hdg2, hdg3)");
           cases.insert(item);
         }
@@ -416,11 +416,11 @@ int main(int argc, char** argv) {
       } else if (flag == "--json") {
         json_path = value;
       } else {
-        raise("bench_spmv: unknown option ", flag);
+        raise("unknown option ", flag);
       }
     }
     require(megabytes > 0 && repeats >= 1 && !degrees.empty() && !cases.empty(),
-            "bench_spmv: --megabytes, --repeats, --p and --cases must be positive / non-empty");
+            "--megabytes, --repeats, --p and --cases must be positive / non-empty");
     cudaDeviceProp properties{};
     POLYDG_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
     cusparseHandle_t handle;
