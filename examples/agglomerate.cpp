@@ -75,7 +75,7 @@ Options parse_options(int argc, char** argv) {
     } else if (flag == "--output") {
       options.output = value();
     } else if (flag == "--degree") {
-      options.degree = int(integer());
+      options.degree = integer();
     } else if (flag == "--retriangulate") {
       options.retriangulate = true;
     } else if (flag == "--partition") {
@@ -89,9 +89,9 @@ Options parse_options(int argc, char** argv) {
       else
         polydg::raise("option --partition: '", method, "' is not kway, recursive or greedy");
     } else if (flag == "--cells-per-side") {
-      options.domain.cells_per_side = int(integer());
+      options.domain.cells_per_side = integer();
     } else if (flag == "--wiggles") {
-      options.domain.wiggles_per_side = int(integer());
+      options.domain.wiggles_per_side = integer();
     } else if (flag == "--amplitude") {
       options.domain.amplitude = polydg::parse_number(flag, value());
     } else {

@@ -87,7 +87,6 @@ Options parse_options(int argc, char** argv) {
     if (flag == "--problem") {
       if (value != "all") options.problems = split(value);
     } else if (flag == "--p") {
-      options.degrees.clear();
       options.degrees = polydg::parse_integer_list(flag, value);
     } else if (flag == "--levels") {
       options.levels = polydg::parse_integer(flag, value);
