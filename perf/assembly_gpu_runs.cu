@@ -53,6 +53,14 @@ std::pair<double, DeviceAssemblyTimings> time_matrix_reassembly(Assembler& assem
   return {seconds, assembler.last_timings()};
 }
 
+/// time_matrix_reassembly as VariantTimes: the median and its run's three kernels.
+template <class Assembler, class Coefficients>
+VariantTimes time_variant_reassembly(Assembler& assembler, const Coefficients& coefficients,
+                                     int repeats) {
+  const auto [seconds, phases] = time_matrix_reassembly(assembler, coefficients, repeats);
+  return {seconds, phases.elements, phases.interior_faces, phases.boundary_faces};
+}
+
 // The FLOPs of the integrands (entries and per-function fluxes and trial vectors; not the basis
 // evaluation, the map or the coefficients), counted as in element_integrand.hpp and
 // face_integrand.hpp (the factored forms: 2 FLOPs per entry and component), summed over the
@@ -233,13 +241,7 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
   // The same re-assembly with other launch options: its total and kernel times.
   auto time_variant = [&](const DeviceAssemblyOptions& variant) {
     DeviceAssembler<3> assembler(slab, conditions, assembly_options, variant);
-    VariantTimes result;
-    DeviceAssemblyTimings phases;
-    std::tie(result.values_s, phases) = time_matrix_reassembly(assembler, coefficients, repeats);
-    result.element_s = phases.elements;
-    result.interior_s = phases.interior_faces;
-    result.boundary_s = phases.boundary_faces;
-    return result;
+    return time_variant_reassembly(assembler, coefficients, repeats);
   };
   if (capped_shared_bytes > 0) {  // the point batches capped
     DeviceAssemblyOptions capped = options;
@@ -270,12 +272,7 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
 
   options.write_mode = FaceWriteMode::deterministic;
   DeviceAssembler<3, float> single(slab, conditions, assembly_options, options);
-  DeviceAssemblyTimings single_phases;
-  std::tie(times.single.values_s, single_phases) =
-      time_matrix_reassembly(single, coefficients, repeats);
-  times.single.element_s = single_phases.elements;
-  times.single.interior_s = single_phases.interior_faces;
-  times.single.boundary_s = single_phases.boundary_faces;
+  times.single = time_variant_reassembly(single, coefficients, repeats);
   return times;
 }
 
