@@ -124,22 +124,27 @@ __global__ void __launch_bounds__(threads_per_block, multiply_min_blocks<rows_pe
 }
 
 /// The block sizes multiply_fixed_kernel is compiled for: groups whose rows all have N rows and
-/// all of whose slots have N columns (one degree: 2D P_1..P_5, 2D+1 and 3D P_1..P_5), each with
-/// the rows per thread R, the columns per chunk C (C divides N), the chunks D whose loads are in
-/// flight at once (see the kernel), and the blocks per multiprocessor its registers must allow.
-/// Chosen among three to five candidates per N on the H100 (fp64, 560 MB, % of the copy
-/// bandwidth): more loads in flight per thread won over more resident threads nearly everywhere
-/// (N = 3: D = 4 at 128 registers 85 %, D = 3 82-83 %, D = 2 at 80 registers 72 %; N = 4: R = 2,
-/// D = 3 93 %, R = 4 84 %; N = 6: C = 6, D = 3 at 254 registers 87 %, C = 3 84 %); R = N was
-/// slower at N = 6 (77 %); at N = 35 and 56 few block rows give few threads, so 3 blocks per
-/// multiprocessor or 60 loads per thread (85-87 % against 83 %). docs/performance.md has the
-/// table.
+/// all of whose slots have N columns (one degree: 2D P_1..P_5, 2D+1 and 3D P_1..P_5, HDG 2D and
+/// 3D p = 1..5), each with the rows per thread R, the columns per chunk C (C divides N), the
+/// chunks D whose loads are in flight at once (see the kernel), and the blocks per
+/// multiprocessor its registers must allow. Chosen among three to five candidates per N on the
+/// H100 (fp64, 560 MB, % of the copy bandwidth): more loads in flight per thread won over more
+/// resident threads nearly everywhere (N = 3: D = 4 at 128 registers 85 %, D = 3 82-83 %, D = 2
+/// at 80 registers 72 %; N = 4: R = 2, D = 3 93 %, R = 4 84 %; N = 6: C = 6, D = 3 at 254
+/// registers 87 %, C = 3 84 %); R = N was slower at N = 6 (77 %); at N = 35 and 56 few block
+/// rows give few threads, so 3 blocks per multiprocessor or 60 loads per thread (85-87 % against
+/// 83 %). The HDG sizes, four candidates each (perf/results/spmv_hdg_shapes.txt; general kernel
+/// → chosen): N = 8 85 → 89 %, 12 88 → 92, 16 83 → 89, 24 87 → 90, 30 86 → 90, 50 84 → 90 (11,780
+/// faces), 75 88 → 91, 105 82 → 92; R = 1 with 2 blocks per multiprocessor (more threads, fewer
+/// loads each) was the slowest at N = 75 and 105 (80 %, 75 %). docs/performance.md has the table.
 struct FixedBlockSize {
   int n, rows_per_thread, chunk_columns, chunks_in_flight, min_blocks;
 };
 constexpr FixedBlockSize fixed_block_sizes[] = {
-    {3, 3, 3, 4, 2},  {4, 2, 4, 3, 2},  {6, 3, 6, 3, 1},  {10, 5, 5, 2, 1}, {15, 5, 5, 2, 1},
-    {20, 4, 5, 2, 2}, {21, 3, 3, 3, 2}, {35, 5, 5, 2, 1}, {56, 4, 1, 3, 3}};
+    {3, 3, 3, 4, 2},  {4, 2, 4, 3, 2},  {6, 3, 6, 3, 1},  {8, 2, 4, 3, 2},  {10, 5, 5, 2, 1},
+    {12, 3, 6, 3, 1}, {15, 5, 5, 2, 1}, {16, 4, 8, 2, 1}, {20, 4, 5, 2, 2}, {21, 3, 3, 3, 2},
+    {24, 3, 4, 3, 2}, {30, 6, 5, 2, 1}, {35, 5, 5, 2, 1}, {50, 5, 5, 3, 1}, {56, 4, 1, 3, 3},
+    {75, 5, 3, 3, 1}, {105, 5, 5, 2, 1}};
 
 /// y = A x (+ z) for a group of one block size N (see fixed_block_sizes): thread (l, c) owns
 /// rows c R .. c R + R − 1 of block row l, and walks the row's columns k = 0, 1, … (slot after

@@ -142,15 +142,16 @@ void check_patterns() {
   fill_diagonally_dominant_values(dg);
   check_matrix(dg, 0, "IP-DG hp, exact groups");
   check_matrix(dg, 4, "IP-DG hp, 4 groups (padded)");
-  // One degree: every group has one block size, N = 3, 4, 6, 10, 15, 20, 21, 35, 56 (2D P_1..P_5,
-  // 2D+1 P_1..P_5) in the fixed-size kernels, N = 8 in the general one; padded groups (rows with
-  // fewer blocks than the group's slots) in the general one.
-  for (const Index n : {3, 4, 6, 8, 10, 15, 20, 21, 35, 56}) {
+  // One degree: every group has one block size in the fixed-size kernels, N = 3, 6, 10, 15, 21
+  // (2D P_1..P_5), 4, 10, 20, 35, 56 (2D+1 and 3D P_1..P_5), 8, 12, 16, 20, 24 (HDG 2D) and 15,
+  // 30, 50, 75, 105 (HDG 3D); N = 9 in the general one; padded groups (rows with fewer blocks
+  // than the group's slots) in the general one.
+  for (const Index n : {3, 4, 6, 8, 9, 10, 12, 15, 16, 20, 21, 24, 30, 35, 50, 56, 75, 105}) {
     BlockMatrix<Real> one_degree(std::make_shared<const BlockPattern>(
         std::vector<Index>(block_sizes.size(), n), interfaces));
     fill_diagonally_dominant_values(one_degree);
     const std::string name = "IP-DG one degree, N = " + std::to_string(n);
-    check_matrix(one_degree, 0, name.c_str(), n != 8);
+    check_matrix(one_degree, 0, name.c_str(), n != 9);
     check_matrix(one_degree, 3, (name + ", 3 groups (padded)").c_str());
   }
   // (b) HDG face patterns: 2D p = 1, 3D p = 2, exact and in seed 003's layout (one group).
