@@ -17,7 +17,7 @@
 
 #include "dg/basis_tables.cuh"
 #include "dg/device_quadrature_mesh.cuh"
-#include "dg/element_table_targets.cuh"
+#include "dg/element_item_launch.cuh"
 #include "dg/tiled_point_schedule.cuh"
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
@@ -86,60 +86,27 @@ struct PreviousSlabTerms {
 };
 
 template <int Dim, class ValueType, class PointTerms>
-struct BoundaryLaunch {
-  using Real = ValueType;
+struct BoundaryLaunch : ElementItemLaunch<Dim, ValueType> {
+  using Base = ElementItemLaunch<Dim, ValueType>;
+  using Base::mesh, Base::p, Base::stride;
+  using typename Base::Item;
+  using typename Base::Real;
   static constexpr int components = boundary_face_components;
   static constexpr bool tensor_tables = true;  ///< tiled_point_schedule.cuh
-  DeviceQuadratureMeshView<Dim> mesh;
-  DeviceBlockPatternView pattern;
-  const Index* elements;
-  int p, n;
   PointTerms terms;
-  Real* values;  ///< null: matrix not assembled
-  Real* rhs;     ///< null: rhs not assembled
-  NonFiniteWatch<Real> watch;
 
   // Record of one point (Reals): w, the four BoundaryPointTerms, A n [Dim], the basis tables.
   static constexpr int weight = 0, flux = 1, mass = 2, rhs_value = 3, rhs_flux = 4;
   static constexpr int a_normal = 5, tables = 5 + Dim;
-  POLYDG_HD int stride() const { return p + 1; }
   POLYDG_HD int record_size() const { return tables + basis_tables_size<Dim>(stride()); }
 
-  struct Item {
-    Index element;
-    Index facet_begin, rule_begin, rule_size;
-    Index point_count;
-    ElementTableTargets<Real> targets;
-  };
-
+  /// Pieces: the element's boundary sub-facets.
   __device__ Item item(Index b) const {
-    Item it;
-    it.element = elements[b];
-    it.facet_begin = mesh.element_boundary_offsets[it.element];
-    it.rule_begin = mesh.boundary_rule_offsets[p];
-    it.rule_size = mesh.boundary_rule_offsets[p + 1] - it.rule_begin;
-    it.point_count =
-        Index(mesh.element_boundary_offsets[it.element + 1] - it.facet_begin) * it.rule_size;
-    it.targets = ElementTableTargets<Real>(pattern, it.element, n, values, rhs, watch);
-    return it;
-  }
-  __device__ int rows(const Item&) const { return n; }
-  __device__ int columns(const Item& it) const { return it.targets.columns(); }
-  __device__ Index point_count(const Item& it) const { return it.point_count; }
-  __device__ int function_code(const Item&, int u) const {
-    return u < n ? mesh.basis_code(p, u) : 0;
-  }
-  __device__ Real initial(const Item& it, int i, int j) const { return it.targets.initial(i, j); }
-  __device__ void store(const Item& it, int i, int j, Real value) const {
-    it.targets.store(i, j, value);
-  }
-  template <int R, int C>
-  __device__ bool store_table(const Item& it, const Real (&sum)[R][C]) const {
-    return it.targets.store_table(sum);
+    return this->element_item(b, mesh.element_boundary_offsets, mesh.boundary_rule_offsets);
   }
   __device__ void evaluate_point(const Item& it, Index k, Real* record) const {
-    const Index f = it.facet_begin + Index(k / it.rule_size);
-    const Index q = it.rule_begin + Index(k % it.rule_size);
+    const Index f = this->piece(it, k);
+    const Index q = this->rule_point(it, k);
     const Point<Dim>* vertices = mesh.boundary_facet_vertices + GlobalIndex(f) * Dim;
     const Point<Dim> x = map_reference_point<Dim - 1, Dim>(vertices, mesh.boundary_rule_points[q]);
     const BoundaryPoint<Dim> point = terms(mesh, it.element, f, x);
@@ -188,8 +155,8 @@ void launch_boundary(const DeviceQuadratureMesh<Dim>& mesh, const DegreeGroups& 
     if (groups.count(p) == 0) continue;
     const int n = space_basis_size(mesh.space(), Dim, p);
     const BoundaryLaunch<Dim, Real, PointTerms> launch{
-        mesh.view(), pattern, groups.group(p),           p, n, terms,
-        values,      rhs,     {values, first_non_finite}};
+        {mesh.view(), pattern, groups.group(p), p, n, values, rhs, {values, first_non_finite}},
+        terms};
     launch_tiled_points(launch, groups.count(p), n, (values ? n : 0) + (rhs ? 1 : 0),
                         launch.record_size(),
                         GlobalIndex(groups.max_pieces[p]) * mesh.boundary_rule_size(p),

@@ -28,7 +28,7 @@
 
 #include "dg/basis_tables.cuh"
 #include "dg/device_quadrature_mesh.cuh"
-#include "dg/element_table_targets.cuh"
+#include "dg/element_item_launch.cuh"
 #include "dg/tiled_point_schedule.cuh"
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
@@ -41,60 +41,28 @@ namespace device::detail {
 
 /// The launch of the element kernel on the elements of one degree (see the file comment).
 template <int Dim, class ValueType, class Coefficients>
-struct ElementLaunch {
-  using Real = ValueType;
+struct ElementLaunch : ElementItemLaunch<Dim, ValueType> {
+  using Base = ElementItemLaunch<Dim, ValueType>;
+  using Base::mesh, Base::p, Base::stride;
+  using typename Base::Item;
+  using typename Base::Real;
   static constexpr int components = element_components<Dim>;
   static constexpr bool tensor_tables = true;  ///< tiled_point_schedule.cuh
-  DeviceQuadratureMeshView<Dim> mesh;
-  DeviceBlockPatternView pattern;
-  const Index* elements;
-  int p, n;
   Coefficients coefficients;
-  Real* values;  ///< null: matrix not assembled
-  Real* rhs;     ///< null: rhs not assembled
-  NonFiniteWatch<Real> watch;
 
   // Record of one point (Reals): w, c, f, A[Dim][Dim], b[Dim], the basis tables.
   static constexpr int weight = 0, reaction = 1, source = 2, diffusion = 3;
   static constexpr int advection = diffusion + Dim * Dim, tables = advection + Dim;
-  POLYDG_HD int stride() const { return p + 1; }
   POLYDG_HD int record_size() const { return tables + basis_tables_size<Dim>(stride()); }
 
-  struct Item {
-    Index element;
-    Index simplex_begin, rule_begin, rule_size;
-    Index point_count;
-    ElementTableTargets<Real> targets;
-  };
-
+  /// Pieces: the element's sub-simplices.
   __device__ Item item(Index b) const {
-    Item it;
-    it.element = elements[b];
-    it.simplex_begin = mesh.simplex_offsets[it.element];
-    it.rule_begin = mesh.element_rule_offsets[p];
-    it.rule_size = mesh.element_rule_offsets[p + 1] - it.rule_begin;
-    it.point_count = Index(mesh.simplex_offsets[it.element + 1] - it.simplex_begin) * it.rule_size;
-    it.targets = ElementTableTargets<Real>(pattern, it.element, n, values, rhs, watch);
-    return it;
-  }
-  __device__ int rows(const Item&) const { return n; }
-  __device__ int columns(const Item& it) const { return it.targets.columns(); }
-  __device__ Index point_count(const Item& it) const { return it.point_count; }
-  __device__ int function_code(const Item&, int u) const {
-    return u < n ? mesh.basis_code(p, u) : 0;
-  }
-  __device__ Real initial(const Item& it, int i, int j) const { return it.targets.initial(i, j); }
-  __device__ void store(const Item& it, int i, int j, Real value) const {
-    it.targets.store(i, j, value);
-  }
-  template <int R, int C>
-  __device__ bool store_table(const Item& it, const Real (&sum)[R][C]) const {
-    return it.targets.store_table(sum);
+    return this->element_item(b, mesh.simplex_offsets, mesh.element_rule_offsets);
   }
   __device__ void evaluate_point(const Item& it, Index k, Real* record) const {
     const Point<Dim>* vertices =
-        mesh.simplex_vertices + GlobalIndex(it.simplex_begin + k / it.rule_size) * (Dim + 1);
-    const Index q = it.rule_begin + Index(k % it.rule_size);
+        mesh.simplex_vertices + GlobalIndex(this->piece(it, k)) * (Dim + 1);
+    const Index q = this->rule_point(it, k);
     const double jacobian = affine_measure_ratio<Dim, Dim>(vertices);
     const Point<Dim> x = map_reference_point<Dim, Dim>(vertices, mesh.element_rule_points[q]);
     // The map and the weight in double; the basis and everything after in Real.
@@ -161,8 +129,8 @@ void assemble_elements_on_device(const DeviceQuadratureMesh<Dim>& mesh,
     if (groups.count(p) == 0) continue;
     const int n = space_basis_size(mesh.space(), Dim, p);
     const device::detail::ElementLaunch<Dim, Real, Coefficients> launch{
-        mesh.view(), pattern, groups.group(p),           p, n, coefficients,
-        values,      rhs,     {values, first_non_finite}};
+        {mesh.view(), pattern, groups.group(p), p, n, values, rhs, {values, first_non_finite}},
+        coefficients};
     device::detail::launch_tiled_points(
         launch, groups.count(p), n, (values ? n : 0) + (rhs ? 1 : 0), launch.record_size(),
         GlobalIndex(groups.max_pieces[p]) * mesh.element_rule_size(p),

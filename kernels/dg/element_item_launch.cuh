@@ -1,0 +1,75 @@
+#pragma once
+// What the launches of the element and boundary kernels (element_kernel.cuh,
+// boundary_face_kernel.cuh) share: their items are the elements of one degree p, an item's
+// points are its pieces' rule points (point k: piece k / Q, rule point k mod Q — sub-simplices
+// for the element kernel, boundary sub-facets for the boundary kernel), and its table is the
+// element's diagonal block and rhs segment (ElementTableTargets). Each kernel's launch derives
+// from this and adds its point data (evaluate_point, evaluate_function) for
+// tiled_point_schedule.cuh.
+#include "dg/device_quadrature_mesh.cuh"
+#include "dg/element_table_targets.cuh"
+#include "dg/non_finite_watch.cuh"
+#include "polydg/core/macros.hpp"
+#include "polydg/core/types.hpp"
+#include "polydg/sparse/device_block_pattern.hpp"
+
+namespace polydg::device::detail {
+
+template <int Dim, class ValueType>
+struct ElementItemLaunch {
+  using Real = ValueType;
+  DeviceQuadratureMeshView<Dim> mesh;
+  DeviceBlockPatternView pattern;
+  const Index* elements;  ///< the items: elements of degree p
+  int p, n;               ///< the degree and N_p
+  Real* values;           ///< null: matrix not assembled
+  Real* rhs;              ///< null: rhs not assembled
+  NonFiniteWatch<Real> watch;
+
+  struct Item {
+    Index element;
+    Index piece_begin;            ///< the element's first piece
+    Index rule_begin, rule_size;  ///< the degree's rule in the mesh's rule arrays
+    Index point_count;
+    ElementTableTargets<Real> targets;
+  };
+
+  /// Item b: element elements[b], whose pieces are piece_offsets[e] .. piece_offsets[e + 1] − 1,
+  /// each integrated with the rule rule_offsets[p] .. rule_offsets[p + 1] − 1.
+  __device__ Item element_item(Index b, const Index* piece_offsets,
+                               const Index* rule_offsets) const {
+    Item it;
+    it.element = elements[b];
+    it.piece_begin = piece_offsets[it.element];
+    it.rule_begin = rule_offsets[p];
+    it.rule_size = rule_offsets[p + 1] - it.rule_begin;
+    it.point_count = Index(piece_offsets[it.element + 1] - it.piece_begin) * it.rule_size;
+    it.targets = ElementTableTargets<Real>(pattern, it.element, n, values, rhs, watch);
+    return it;
+  }
+  /// Point k of the item: its piece and its rule point.
+  __device__ Index piece(const Item& it, Index k) const {
+    return it.piece_begin + Index(k / it.rule_size);
+  }
+  __device__ Index rule_point(const Item& it, Index k) const {
+    return it.rule_begin + Index(k % it.rule_size);
+  }
+
+  POLYDG_HD int stride() const { return p + 1; }
+  __device__ int rows(const Item&) const { return n; }
+  __device__ int columns(const Item& it) const { return it.targets.columns(); }
+  __device__ Index point_count(const Item& it) const { return it.point_count; }
+  __device__ int function_code(const Item&, int u) const {
+    return u < n ? mesh.basis_code(p, u) : 0;
+  }
+  __device__ Real initial(const Item& it, int i, int j) const { return it.targets.initial(i, j); }
+  __device__ void store(const Item& it, int i, int j, Real value) const {
+    it.targets.store(i, j, value);
+  }
+  template <int R, int C>
+  __device__ bool store_table(const Item& it, const Real (&sum)[R][C]) const {
+    return it.targets.store_table(sum);
+  }
+};
+
+}  // namespace polydg::device::detail
