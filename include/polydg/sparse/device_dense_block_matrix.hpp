@@ -13,10 +13,11 @@
 /// matrix has very few block rows) and reads A[k][i][l] for k ascending, a few
 /// columns' loads in flight at once — consecutive threads read consecutive addresses — and x once
 /// per column for its chunk, so y = A x is one coalesced pass over the values. Groups of one block
-/// size N = 3, 4, 6, 10, 15, 20, 21, 35 or 56 with N × N blocks only (one-degree patterns: 2D and
-/// 2D+1 P_1..P_5) have kernels compiled for that size, which keep the loads of two to four
-/// chunks of columns in flight, the slots' x offsets loaded ahead (a launch of their own per
-/// size; fixed_size_rows()). Aᵀ x gathers the transposed blocks (no atomics; those reads are
+/// size N with N × N blocks only have kernels compiled for that size — N = 3, 6, 10, 15, 21 (2D
+/// P_1..P_5), 4, 10, 20, 35, 56 (2D+1 and 3D P_1..P_5), 8, 12, 16, 20, 24 (HDG 2D p = 1..5) and
+/// 15, 30, 50, 75, 105 (HDG 3D) — which keep the loads of two to four chunks of columns in
+/// flight, the slots' x offsets loaded ahead (a launch of their own per size;
+/// fixed_size_rows()). Aᵀ x gathers the transposed blocks (no atomics; those reads are
 /// strided).
 /// The seed's two-step variant inflates x into X[k][l] first, then contracts. Every output is
 /// summed by one thread in a fixed order: bitwise the same on every run.
