@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
       polydg::require(i + 1 < argc, "option ", flag, " needs a value");
       const std::string value = argv[++i];
       if (flag == "--repeats")
-        repeats = std::max(1, polydg::parse_integer(flag, value));
+        repeats = polydg::parse_integer(flag, value);
       else if (flag == "--cells-per-side")
         domain.cells_per_side = polydg::parse_integer(flag, value);
       else if (flag == "--json")
@@ -61,6 +61,7 @@ int main(int argc, char** argv) {
       else
         polydg::raise("unknown option ", flag);
     }
+    polydg::require(repeats >= 1, "--repeats must be >= 1 (got ", repeats, ")");
   } catch (const std::exception& error) {
     std::cerr << "bench_mesh: " << error.what() << '\n';
     return 1;
