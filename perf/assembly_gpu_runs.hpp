@@ -25,12 +25,18 @@ struct GpuAssemblyTimes {
   /// A time step's move of the slab (map_last_coordinate): the host mesh mapped and its
   /// geometry uploaded again, against the device geometry mapped in place
   double map_host_upload_s = 0, map_device_s = 0;
-  double setup_s = 0;          ///< DeviceAssembler construction (host mesh, uploads, pattern)
+  /// DeviceAssembler construction from the host mesh (uploads, pattern, allocations; not the
+  /// host mesh itself, host_mesh_s)
+  double setup_s = 0;
   double first_s = 0;          ///< setup + first assemble (matrix + rhs + previous slab), synced;
                                ///< the process's first device work is done before (untimed)
   double values_s = 0;         ///< matrix re-assembly, deterministic (median)
   double values_atomic_s = 0;  ///< matrix re-assembly, atomic (median)
   double rhs_s = 0;            ///< rhs re-assembly + previous slab term (median)
+  /// Phases of one rhs re-assembly (CUDA events: zero, diffusion ranges, element kernel,
+  /// boundary kernel, finite check with its copy back) and the previous slab term alone (median)
+  double rhs_zero_s = 0, rhs_ranges_s = 0, rhs_element_s = 0, rhs_boundary_s = 0, rhs_check_s = 0,
+         previous_slab_s = 0;
   /// Matrix re-assemblies (deterministic) under other options: single precision, and launch
   /// variants of the double one.
   VariantTimes single;          ///< single precision

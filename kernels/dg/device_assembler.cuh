@@ -33,6 +33,7 @@
 #include <array>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/cuda_check.cuh"
@@ -158,7 +159,15 @@ class DeviceAssembler {
   DeviceAssembler(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
                   const AssemblyOptions& options = {},
                   const DeviceAssemblyOptions& device_options = {})
-      : host_mesh_(make_host_mesh(mesh, conditions, options)),
+      : DeviceAssembler(QuadratureMesh<Dim>(mesh, conditions, checked(options).pieces), options,
+                        device_options) {}
+  /// From a quadrature mesh the caller built, QuadratureMesh(mesh, conditions, options.pieces)
+  /// (the host preprocessing, e.g. timed apart or built while the device is busy); its space
+  /// and penalty scaling are set from `options`. Throws polydg::Error when its pieces are not
+  /// options.pieces.
+  DeviceAssembler(QuadratureMesh<Dim> quadrature_mesh, const AssemblyOptions& options = {},
+                  const DeviceAssemblyOptions& device_options = {})
+      : host_mesh_(prepare_host_mesh(std::move(quadrature_mesh), checked(options))),
         options_(options),
         device_options_(device_options),
         mesh_(host_mesh_, options.quadrature) {
@@ -285,15 +294,22 @@ class DeviceAssembler {
   }
 
  private:
-  static QuadratureMesh<Dim> make_host_mesh(const PolytopicMesh<Dim>& mesh,
-                                            const BoundaryConditions& conditions,
-                                            const AssemblyOptions& options) {
+  static const AssemblyOptions& checked(const AssemblyOptions& options) {
     require(options.penalty_constant > 0,
             "DeviceAssembler: penalty constant C_sigma = ", options.penalty_constant,
             " must be positive");
     require(options.quadrature.extra >= 0, "DeviceAssembler: extra quadrature degree ",
             options.quadrature.extra, " must be >= 0");
-    QuadratureMesh<Dim> quadrature_mesh(mesh, conditions, options.pieces);
+    return options;
+  }
+  static QuadratureMesh<Dim> prepare_host_mesh(QuadratureMesh<Dim> quadrature_mesh,
+                                               const AssemblyOptions& options) {
+    const auto name = [](QuadraturePieces pieces) {
+      return pieces == QuadraturePieces::slab_prisms ? "slab prisms" : "simplices";
+    };
+    require(quadrature_mesh.pieces == options.pieces, "DeviceAssembler: the quadrature mesh has ",
+            name(quadrature_mesh.pieces), " as pieces, but the options ask for ",
+            name(options.pieces));
     quadrature_mesh.space = options.space;
     quadrature_mesh.penalty_scaling = options.penalty_scaling;
     return quadrature_mesh;

@@ -125,6 +125,27 @@ void check_slab_meshes() {
   gpu.copy_to_host(copied, copied_rhs);
   POLYDG_GPU_CHECK(relative_difference(copied.values(), matrix.values()) <= tolerance);
   POLYDG_GPU_CHECK(copied.values().size() == matrix.values().size());
+
+  // From a quadrature mesh the caller built: the same bits as from the polytopic mesh; a mesh
+  // with other pieces than the options' is refused, naming both.
+  DeviceAssembler<3> from_polytopic(slab, conditions, prisms);
+  DeviceAssembler<3> from_quadrature(QuadratureMesh<3>(slab, conditions, prisms.pieces), prisms);
+  from_polytopic.assemble(coefficients);
+  from_polytopic.add_previous_slab_term(previous_slab);
+  from_quadrature.assemble(coefficients);
+  from_quadrature.add_previous_slab_term(previous_slab);
+  POLYDG_GPU_CHECK(same_bits(from_quadrature.values_to_host(), from_polytopic.values_to_host()));
+  POLYDG_GPU_CHECK(same_bits(from_quadrature.rhs_to_host(), from_polytopic.rhs_to_host()));
+  POLYDG_GPU_CHECK(from_quadrature.quadrature_mesh().space == prisms.space);
+  std::string message;
+  try {
+    DeviceAssembler<3> mismatched(QuadratureMesh<3>(slab, conditions), prisms);
+  } catch (const Error& error) {
+    message = error.what();
+  }
+  std::printf("pieces mismatch: %s\n", message.c_str());
+  POLYDG_GPU_CHECK(message.find("quadrature mesh has simplices as pieces, but the options ask "
+                                "for slab prisms") != std::string::npos);
 }
 
 void check_approach_one_slab() {
