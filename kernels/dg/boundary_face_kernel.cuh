@@ -5,11 +5,12 @@
 // diffusive Dirichlet points, the inflow term, g_N on diffusive Neumann points, and — in its
 // own launch — the previous slab's data on a slab's bottom face.
 //
-// Schedule: tiled_point_schedule.cuh, one thread (P_1: thread_item_kernel.cuh), warp (P_2, P_3) or
-// thread block per element with boundary facets, launched per degree. Table: N × (N + 1), rows the
-// test functions, columns the trial functions and the rhs (column N; only the rhs column when the
-// matrix is not assembled); point k is (the element's boundary sub-facet k / Q, rule point k mod
-// Q), the CPU's order. One writer per block: deterministic, no atomics.
+// Schedule: the matrix by tiled_point_schedule.cuh, one thread (P_1: thread_item_kernel.cuh), warp
+// (P_2, P_3) or thread block per element with boundary facets, launched per degree, the table
+// N × N (rows the test functions, columns the trial functions); the rhs in launches of their own,
+// the table its column alone (vector_point_schedule.cuh: a warp per element, P_1 a thread). Point
+// k is (the element's boundary sub-facet k / Q, rule point k mod Q), the CPU's order. One writer
+// per block: deterministic, no atomics.
 //
 // What a point contributes comes from a PointTerms functor (BoundaryTerms: the coefficients;
 // PreviousSlabTerms: the previous slab), so both launches share the kernel.
@@ -19,6 +20,7 @@
 #include "dg/device_quadrature_mesh.cuh"
 #include "dg/element_item_launch.cuh"
 #include "dg/tiled_point_schedule.cuh"
+#include "dg/vector_point_schedule.cuh"
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/dg/face_integrand.hpp"
@@ -146,6 +148,8 @@ struct BoundaryLaunch : ElementItemLaunch<Dim, ValueType> {
   }
 };
 
+/// The matrix terms (values; rhs null) by the tiled schedule, or the rhs terms (rhs; values
+/// null) by launch_rhs_points: a launch per degree.
 template <int Dim, class Real, class PointTerms>
 void launch_boundary(const DeviceQuadratureMesh<Dim>& mesh, const DegreeGroups& groups,
                      const DeviceBlockPatternView& pattern, const PointTerms& terms, Real* values,
@@ -157,10 +161,14 @@ void launch_boundary(const DeviceQuadratureMesh<Dim>& mesh, const DegreeGroups& 
     const BoundaryLaunch<Dim, Real, PointTerms> launch{
         {mesh.view(), pattern, groups.group(p), p, n, values, rhs, {values, first_non_finite}},
         terms};
-    launch_tiled_points(launch, groups.count(p), n, (values ? n : 0) + (rhs ? 1 : 0),
-                        launch.record_size(),
-                        GlobalIndex(groups.max_pieces[p]) * mesh.boundary_rule_size(p),
-                        groups.total_pieces[p] * mesh.boundary_rule_size(p), name, limits);
+    const GlobalIndex max_points = GlobalIndex(groups.max_pieces[p]) * mesh.boundary_rule_size(p);
+    const GlobalIndex total_points = groups.total_pieces[p] * mesh.boundary_rule_size(p);
+    if (values)
+      launch_tiled_points(launch, groups.count(p), n, n, launch.record_size(), max_points,
+                          total_points, name, limits);
+    else
+      launch_rhs_points(launch, groups.count(p), n, launch.record_size(), max_points, total_points,
+                        name, limits);
   }
 }
 
@@ -177,11 +185,18 @@ void assemble_boundary_faces_on_device(const DeviceQuadratureMesh<Dim>& mesh,
                                        Real* values, Real* rhs,
                                        const device::detail::LaunchLimits& limits = {},
                                        unsigned long long* first_non_finite = nullptr) {
-  if (!values && !rhs) return;
-  const device::detail::BoundaryTerms<Dim, Coefficients> terms{
-      coefficients, diffusion_ranges, penalty_constant, values != nullptr, rhs != nullptr};
-  device::detail::launch_boundary(mesh, mesh.boundary_elements(), pattern, terms, values, rhs,
-                                  "boundary face kernel", limits, first_non_finite);
+  // The matrix and the rhs in launches of their own (vector_point_schedule.cuh says why).
+  using Terms = device::detail::BoundaryTerms<Dim, Coefficients>;
+  if (values)
+    device::detail::launch_boundary(
+        mesh, mesh.boundary_elements(), pattern,
+        Terms{coefficients, diffusion_ranges, penalty_constant, true, false}, values,
+        static_cast<Real*>(nullptr), "boundary face kernel", limits, first_non_finite);
+  if (rhs)
+    device::detail::launch_boundary(
+        mesh, mesh.boundary_elements(), pattern,
+        Terms{coefficients, diffusion_ranges, penalty_constant, false, true},
+        static_cast<Real*>(nullptr), rhs, "boundary face rhs kernel", limits, nullptr);
 }
 
 /// Adds ∫ value(e, x) φ_i over the previous_slab facets of every element into `rhs` (device

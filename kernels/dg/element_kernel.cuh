@@ -9,13 +9,14 @@
 // __host__ __device__ (e.g. `[] __host__ __device__ (const Point<2>& x) { ... }`, nvcc
 // --extended-lambda) or polydg::Constant.
 //
-// Schedule: tiled_point_schedule.cuh, one thread (P_1: thread_item_kernel.cuh), warp (P_2, P_3) or
-// thread block per element, launched per degree. The item's table is N × (N + 1): rows the test
-// functions, columns the trial functions and the rhs (column N; only the rhs column when the matrix
-// is not assembled). Point k is (sub-simplex k / Q, rule point k mod Q), the CPU's order. Record of
-// a point: w, c, f, A, b and the basis tables; each function's test and trial vectors
-// (element_integrand.hpp) are formed once per point. The sums start from the value in memory
-// (zeroed before, as for the CPU kernels). No atomics: an element's block has one writer.
+// Schedule: the matrix by tiled_point_schedule.cuh, one thread (P_1: thread_item_kernel.cuh), warp
+// (P_2, P_3) or thread block per element, launched per degree, the table N × N (rows the test
+// functions, columns the trial functions); the rhs in a launch of its own, the table its column
+// alone (vector_point_schedule.cuh: a warp per element, P_1 a thread). Point k is (sub-simplex
+// k / Q, rule point k mod Q), the CPU's order. Record of a point: w, c, f, A, b and the basis
+// tables; each function's test and trial vectors (element_integrand.hpp) are formed once per point.
+// The sums start from the value in memory (zeroed before, as for the CPU kernels). No atomics: an
+// element's block has one writer.
 //
 // FLOPs per quadrature point (N basis functions, d dimensions), for the performance report:
 //   map and weight       d(d+1)·2 + |det J| (d = 2: 3, d = 3: 14) + 1
@@ -30,6 +31,7 @@
 #include "dg/device_quadrature_mesh.cuh"
 #include "dg/element_item_launch.cuh"
 #include "dg/tiled_point_schedule.cuh"
+#include "dg/vector_point_schedule.cuh"
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/dg/element_integrand.hpp"
@@ -123,18 +125,36 @@ void assemble_elements_on_device(const DeviceQuadratureMesh<Dim>& mesh,
                                  const Coefficients& coefficients, Real* values, Real* rhs,
                                  const device::detail::LaunchLimits& limits = {},
                                  unsigned long long* first_non_finite = nullptr) {
-  if (!values && !rhs) return;
   const DegreeGroups& groups = mesh.elements();
   for (int p = 0; p <= mesh.max_degree(); ++p) {
     if (groups.count(p) == 0) continue;
     const int n = space_basis_size(mesh.space(), Dim, p);
-    const device::detail::ElementLaunch<Dim, Real, Coefficients> launch{
-        {mesh.view(), pattern, groups.group(p), p, n, values, rhs, {values, first_non_finite}},
-        coefficients};
-    device::detail::launch_tiled_points(
-        launch, groups.count(p), n, (values ? n : 0) + (rhs ? 1 : 0), launch.record_size(),
-        GlobalIndex(groups.max_pieces[p]) * mesh.element_rule_size(p),
-        groups.total_pieces[p] * mesh.element_rule_size(p), "element kernel", limits);
+    // The matrix and the rhs in launches of their own (vector_point_schedule.cuh says why).
+    using Launch = device::detail::ElementLaunch<Dim, Real, Coefficients>;
+    if (values) {
+      const Launch launch{{mesh.view(),
+                           pattern,
+                           groups.group(p),
+                           p,
+                           n,
+                           values,
+                           nullptr,
+                           {values, first_non_finite}},
+                          coefficients};
+      device::detail::launch_tiled_points(
+          launch, groups.count(p), n, n, launch.record_size(),
+          GlobalIndex(groups.max_pieces[p]) * mesh.element_rule_size(p),
+          groups.total_pieces[p] * mesh.element_rule_size(p), "element kernel", limits);
+    }
+    if (rhs) {
+      const Launch launch{
+          {mesh.view(), pattern, groups.group(p), p, n, nullptr, rhs, {nullptr, nullptr}},
+          coefficients};
+      device::detail::launch_rhs_points(
+          launch, groups.count(p), n, launch.record_size(),
+          GlobalIndex(groups.max_pieces[p]) * mesh.element_rule_size(p),
+          groups.total_pieces[p] * mesh.element_rule_size(p), "element rhs kernel", limits);
+    }
   }
 }
 
