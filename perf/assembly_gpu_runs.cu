@@ -189,6 +189,16 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
       device::copy_host_to_device(target.data(), array.data(), array.size());
     });
     device::synchronize();
+    // The device buffers of those arrays: their allocation and their release alone.
+    std::vector<device::DeviceBuffer<std::byte>> buffers;
+    const auto start_allocation = Clock::now();
+    for (const auto& array : arrays) buffers.emplace_back(array.size());
+    device::synchronize();
+    times.geometry_allocation_s = seconds_since(start_allocation);
+    const auto start_release = Clock::now();
+    buffers.clear();
+    device::synchronize();
+    times.geometry_release_s = seconds_since(start_release);
   }
   {  // scoped: the deterministic assembler's memory is freed before the atomic one's
     // From a copy of the host mesh: the set-up and first assembly without the host

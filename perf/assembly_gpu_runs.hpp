@@ -22,6 +22,8 @@ struct GpuAssemblyTimes {
   /// The host mesh's geometry arrays (upload_bytes) copied to the device, array by array, by
   /// cudaMemcpy from pageable memory and by device::copy_host_to_device (staged, pinned)
   double upload_bytes = 0, upload_pageable_s = 0, upload_staged_s = 0;
+  /// Device buffers of those arrays allocated (cudaMalloc), and released, alone
+  double geometry_allocation_s = 0, geometry_release_s = 0;
   /// A time step's move of the slab (map_last_coordinate): the host mesh mapped and its
   /// geometry uploaded again, against the device geometry mapped in place
   double map_host_upload_s = 0, map_device_s = 0;

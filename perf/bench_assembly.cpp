@@ -172,6 +172,8 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   line("geometry upload, pageable cudaMemcpy",
        [](const Row& r) { return r.gpu.upload_pageable_s; });
   line("geometry upload, staged (library)", [](const Row& r) { return r.gpu.upload_staged_s; });
+  line("geometry buffers allocated", [](const Row& r) { return r.gpu.geometry_allocation_s; });
+  line("geometry buffers released", [](const Row& r) { return r.gpu.geometry_release_s; });
   line("time step's move: host map + upload", [](const Row& r) { return r.gpu.map_host_upload_s; });
   line("time step's move: device map", [](const Row& r) { return r.gpu.map_device_s; });
   line("host QuadratureMesh (CPU)", [](const Row& r) { return r.gpu.host_mesh_s; });
@@ -222,6 +224,8 @@ void write_gpu_json(std::ofstream& json, const polydg::bench::GpuAssemblyTimes& 
        << ", \"upload_bytes\": " << g.upload_bytes
        << ", \"upload_pageable_s\": " << g.upload_pageable_s
        << ", \"upload_staged_s\": " << g.upload_staged_s
+       << ", \"geometry_allocation_s\": " << g.geometry_allocation_s
+       << ", \"geometry_release_s\": " << g.geometry_release_s
        << ", \"map_host_upload_s\": " << g.map_host_upload_s
        << ", \"map_device_s\": " << g.map_device_s << ", \"values_s\": " << g.values_s
        << ", \"values_atomic_s\": " << g.values_atomic_s << ", \"rhs_s\": " << g.rhs_s
