@@ -42,6 +42,11 @@ double median_seconds(int repeats, Work&& work) {
   return times[times.size() / 2];
 }
 
+PhaseTimes phase_times(const DeviceAssemblyTimings& timings) {
+  return {timings.zero,           timings.diffusion_ranges, timings.elements,
+          timings.interior_faces, timings.boundary_faces,   timings.finite_check};
+}
+
 /// A matrix re-assembly of `assembler` timed after a warm-up: the median seconds and the phases
 /// (CUDA events) of the last run.
 template <class Assembler, class Coefficients>
@@ -216,24 +221,13 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
 
     const std::vector<double> first_values = assembler.values_to_host();
     times.values_s = median_seconds(repeats, [&] { assembler.assemble_matrix(coefficients); });
-    const DeviceAssemblyTimings phases = assembler.last_timings();
-    times.zero_s = phases.zero;
-    times.ranges_s = phases.diffusion_ranges;
-    times.element_s = phases.elements;
-    times.interior_s = phases.interior_faces;
-    times.boundary_s = phases.boundary_faces;
-    times.check_s = phases.finite_check;
+    times.matrix_phases = phase_times(assembler.last_timings());
     times.rhs_s = median_seconds(repeats, [&] {
       assembler.assemble_rhs(coefficients);
       assembler.add_previous_slab_term(previous);
     });
     assembler.assemble_rhs(coefficients);
-    const DeviceAssemblyTimings rhs_phases = assembler.last_timings();
-    times.rhs_zero_s = rhs_phases.zero;
-    times.rhs_ranges_s = rhs_phases.diffusion_ranges;
-    times.rhs_element_s = rhs_phases.elements;
-    times.rhs_boundary_s = rhs_phases.boundary_faces;
-    times.rhs_check_s = rhs_phases.finite_check;
+    times.rhs_phases = phase_times(assembler.last_timings());
     times.previous_slab_s =
         median_seconds(repeats, [&] { assembler.add_previous_slab_term(previous); });
     const std::vector<double> second_values = assembler.values_to_host();

@@ -14,6 +14,12 @@ struct VariantTimes {
   double values_s = 0, element_s = 0, interior_s = 0, boundary_s = 0;
 };
 
+/// The phases of one re-assembly (CUDA events), in seconds: zeroing, diffusion ranges, the
+/// element, interior and boundary kernels, the finite check (with its copy back).
+struct PhaseTimes {
+  double zero_s = 0, ranges_s = 0, element_s = 0, interior_s = 0, boundary_s = 0, check_s = 0;
+};
+
 struct GpuAssemblyTimes {
   double host_mesh_s = 0;    ///< QuadratureMesh on the host (CPU preprocessing)
   double pattern_s = 0;      ///< build_block_pattern_on_device alone
@@ -35,10 +41,8 @@ struct GpuAssemblyTimes {
   double values_s = 0;         ///< matrix re-assembly, deterministic (median)
   double values_atomic_s = 0;  ///< matrix re-assembly, atomic (median)
   double rhs_s = 0;            ///< rhs re-assembly + previous slab term (median)
-  /// Phases of one rhs re-assembly (CUDA events: zero, diffusion ranges, element kernel,
-  /// boundary kernel, finite check with its copy back) and the previous slab term alone (median)
-  double rhs_zero_s = 0, rhs_ranges_s = 0, rhs_element_s = 0, rhs_boundary_s = 0, rhs_check_s = 0,
-         previous_slab_s = 0;
+  PhaseTimes rhs_phases;       ///< of one rhs re-assembly (no interior kernel)
+  double previous_slab_s = 0;  ///< the previous slab term alone (median)
   /// Matrix re-assemblies (deterministic) under other options: single precision, and launch
   /// variants of the double one.
   VariantTimes single;          ///< single precision
@@ -49,8 +53,7 @@ struct GpuAssemblyTimes {
                                 ///< points, and only within an item)
   VariantTimes fma;             ///< tensor cores off: every table's products on the FP64 FMAs
   VariantTimes in_turn;         ///< block items without the producer warp
-  // phases of one deterministic matrix re-assembly (CUDA events)
-  double zero_s = 0, ranges_s = 0, element_s = 0, interior_s = 0, boundary_s = 0, check_s = 0;
+  PhaseTimes matrix_phases;     ///< of one deterministic matrix re-assembly
   double interior_atomic_s = 0;
   double element_flops = 0, interior_flops = 0, boundary_flops = 0;  ///< integrand FLOPs
   // Approach 1 (CooAssembly): the kernels into the COO array, and the whole assembly (kernels,

@@ -124,6 +124,11 @@ constexpr Variant variants[] = {
     {"in_turn", "no producer warp", &polydg::bench::GpuAssemblyTimes::in_turn},
     {"single", "single", &polydg::bench::GpuAssemblyTimes::single}};
 
+// What a re-assembly spends outside its kernels: zeroing, diffusion ranges, the finite check.
+double overhead(const polydg::bench::PhaseTimes& phases) {
+  return phases.zero_s + phases.ranges_s + phases.check_s;
+}
+
 // Seed 004 Table 2's layout, seconds per million DoFs, and the kernels' FLOP rates.
 void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   std::printf("\nGPU (%s), double precision, seconds per million DoFs (Table 2 layout):\n",
@@ -134,11 +139,10 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
     std::printf("\n%-34s", name);
     for (const Row& r : rows) std::printf("%10.5f", value(r) / (r.dofs * 1e-6));
   };
-  line("element kernel", [](const Row& r) { return r.gpu.element_s; });
-  line("interior kernel (+ gather)", [](const Row& r) { return r.gpu.interior_s; });
-  line("boundary (inflow) kernel", [](const Row& r) { return r.gpu.boundary_s; });
-  line("zero + ranges + finite check",
-       [](const Row& r) { return r.gpu.zero_s + r.gpu.ranges_s + r.gpu.check_s; });
+  line("element kernel", [](const Row& r) { return r.gpu.matrix_phases.element_s; });
+  line("interior kernel (+ gather)", [](const Row& r) { return r.gpu.matrix_phases.interior_s; });
+  line("boundary (inflow) kernel", [](const Row& r) { return r.gpu.matrix_phases.boundary_s; });
+  line("zero + ranges + finite check", [](const Row& r) { return overhead(r.gpu.matrix_phases); });
   line("values re-assembly (deterministic)", [](const Row& r) { return r.gpu.values_s; });
   line("values re-assembly (atomic)", [](const Row& r) { return r.gpu.values_atomic_s; });
   line("interior kernel (atomic)", [](const Row& r) { return r.gpu.interior_atomic_s; });
@@ -156,9 +160,9 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   }
   line("rhs + previous slab", [](const Row& r) { return r.gpu.rhs_s; });
   line("  rhs: zero + ranges + finite check",
-       [](const Row& r) { return r.gpu.rhs_zero_s + r.gpu.rhs_ranges_s + r.gpu.rhs_check_s; });
-  line("  rhs: element kernel", [](const Row& r) { return r.gpu.rhs_element_s; });
-  line("  rhs: boundary kernel", [](const Row& r) { return r.gpu.rhs_boundary_s; });
+       [](const Row& r) { return overhead(r.gpu.rhs_phases); });
+  line("  rhs: element kernel", [](const Row& r) { return r.gpu.rhs_phases.element_s; });
+  line("  rhs: boundary kernel", [](const Row& r) { return r.gpu.rhs_phases.boundary_s; });
   line("  previous slab term", [](const Row& r) { return r.gpu.previous_slab_s; });
   line("Approach 1: kernels into COO", [](const Row& r) { return r.gpu.approach1_kernels_s; });
   line("Approach 1: indices (sort, reduce)",
@@ -202,19 +206,33 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   };
   rate(
       "element", [](const Row& r) { return r.gpu.element_flops; },
-      [](const Row& r) { return r.gpu.element_s; });
+      [](const Row& r) { return r.gpu.matrix_phases.element_s; });
   rate(
       "interior", [](const Row& r) { return r.gpu.interior_flops; },
-      [](const Row& r) { return r.gpu.interior_s; });
+      [](const Row& r) { return r.gpu.matrix_phases.interior_s; });
   rate(
       "boundary", [](const Row& r) { return r.gpu.boundary_flops; },
-      [](const Row& r) { return r.gpu.boundary_s; });
+      [](const Row& r) { return r.gpu.matrix_phases.boundary_s; });
   rate(
       "all kernels",
       [](const Row& r) {
         return r.gpu.element_flops + r.gpu.interior_flops + r.gpu.boundary_flops;
       },
-      [](const Row& r) { return r.gpu.element_s + r.gpu.interior_s + r.gpu.boundary_s; });
+      [](const Row& r) {
+        const auto& phases = r.gpu.matrix_phases;
+        return phases.element_s + phases.interior_s + phases.boundary_s;
+      });
+}
+
+// The phases as "<prefix>zero_s", "<prefix>ranges_s", ... (prefix "" for the matrix's).
+void write_phases_json(std::ofstream& json, const char* prefix,
+                       const polydg::bench::PhaseTimes& phases) {
+  json << ", \"" << prefix << "zero_s\": " << phases.zero_s << ", \"" << prefix
+       << "ranges_s\": " << phases.ranges_s << ", \"" << prefix
+       << "element_s\": " << phases.element_s << ", \"" << prefix
+       << "interior_s\": " << phases.interior_s << ", \"" << prefix
+       << "boundary_s\": " << phases.boundary_s << ", \"" << prefix
+       << "check_s\": " << phases.check_s;
 }
 
 void write_gpu_json(std::ofstream& json, const polydg::bench::GpuAssemblyTimes& g) {
@@ -229,9 +247,8 @@ void write_gpu_json(std::ofstream& json, const polydg::bench::GpuAssemblyTimes& 
        << ", \"map_host_upload_s\": " << g.map_host_upload_s
        << ", \"map_device_s\": " << g.map_device_s << ", \"values_s\": " << g.values_s
        << ", \"values_atomic_s\": " << g.values_atomic_s << ", \"rhs_s\": " << g.rhs_s
-       << ", \"rhs_zero_s\": " << g.rhs_zero_s << ", \"rhs_ranges_s\": " << g.rhs_ranges_s
-       << ", \"rhs_element_s\": " << g.rhs_element_s << ", \"rhs_boundary_s\": " << g.rhs_boundary_s
-       << ", \"rhs_check_s\": " << g.rhs_check_s << ", \"previous_slab_s\": " << g.previous_slab_s;
+       << ", \"previous_slab_s\": " << g.previous_slab_s;
+  write_phases_json(json, "rhs_", g.rhs_phases);
   for (const Variant& variant : variants) {
     const polydg::bench::VariantTimes& times = g.*variant.times;
     json << ", \"values_" << variant.key << "_s\": " << times.values_s << ", \"element_"
@@ -239,10 +256,8 @@ void write_gpu_json(std::ofstream& json, const polydg::bench::GpuAssemblyTimes& 
          << "_s\": " << times.interior_s << ", \"boundary_" << variant.key
          << "_s\": " << times.boundary_s;
   }
-  json << ", \"zero_s\": " << g.zero_s << ", \"ranges_s\": " << g.ranges_s
-       << ", \"element_s\": " << g.element_s << ", \"interior_s\": " << g.interior_s
-       << ", \"boundary_s\": " << g.boundary_s << ", \"check_s\": " << g.check_s
-       << ", \"interior_atomic_s\": " << g.interior_atomic_s
+  write_phases_json(json, "", g.matrix_phases);
+  json << ", \"interior_atomic_s\": " << g.interior_atomic_s
        << ", \"element_flops\": " << g.element_flops << ", \"interior_flops\": " << g.interior_flops
        << ", \"boundary_flops\": " << g.boundary_flops
        << ", \"approach1_kernels_s\": " << g.approach1_kernels_s
