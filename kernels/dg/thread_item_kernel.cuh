@@ -41,7 +41,8 @@ inline constexpr int thread_item_block_threads = 128;
 static_assert(thread_item_block_threads * (max_thread_item_record | 1) * sizeof(double) <=
               48 * 1024);
 
-/// Two table shapes are compiled: 4 × 5 (a P_1 element's block and rhs column in 2D+1) and
+/// Two table shapes are compiled: 4 × 5 (a P_1 element's block, 4 × 4, or its rhs column,
+/// 4 × 1, in 2D+1 — the shape of both together, from when they shared a launch) and
 /// 8 × 8 (a P_1 interface's four blocks; 9 columns took 255 registers and spilled). Whether a
 /// launch's largest table takes the smaller one:
 inline bool fits_small_thread_table(int max_rows, int max_columns) {

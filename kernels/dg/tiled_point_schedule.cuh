@@ -3,8 +3,9 @@
 // per thread instead where they fit: thread_item_kernel.cuh, the same sums). A team of threads per
 // item (an element, an interface, an element's boundary), whose outputs form a rows × columns table
 // of sums over the item's quadrature points of Σ_k test_ik trial_jk — the factored integrands of
-// element_integrand.hpp and face_integrand.hpp (rows: test functions; columns: trial functions
-// and, where the item has one, its rhs column). The team is a thread block, or — for tables
+// element_integrand.hpp and face_integrand.hpp (rows: test functions; columns: trial functions,
+// or the rhs column alone: launch_rhs_points sends the P_1 rhs tables here and the others to
+// vector_point_schedule.cuh). The team is a thread block, or — for tables
 // with at most 32 register tiles (P_1 and P_2 items, P_3 elements in 3D) — one warp of a block,
 // with its own shared memory and warp barriers only, under a register cap: such items (a P_1
 // interface: a few points, 8 × 8 outputs) are bound by latency and instruction issue, and a
@@ -573,9 +574,9 @@ __global__ void __launch_bounds__(max_warp_team_threads, min_warp_team_blocks)
 
 /// The item-dependent part of the launch: the tile shape from the largest table of the launch
 /// (rows × columns), and the point groups from its rows alone — G is the one choice that
-/// changes the sums, so a matrix-only, an rhs-only and a full assembly (other columns) give
-/// the same bits. Tensor-core tables (tensor_cores: double precision on a device that has
-/// them) are likewise chosen by the rows alone.
+/// changes the sums, so tables of the same rows and other columns (a block with or without an
+/// rhs column) give the same bits. Tensor-core tables (tensor_cores: double precision on a device
+/// that has them) are likewise chosen by the rows alone.
 struct Tiling {
   int tile_rows, tile_columns;  ///< TR, TC (8 × 8: tensor-core tables)
   int groups;                   ///< G
