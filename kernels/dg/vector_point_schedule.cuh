@@ -12,7 +12,7 @@
 // vector, and a transposing reduction (31 exchanges; sum_rows_across_lanes) leaves row 32 c + m's
 // sum over the batch on lane m, which adds it to the item's running sum of that row. No lane
 // reads another's shared memory: no barriers. A batch whose trial vectors are all zero (points
-// where no term acts, e.g. the bottom facets in the boundary launch's rhs) is skipped.
+// with no data term, e.g. a slab's bottom facets in the boundary launch) is skipped.
 //
 // Sums: row i's is initial + ((0 + S_0) + S_1 + …), S_t batch t's sum of its lanes' products
 // (components in increasing order), added in sum_rows_across_lanes' fixed order; lanes past the

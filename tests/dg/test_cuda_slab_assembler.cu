@@ -5,6 +5,8 @@
 //   (1e-5 in single precision), the same bits under every launch configuration;
 // * map_last_coordinate moves the device geometry as the CPU's (bit for bit), and the moved slab
 //   assembles the CPU's matrix;
+// * a DeviceAssembler built from a QuadratureMesh gives the same bits as from the polytopic mesh,
+//   and one whose pieces are not the options' is refused;
 // * Approach 1's CSR holds Approach 2's matrix;
 // * a NaN coefficient on a P_1 slab is reported naming the first non-finite block row.
 // Exits 77 (ctest: Skipped) when no CUDA device is present.
