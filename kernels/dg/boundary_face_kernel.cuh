@@ -20,7 +20,6 @@
 #include "dg/device_quadrature_mesh.cuh"
 #include "dg/element_item_launch.cuh"
 #include "dg/tiled_point_schedule.cuh"
-#include "dg/vector_point_schedule.cuh"
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/dg/face_integrand.hpp"
@@ -148,8 +147,8 @@ struct BoundaryLaunch : ElementItemLaunch<Dim, ValueType> {
   }
 };
 
-/// The matrix terms (values; rhs null) by the tiled schedule, or the rhs terms (rhs; values
-/// null) by launch_rhs_points: a launch per degree.
+/// The matrix terms (values; rhs null) or the rhs terms (rhs; values null): a launch per degree
+/// (launch_element_items).
 template <int Dim, class Real, class PointTerms>
 void launch_boundary(const DeviceQuadratureMesh<Dim>& mesh, const DegreeGroups& groups,
                      const DeviceBlockPatternView& pattern, const PointTerms& terms, Real* values,
@@ -161,14 +160,7 @@ void launch_boundary(const DeviceQuadratureMesh<Dim>& mesh, const DegreeGroups& 
     const BoundaryLaunch<Dim, Real, PointTerms> launch{
         {mesh.view(), pattern, groups.group(p), p, n, values, rhs, {values, first_non_finite}},
         terms};
-    const GlobalIndex max_points = GlobalIndex(groups.max_pieces[p]) * mesh.boundary_rule_size(p);
-    const GlobalIndex total_points = groups.total_pieces[p] * mesh.boundary_rule_size(p);
-    if (values)
-      launch_tiled_points(launch, groups.count(p), n, n, launch.record_size(), max_points,
-                          total_points, name, limits);
-    else
-      launch_rhs_points(launch, groups.count(p), n, launch.record_size(), max_points, total_points,
-                        name, limits);
+    launch_element_items(launch, groups, mesh.boundary_rule_size(p), name, limits);
   }
 }
 

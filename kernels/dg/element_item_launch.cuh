@@ -5,10 +5,13 @@
 // for the element kernel, boundary sub-facets for the boundary kernel), and its table is the
 // element's diagonal block and rhs segment (ElementTableTargets). Each kernel's launch derives
 // from this and adds its point data (evaluate_point, evaluate_function) for
-// tiled_point_schedule.cuh.
+// tiled_point_schedule.cuh and vector_point_schedule.cuh; launch_element_items sends one
+// degree's launch to the right one.
 #include "dg/device_quadrature_mesh.cuh"
 #include "dg/element_table_targets.cuh"
 #include "dg/non_finite_watch.cuh"
+#include "dg/tiled_point_schedule.cuh"
+#include "dg/vector_point_schedule.cuh"
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/sparse/device_block_pattern.hpp"
@@ -71,5 +74,23 @@ struct ElementItemLaunch {
     return it.targets.store_table(sum);
   }
 };
+
+/// One degree's launch of the element or boundary kernel: its matrix
+/// table (launch.values; rhs null) by launch_tiled_points, or its rhs column (launch.rhs;
+/// values null) by launch_rhs_points. groups: the launch's items by degree; rule_size: the
+/// points of one of their pieces.
+template <class Launch>
+void launch_element_items(const Launch& launch, const DegreeGroups& groups, Index rule_size,
+                          const char* name, const LaunchLimits& limits) {
+  const int p = launch.p, n = launch.n;
+  const GlobalIndex max_points = GlobalIndex(groups.max_pieces[p]) * rule_size;
+  const GlobalIndex total_points = groups.total_pieces[p] * rule_size;
+  if (launch.values)
+    launch_tiled_points(launch, groups.count(p), n, n, launch.record_size(), max_points,
+                        total_points, name, limits);
+  else
+    launch_rhs_points(launch, groups.count(p), n, launch.record_size(), max_points, total_points,
+                      name, limits);
+}
 
 }  // namespace polydg::device::detail

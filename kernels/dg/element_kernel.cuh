@@ -32,7 +32,6 @@
 #include "dg/element_item_launch.cuh"
 #include "dg/non_finite_watch.cuh"
 #include "dg/tiled_point_schedule.cuh"
-#include "dg/vector_point_schedule.cuh"
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/dg/element_integrand.hpp"
@@ -130,26 +129,18 @@ void assemble_elements_on_device(const DeviceQuadratureMesh<Dim>& mesh,
   for (int p = 0; p <= mesh.max_degree(); ++p) {
     if (groups.count(p) == 0) continue;
     const int n = space_basis_size(mesh.space(), Dim, p);
-    const GlobalIndex max_points = GlobalIndex(groups.max_pieces[p]) * mesh.element_rule_size(p);
-    const GlobalIndex total_points = groups.total_pieces[p] * mesh.element_rule_size(p);
     // The matrix and the rhs in launches of their own (vector_point_schedule.cuh says why).
-    const auto launch = [&](Real* block_values, Real* rhs_values) {
+    const auto launch = [&](Real* block_values, Real* rhs_values, const char* name) {
       const device::detail::NonFiniteWatch<Real> watch{block_values,
                                                        block_values ? first_non_finite : nullptr};
-      return device::detail::ElementLaunch<Dim, Real, Coefficients>{
+      const device::detail::ElementLaunch<Dim, Real, Coefficients> element_launch{
           {mesh.view(), pattern, groups.group(p), p, n, block_values, rhs_values, watch},
           coefficients};
+      device::detail::launch_element_items(element_launch, groups, mesh.element_rule_size(p), name,
+                                           limits);
     };
-    if (values) {
-      const auto matrix = launch(values, nullptr);
-      device::detail::launch_tiled_points(matrix, groups.count(p), n, n, matrix.record_size(),
-                                          max_points, total_points, "element kernel", limits);
-    }
-    if (rhs) {
-      const auto vector = launch(nullptr, rhs);
-      device::detail::launch_rhs_points(vector, groups.count(p), n, vector.record_size(),
-                                        max_points, total_points, "element rhs kernel", limits);
-    }
+    if (values) launch(values, nullptr, "element kernel");
+    if (rhs) launch(nullptr, rhs, "element rhs kernel");
   }
 }
 

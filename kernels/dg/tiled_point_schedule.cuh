@@ -784,6 +784,15 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
                             items);
 }
 
+/// Raises, naming the launch, when an item's max_points points (and `headroom` more, which a
+/// kernel's indices may reach) do not fit in Index: the kernels count an item's points in Index.
+inline void require_item_points_fit(GlobalIndex max_points, int headroom, const char* name) {
+  const GlobalIndex most = GlobalIndex(std::numeric_limits<Index>::max()) - headroom;
+  if (max_points > most)
+    raise(name, ": an item has ", max_points, " quadrature points, more than ", most,
+          " (split the element into smaller ones)");
+}
+
 /// Sums the tables of `launch`'s items 0..items−1, which have at most max_rows × max_columns
 /// outputs, records of record_size Reals, at most max_points points each and total_points in
 /// all. `name` appears in errors.
@@ -796,9 +805,7 @@ void launch_tiled_points(const Launch& launch, Index items, int max_rows, int ma
       limits.max_threads % 32 != 0)
     raise(name, ": ", limits.max_threads, " threads per block (a multiple of 32 up to ",
           max_block_threads, " is needed)");
-  if (max_points > GlobalIndex(std::numeric_limits<Index>::max()))
-    raise(name, ": an item has ", max_points, " quadrature points, more than ",
-          std::numeric_limits<Index>::max(), " (split the element into smaller ones)");
+  require_item_points_fit(max_points, 0, name);
   if (limits.small_items_per_thread && fits_one_thread(max_rows, max_columns, record_size))
     return launch_thread_items(launch, items, max_rows, max_columns, record_size, total_points,
                                limits.max_threads, limits.stream, name);

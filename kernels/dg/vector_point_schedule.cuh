@@ -32,11 +32,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <limits>
 
 #include "core/cuda_check.cuh"
 #include "dg/tiled_point_schedule.cuh"
-#include "polydg/core/error.hpp"
 #include "polydg/core/types.hpp"
 
 namespace polydg::device::detail {
@@ -161,9 +159,7 @@ void launch_rhs_points(const Launch& launch, Index items, int max_rows, int reco
   if (fits_one_thread(max_rows, 1, record_size))
     return launch_tiled_points(launch, items, max_rows, 1, record_size, max_points, total_points,
                                name, limits);
-  if (max_points > GlobalIndex(std::numeric_limits<Index>::max() - 32))
-    raise(name, ": an item has ", max_points, " quadrature points, more than ",
-          std::numeric_limits<Index>::max() - 32, " (split the element into smaller ones)");
+  require_item_points_fit(max_points, 32, name);  // a batch's lanes index up to 31 past the end
   launch_vector_points(launch, items, max_rows, record_size, name, limits);
 }
 
