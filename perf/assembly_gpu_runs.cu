@@ -100,6 +100,18 @@ void count_flops(const QuadratureMesh<3>& mesh, const QuadratureDegrees& degrees
   }
 }
 
+/// |gpu − cpu| / |cpu| in the Frobenius norm; −1 when there is nothing to compare (cpu empty,
+/// e.g. the CPU not run at this degree).
+double relative_difference(std::span<const double> gpu, std::span<const double> cpu) {
+  if (cpu.empty() || cpu.size() != gpu.size()) return -1;
+  double difference = 0, norm = 0;
+  for (std::size_t k = 0; k < cpu.size(); ++k) {
+    difference += (gpu[k] - cpu[k]) * (gpu[k] - cpu[k]);
+    norm += cpu[k] * cpu[k];
+  }
+  return std::sqrt(difference / norm);
+}
+
 }  // namespace
 
 std::string gpu_name() {
@@ -111,7 +123,7 @@ std::string gpu_name() {
 GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
                                         const AssemblyOptions& assembly_options,
                                         int capped_shared_bytes, int repeats,
-                                        std::span<const double> cpu_values) {
+                                        const CpuAssembly& cpu) {
   const auto coefficients = heat_slab_coefficients();
   const BoundaryConditions conditions = heat_slab_conditions();
   const PreviousSlabValue previous{};
@@ -228,20 +240,14 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
     });
     assembler.assemble_rhs(coefficients);
     times.rhs_phases = phase_times(assembler.last_timings());
+    times.rhs_cpu_difference = relative_difference(assembler.rhs_to_host(), cpu.rhs);
     times.previous_slab_s =
         median_seconds(repeats, [&] { assembler.add_previous_slab_term(previous); });
     const std::vector<double> second_values = assembler.values_to_host();
     times.deterministic_repeatable = first_values.size() == second_values.size() &&
                                      std::memcmp(first_values.data(), second_values.data(),
                                                  first_values.size() * sizeof(double)) == 0;
-    if (!cpu_values.empty() && cpu_values.size() == first_values.size()) {
-      double difference = 0, norm = 0;
-      for (std::size_t k = 0; k < cpu_values.size(); ++k) {
-        difference += (first_values[k] - cpu_values[k]) * (first_values[k] - cpu_values[k]);
-        norm += cpu_values[k] * cpu_values[k];
-      }
-      times.cpu_difference = std::sqrt(difference / norm);
-    }
+    times.cpu_difference = relative_difference(first_values, cpu.values);
     try {  // Approach 1 needs about six times the matrix's memory: it may not fit
       CooAssembly<3> coo(assembler);
       coo.assemble_matrix(coefficients);  // warm-up

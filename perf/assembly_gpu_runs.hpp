@@ -1,9 +1,10 @@
 #pragma once
 // The GPU half of bench_assembly (compiled only with CUDA): times the DeviceAssembler on a
 // space-time slab mesh, in the same run as the CPU reference. No CUDA header here.
-#include <span>
 #include <string>
+#include <vector>
 
+#include "cpu_assembly.hpp"
 #include "polydg/dg/assembler.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
 
@@ -60,17 +61,18 @@ struct GpuAssemblyTimes {
   // sort_by_key, reduce_by_key, CSR); −1 when it did not fit in memory
   double approach1_kernels_s = -1, approach1_total_s = -1;
   double approach1_coo_entries = 0;
-  double cpu_difference = -1;  ///< |GPU − CPU| / |CPU| of the matrix (−1: not compared)
+  double cpu_difference = -1;      ///< |GPU − CPU| / |CPU| of the matrix (−1: not compared)
+  double rhs_cpu_difference = -1;  ///< the same of the rhs (without the previous slab term)
   bool deterministic_repeatable = false;  ///< two deterministic runs: identical bytes
 };
 
-/// Times the heat slab problem (heat_slab_problem.hpp) on `slab`; compares with `cpu_values`
-/// (the CPU Assembler's matrix values on the same mesh) when not empty.
+/// Times the heat slab problem (heat_slab_problem.hpp) on `slab`; compares its matrix and rhs
+/// with the CPU's where `cpu` has them.
 /// capped_shared_bytes: the cap on the shared memory per block of the capped variant (0: skip it).
 GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
                                         const AssemblyOptions& assembly_options,
                                         int capped_shared_bytes, int repeats,
-                                        std::span<const double> cpu_values);
+                                        const CpuAssembly& cpu);
 
 /// "NVIDIA H100 80GB HBM3" etc.
 std::string gpu_name();

@@ -6,6 +6,9 @@
 // anisotropic A(x), b(x), c(x), f(x). With --spacetime, the 2D+1 slab of seed 004 Table 2
 // instead: prisms κ × I_n, a = I, w = (1, 1/2), c = 1 (the heat demo's slab system,
 // heat_slab_problem.hpp). --cells-per-element 1 keeps the fine mesh (no agglomeration).
+// --mesh FILE.msh: a 2D Gmsh mesh (2.2 or 4.1) as the fine mesh instead of the oscillating
+// domain; with --gpu and the CPU run at each degree (--cpu-max-p), the table's "|GPU-CPU|/|CPU|"
+// rows check GPU = CPU on a mesh of one's own (every boundary tag Dirichlet, as on the domain).
 //
 // With --gpu (a CUDA build, --spacetime): the DeviceAssembler on the same slab in the same run
 // (assembly_gpu_runs.cu): device pattern, first assembly, values-only re-assembly in the
@@ -15,6 +18,7 @@
 //
 //   build/bin/bench_assembly [--cells-per-side 274] [--cells-per-element 3] [--p 1,2,3,4,5]
 //                            [--spacetime] [--gpu] [--cpu-max-p 5] [--fp64-peak-tflops 34]
+//                            [--mesh FILE.msh]
 //                            [--pieces prisms|simplices] [--capped-shared-kib 40] [--repeats 3]
 //                            [--quadrature-extra 2] [--json perf/results/assembly_cpu.json]
 // --pieces: the slab's quadrature pieces (QuadraturePieces): prisms (default, what SlabSolver
@@ -39,11 +43,13 @@
 #include <vector>
 
 #include "../examples/manufactured_problems.hpp"
+#include "cpu_assembly.hpp"
 #include "heat_slab_problem.hpp"
 #include "polydg/core/command_line.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/dg/assembler.hpp"
 #include "polydg/mesh/agglomeration.hpp"
+#include "polydg/mesh/gmsh_reader.hpp"
 #include "polydg/mesh/oscillating_domain.hpp"
 #include "polydg/spacetime/slab_assembly_options.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
@@ -84,12 +90,13 @@ struct Row {
 };
 
 // Times pattern (Assembler construction), values and rhs on `mesh` for `problem` (unless
-// `time_cpu` is false: then only the sizes) and returns the matrix values.
+// `time_cpu` is false: then only the sizes) and returns the matrix values and the rhs.
 template <int Dim, class Problem>
-std::vector<double> time_assembly(const polydg::PolytopicMesh<Dim>& mesh,
-                                  const polydg::BoundaryConditions& bc, const Problem& problem,
-                                  const polydg::AssemblyOptions& options, int repeats,
-                                  bool time_cpu, Row& row) {
+polydg::bench::CpuAssembly time_assembly(const polydg::PolytopicMesh<Dim>& mesh,
+                                         const polydg::BoundaryConditions& bc,
+                                         const Problem& problem,
+                                         const polydg::AssemblyOptions& options, int repeats,
+                                         bool time_cpu, Row& row) {
   if (!time_cpu) {
     const polydg::Assembler<Dim> assembler(mesh, bc, options);
     row.dofs = assembler.pattern()->dof_count();
@@ -105,7 +112,8 @@ std::vector<double> time_assembly(const polydg::PolytopicMesh<Dim>& mesh,
   row.rhs_s = median_seconds(repeats, [&] { assembler.assemble_rhs(problem, rhs); });
   row.dofs = assembler.pattern()->dof_count();
   row.nonzeros = assembler.pattern()->value_count();
-  return std::vector<double>(matrix.values().begin(), matrix.values().end());
+  return {std::vector<double>(matrix.values().begin(), matrix.values().end()),
+          std::vector<double>(rhs.begin(), rhs.end())};
 }
 
 #if POLYDG_BENCH_GPU
@@ -190,6 +198,8 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   for (const Row& r : rows) std::printf("%10.2f", r.gpu.values_s / r.gpu.values_atomic_s);
   std::printf("\n%-34s", "|GPU-CPU|/|CPU| (matrix)");
   for (const Row& r : rows) std::printf("%10.1e", r.gpu.cpu_difference);
+  std::printf("\n%-34s", "|GPU-CPU|/|CPU| (rhs)");
+  for (const Row& r : rows) std::printf("%10.1e", r.gpu.rhs_cpu_difference);
   std::printf("\n%-34s", "deterministic runs identical");
   for (const Row& r : rows) std::printf("%10s", r.gpu.deterministic_repeatable ? "yes" : "NO");
   std::printf(
@@ -264,6 +274,7 @@ void write_gpu_json(std::ofstream& json, const polydg::bench::GpuAssemblyTimes& 
        << ", \"approach1_total_s\": " << g.approach1_total_s
        << ", \"approach1_coo_entries\": " << g.approach1_coo_entries
        << ", \"cpu_difference\": " << g.cpu_difference
+       << ", \"rhs_cpu_difference\": " << g.rhs_cpu_difference
        << ", \"deterministic_repeatable\": " << (g.deterministic_repeatable ? "true" : "false")
        << "}";
 }
@@ -277,7 +288,7 @@ int main(int argc, char** argv) {
   double cells_per_element = 3;
   std::vector<int> degrees = {1, 2, 3, 4, 5};
   int repeats = 3;
-  std::string json_path;
+  std::string json_path, mesh_path;
   bool spacetime = false, gpu = false;
   polydg::AssemblyOptions slab_options = polydg::slab_assembly_options();
   int cpu_max_p = 10;
@@ -317,6 +328,8 @@ int main(int argc, char** argv) {
         repeats = polydg::parse_integer(flag, value);
       else if (flag == "--json")
         json_path = value;
+      else if (flag == "--mesh")
+        mesh_path = value;
       else if (flag == "--p") {
         degrees = polydg::parse_integer_list(flag, value);
       } else {
@@ -331,8 +344,9 @@ int main(int argc, char** argv) {
     polydg::require(repeats >= 1 && domain.cells_per_side >= 1 && capped_shared_kib >= 0,
                     "--repeats and --cells-per-side must be >= 1, "
                     "--capped-shared-kib >= 0");
-    const auto fine =
-        std::make_shared<const polydg::SimplexMesh<2>>(polydg::oscillating_domain_mesh(domain));
+    const auto fine = std::make_shared<const polydg::SimplexMesh<2>>(
+        mesh_path.empty() ? polydg::oscillating_domain_mesh(domain)
+                          : polydg::read_gmsh<2>(mesh_path));
     polydg::Agglomeration parts;
     if (cells_per_element <= 1) {  // the fine mesh itself: one element per triangle
       parts.element_count = fine->cell_count();
@@ -350,13 +364,13 @@ int main(int argc, char** argv) {
       const bool time_cpu = p <= cpu_max_p;
       if (spacetime) {
         const polydg::PolytopicMesh<3> slab = polydg::make_slab_mesh(mesh);
-        const std::vector<double> cpu_values = time_assembly(
+        const polydg::bench::CpuAssembly cpu = time_assembly(
             slab, polydg::bench::heat_slab_conditions(), polydg::bench::heat_slab_coefficients(),
             slab_options, repeats, time_cpu, row);
 #if POLYDG_BENCH_GPU
         if (gpu) {
           row.gpu = polydg::bench::time_gpu_slab_assembly(
-              slab, slab_options, capped_shared_kib * 1024, repeats, cpu_values);
+              slab, slab_options, capped_shared_kib * 1024, repeats, {cpu.values, cpu.rhs});
           row.has_gpu = true;
         }
 #endif
@@ -369,14 +383,14 @@ int main(int argc, char** argv) {
     }
 
     std::printf(
-        "CPU reference assembly, %s: %d fine triangles, %d polygons (%.1f triangles each), "
+        "CPU reference assembly, %s, %s: %d fine triangles, %d polygons (%.1f triangles each), "
         "quadrature degree 2p + %d, %d OpenMP threads, median of %d\n",
         spacetime ? (slab_options.pieces == polydg::QuadraturePieces::slab_prisms
                          ? "2D+1 slab (prism pieces)"
                          : "2D+1 slab (tetrahedron pieces)")
                   : "2D steady",
-        int(fine->cell_count()), int(parts.element_count),
-        double(fine->cell_count()) / parts.element_count,
+        mesh_path.empty() ? "oscillating domain" : mesh_path.c_str(), int(fine->cell_count()),
+        int(parts.element_count), double(fine->cell_count()) / parts.element_count,
         spacetime ? slab_options.quadrature.extra : polydg::QuadratureDegrees{}.extra,
         omp_get_max_threads(), repeats);
     std::printf("%2s %10s %10s %12s %10s %10s %10s %12s %14s\n", "p", "elements", "DoFs",
@@ -398,8 +412,9 @@ int main(int argc, char** argv) {
                    : "simplices")
            << "\", \"quadrature_extra\": "
            << (spacetime ? slab_options.quadrature.extra : polydg::QuadratureDegrees{}.extra)
-           << ", \"threads\": " << omp_get_max_threads()
-           << ", \"fine_cells\": " << fine->cell_count() << ", \"runs\": [";
+           << ", \"threads\": " << omp_get_max_threads() << ", \"mesh\": \""
+           << (mesh_path.empty() ? "oscillating domain" : mesh_path)
+           << "\", \"fine_cells\": " << fine->cell_count() << ", \"runs\": [";
       for (std::size_t i = 0; i < rows.size(); ++i) {
         const Row& r = rows[i];
         json << (i ? ", " : "") << "{\"p\": " << r.p << ", \"elements\": " << r.elements
