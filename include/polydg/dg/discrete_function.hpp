@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "polydg/core/error.hpp"
+#include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/fem/basis_indexing.hpp"
 #include "polydg/fem/basis_space.hpp"
@@ -56,10 +57,11 @@ double evaluate_dg_function(int p, const Box<Dim>& box, const double* coefficien
   return sum;
 }
 
-/// The same in either element space (P_p or PQ_p, see fem/basis_space.hpp).
+/// The same in either element space (P_p or PQ_p, see fem/basis_space.hpp); callable on the
+/// device too (DeviceSlabSolver reads the previous slab's solution with it).
 template <int Dim>
-double evaluate_dg_function(BasisSpace space, int p, const Box<Dim>& box,
-                            const double* coefficients, const Point<Dim>& x) {
+POLYDG_HD double evaluate_dg_function(BasisSpace space, int p, const Box<Dim>& box,
+                                      const double* coefficients, const Point<Dim>& x) {
   double values[max_space_basis_size(Dim)];
   evaluate_space_basis<Dim, double>(space, p, box, x, values);
   double sum = 0;

@@ -30,6 +30,7 @@
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
 #include "polydg/spacetime/slab_assembly_options.hpp"
+#include "polydg/spacetime/slab_march.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
 
 namespace polydg {
@@ -63,6 +64,36 @@ inline BoundaryConditions slab_boundary_conditions(BoundaryConditions conditions
   return conditions;
 }
 
+/// The SlabStep of `step`, solved with `solve`; assembly from `start` to `assembled`, the solve
+/// from then to now.
+inline SlabStep slab_step_result(const SlabMarch::Step& step, const petsc::SolveResult& solve,
+                                 std::chrono::steady_clock::time_point start,
+                                 std::chrono::steady_clock::time_point assembled) {
+  SlabStep result;
+  result.n = step.n;
+  result.t_begin = step.t_begin;
+  result.t_end = step.t_end;
+  result.matrix_assembled = step.assemble_matrix;
+  result.iterations = solve.iterations;
+  result.assembly_seconds = std::chrono::duration<double>(assembled - start).count();
+  result.solve_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - assembled).count();
+  return result;
+}
+
+/// The KSP of a slab march on `matrix`: from the options database (options.options_prefix),
+/// the previous slab's solution as the initial guess — except for a direct solve
+/// (-ksp_type preonly), which PETSc refuses one.
+inline void make_slab_linear_solver(std::optional<petsc::LinearSolver>& solver, Mat matrix,
+                                    petsc::SolverOptions options) {
+  options.nonzero_initial_guess = true;
+  solver.emplace(matrix, options);
+  KSPType type = nullptr;
+  POLYDG_PETSC_CALL(KSPGetType(solver->ksp(), &type));
+  if (type && std::string(type) == KSPPREONLY)
+    POLYDG_PETSC_CALL(KSPSetInitialGuessNonzero(solver->ksp(), PETSC_FALSE));
+}
+
 template <class Coefficients>
 class SlabSolver {
  public:
@@ -80,65 +111,39 @@ class SlabSolver {
         aij_(*assembler_.pattern()),
         b_(*assembler_.pattern()),
         x_(*assembler_.pattern()) {
-    petsc::SolverOptions solver_options = options.solver;
-    solver_options.nonzero_initial_guess = true;
-    solver_.emplace(aij_.mat(), solver_options);
-    // A direct solve (-ksp_type preonly) takes no initial guess; PETSc refuses one.
-    KSPType type = nullptr;
-    POLYDG_PETSC_CALL(KSPGetType(solver_->ksp(), &type));
-    if (type && std::string(type) == KSPPREONLY)
-      POLYDG_PETSC_CALL(KSPSetInitialGuessNonzero(solver_->ksp(), PETSC_FALSE));
+    make_slab_linear_solver(solver_, aij_.mat(), options.solver);
   }
 
   /// u_0 as a function of the spatial point; the march starts at t0.
   void set_initial_condition(std::function<double(const Point<2>&)> initial, double t0 = 0) {
     initial_ = std::move(initial);
-    time_ = t0;
-    step_count_ = 0;
+    march_.start(t0);
   }
 
   /// Solves the slab (time(), t_end].
   SlabStep step(double t_end) {
     require(bool(initial_), "SlabSolver::step: no initial condition (set_initial_condition)");
-    require(t_end > time_, "SlabSolver::step: t_end = ", t_end, " is not after t = ", time_);
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
-    SlabStep result;
-    result.n = ++step_count_;
-    result.t_begin = time_;
-    result.t_end = t_end;
-    const double tau = t_end - time_;
-    previous_box_begin_ = mapped_begin_;
-    previous_box_end_ = mapped_end_;
-    assembler_.map_last_coordinate(mapped_begin_, mapped_end_, time_, t_end);
-    mapped_begin_ = time_;
-    mapped_end_ = t_end;
-
-    // Steps computed as t_n = n·T/N differ by a few ulps; that is the same time step.
-    const bool same_step = std::abs(tau - last_tau_) <= 1e-12 * tau;
-    result.matrix_assembled =
-        step_count_ == 1 || options_.coefficients_depend_on_time || !same_step;
-    if (result.matrix_assembled) {
+    const SlabMarch::Step step = march_.next(t_end, options_.coefficients_depend_on_time);
+    assembler_.map_last_coordinate(step.from_begin, step.from_end, step.t_begin, step.t_end);
+    if (step.assemble_matrix) {
       assembler_.assemble(coefficients_, matrix_, rhs_);
       aij_.update(matrix_);
     } else {
       assembler_.assemble_rhs(coefficients_, rhs_);
     }
-    if (result.matrix_assembled) last_tau_ = tau;
-    add_coupling_term(step_count_ == 1);
+    add_coupling_term(step.first);
     petsc::copy_to_vec(rhs_, b_.vec());
     const auto assembled = Clock::now();
     const petsc::SolveResult solve = solver_->solve(b_.vec(), x_.vec());
     petsc::copy_from_vec(x_.vec(), solution_);
-    result.assembly_seconds = std::chrono::duration<double>(assembled - start).count();
-    result.solve_seconds = std::chrono::duration<double>(Clock::now() - assembled).count();
-    result.iterations = solve.iterations;
     std::copy(solution_.begin(), solution_.end(), previous_.begin());
-    time_ = t_end;
-    return result;
+    march_.finish(step);
+    return slab_step_result(step, solve, start, assembled);
   }
 
-  double time() const { return time_; }
+  double time() const { return march_.time(); }
   /// The coefficients of the last slab's solution (pattern layout of assembler()).
   std::span<const double> solution() const { return previous_; }
   const PolytopicMesh<3>& slab_mesh() const { return slab_; }
@@ -164,8 +169,8 @@ class SlabSolver {
     assembler_.add_previous_slab_term(
         [&](Index e, const Point<3>& x) {
           Box<3> box = mesh.element_boxes[e];
-          box.lower[2] = previous_box_begin_;
-          box.upper[2] = previous_box_end_;
+          box.lower[2] = march_.previous_begin();
+          box.upper[2] = march_.previous_end();
           return evaluate_dg_function<3>(mesh.space, mesh.element_degrees[e], box,
                                          previous_.data() + pattern.dof_offset(e), x);
         },
@@ -182,10 +187,7 @@ class SlabSolver {
   petsc::Vector b_, x_;
   std::optional<petsc::LinearSolver> solver_;
   std::function<double(const Point<2>&)> initial_;
-  double time_ = 0, last_tau_ = 0;
-  double mapped_begin_ = 0, mapped_end_ = 1;  // the interval the quadrature mesh is on now
-  double previous_box_begin_ = 0, previous_box_end_ = 1;
-  int step_count_ = 0;
+  SlabMarch march_;
 };
 
 }  // namespace polydg

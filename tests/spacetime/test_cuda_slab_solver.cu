@@ -1,0 +1,173 @@
+// DeviceSlabSolver (kernels/spacetime/device_slab_solver.cuh): the march with every assembly on
+// the GPU.
+//  * It reproduces a polynomial in (x, y, t) over slabs of different lengths, to 1e-10, as
+//    SlabSolver does — with the matrix re-assembled exactly when the time step changes, and
+//    the previous slab's solution read on the device.
+//  * On seed 004's heat problem, P_1 and P_2, coefficients depending on t or not, its
+//    solutions equal SlabSolver's to 1e-10 relative at every step, and so do its errors at T.
+//  * A step without an initial condition, or one that does not move forward, is refused, naming
+//    what is wrong.
+// Direct solves (-ksp_type preonly -pc_type lu), so the two differ only by their assemblies
+// (~1e-15). Plain main (the gpu tests' convention): exits 77 (ctest: Skipped) without a device.
+#include <petscsys.h>
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "error_message.hpp"
+#include "gpu_test_support.hpp"
+#include "polydg/mesh/agglomeration.hpp"
+#include "polydg/mesh/generators.hpp"
+#include "polydg/petsc/session.hpp"
+#include "polydg/spacetime/slab_errors.hpp"
+#include "polydg/spacetime/slab_solver.hpp"
+#include "polydg/spacetime/space_time_coefficients.hpp"
+#include "spacetime/device_slab_solver.cuh"
+
+using namespace polydg;
+using testing::contains;
+using testing::error_message;
+using testing::relative_difference;
+
+namespace {
+
+constexpr double pi = std::numbers::pi;
+
+PolytopicMesh<2> polygons(int n, int p) {
+  const auto fine = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(n, 0.2, 11));
+  return PolytopicMesh<2>(fine, agglomerate_by_cell_count(*fine, 8).element_of_cell, p);
+}
+
+// Two problems in one set of coefficient types (each type compiles every assembly kernel
+// again): kind 0, a quadratic in (x, y, t) with the source of u_t − Δu + w·∇u + u for
+// w = (0.3, −0.2); kind 1, seed 004 §4.1's heat problem, a = 1, c = 1, w = 0,
+// u = sin(πx) sin(πy)(1 − t).
+struct Solution {
+  int kind;
+  POLYDG_HD double operator()(const Point<3>& x) const {
+    if (kind == 0)
+      return 1 + x[0] + 2 * x[1] + 3 * x[2] + 0.5 * x[0] * x[2] + x[2] * x[2] - x[0] * x[1];
+    return sin(pi * x[0]) * sin(pi * x[1]) * (1 - x[2]);
+  }
+};
+struct Source {
+  int kind;
+  POLYDG_HD double operator()(const Point<3>& x) const {
+    if (kind == 0) {
+      const double u_t = 3 + 0.5 * x[0] + 2 * x[2];
+      const double u_x = 1 + 0.5 * x[2] - x[1], u_y = 2 - x[0];
+      return u_t + 0.3 * u_x - 0.2 * u_y + Solution{0}(x);
+    }
+    const double s = sin(pi * x[0]) * sin(pi * x[1]);
+    return -s + (2 * pi * pi + 1) * s * (1 - x[2]);
+  }
+};
+/// u at time t, as a function of the spatial point.
+struct Initial {
+  int kind;
+  double t;
+  POLYDG_HD double operator()(const Point<2>& x) const {
+    return Solution{kind}(Point<3>{{x[0], x[1], t}});
+  }
+};
+
+auto problem(int kind) {
+  return space_time_coefficients(
+      make_coefficients<2>()
+          .with_diffusion(1.0)
+          .with_advection(kind == 0 ? Point<2>{{0.3, -0.2}} : Point<2>{{0.0, 0.0}})
+          .with_reaction(1.0)
+          .with_source(Source{kind})
+          .with_dirichlet(Solution{kind}));
+}
+using Problem = decltype(problem(0));
+
+template <class Solver, class Exact>
+SlabErrors errors_of(const Solver& solver, const Exact& exact) {
+  return compute_slab_errors(solver.assembler().quadrature_mesh(),
+                             *solver.assembler().host_pattern(), solver.solution(), exact);
+}
+
+template <class Solver, class Exact>
+SlabErrors cpu_errors_of(const Solver& solver, const Exact& exact) {
+  return compute_slab_errors(solver.assembler().quadrature_mesh(), *solver.assembler().pattern(),
+                             solver.solution(), exact);
+}
+
+void polynomial_reproduced_over_slabs() {
+  SlabSolverOptions options;
+  options.coefficients_depend_on_time = false;
+  DeviceSlabSolver<Problem, Initial> solver(polygons(8, 2), BoundaryConditions::all_dirichlet(),
+                                            problem(0), options);
+  solver.set_initial_condition(Initial{0, 0.1}, 0.1);
+  // Steps 0.1, 0.1, 0.15, 0.05: the matrix is assembled on steps 1, 3 and 4 only.
+  const bool assembled[] = {true, false, true, true};
+  int n = 0;
+  for (double t : {0.2, 0.3, 0.45, 0.5}) {
+    const SlabStep step = solver.step(t);
+    const SlabErrors errors = errors_of(solver, Solution{0});
+    std::printf("quadratic, t = %.2f: slab error %.2e, top error %.2e, matrix %s\n", t,
+                std::sqrt(errors.slab_l2_squared), std::sqrt(errors.top_l2_squared),
+                step.matrix_assembled ? "assembled" : "reused");
+    POLYDG_GPU_CHECK(std::sqrt(errors.slab_l2_squared) < 1e-10);
+    POLYDG_GPU_CHECK(std::sqrt(errors.top_l2_squared) < 1e-10);
+    POLYDG_GPU_CHECK(step.matrix_assembled == assembled[n]);
+    POLYDG_GPU_CHECK(step.n == n + 1 && solver.time() == t);
+    ++n;
+  }
+}
+
+void heat_equals_cpu_march(int p, bool coefficients_depend_on_time) {
+  const Problem data = problem(1);
+  SlabSolverOptions options;
+  options.coefficients_depend_on_time = coefficients_depend_on_time;
+  const PolytopicMesh<2> mesh = polygons(10, p);
+  DeviceSlabSolver<Problem, Initial> gpu(mesh, BoundaryConditions::all_dirichlet(), data, options);
+  SlabSolver cpu(mesh, BoundaryConditions::all_dirichlet(), data, options);
+  gpu.set_initial_condition(Initial{1, 0}, 0);
+  cpu.set_initial_condition([](const Point<2>& x) { return Initial{1, 0}(x); }, 0);
+  double worst = 0;
+  for (int n = 1; n <= 4; ++n) {
+    const double t = n * 0.05;
+    const SlabStep gpu_step = gpu.step(t), cpu_step = cpu.step(t);
+    POLYDG_GPU_CHECK(gpu_step.matrix_assembled == cpu_step.matrix_assembled);
+    POLYDG_GPU_CHECK(gpu_step.matrix_assembled == (n == 1 || coefficients_depend_on_time));
+    const double difference = relative_difference(gpu.solution(), cpu.solution());
+    worst = std::max(worst, difference);
+    POLYDG_GPU_CHECK(difference <= 1e-10);
+  }
+  const SlabErrors gpu_errors = errors_of(gpu, Solution{1});
+  const SlabErrors cpu_errors = cpu_errors_of(cpu, Solution{1});
+  const double gpu_top = std::sqrt(gpu_errors.top_l2_squared);
+  const double cpu_top = std::sqrt(cpu_errors.top_l2_squared);
+  std::printf(
+      "heat P_%d (coefficients %s t): |GPU - CPU| / |CPU| of the solutions <= %.1e; "
+      "error at T %.6e (GPU), %.6e (CPU)\n",
+      p, coefficients_depend_on_time ? "depend on" : "do not depend on", worst, gpu_top, cpu_top);
+  POLYDG_GPU_CHECK(std::abs(gpu_top - cpu_top) <= 1e-10 * cpu_top);
+  POLYDG_GPU_CHECK(cpu_top < 0.1);  // a solution, not noise: ‖u(T)‖ = 0.4, P_1 is 0.047 off
+}
+
+void bad_steps_are_refused() {
+  DeviceSlabSolver<Problem, Initial> solver(polygons(4, 1), BoundaryConditions::all_dirichlet(),
+                                            problem(1));
+  POLYDG_GPU_CHECK(contains(error_message([&] { solver.step(0.1); }), "no initial condition"));
+  solver.set_initial_condition(Initial{1, 0.5}, 0.5);
+  POLYDG_GPU_CHECK(contains(error_message([&] { solver.step(0.5); }), "is not after t = 0.5"));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (testing::no_cuda_device()) return testing::skipped_exit_code;
+  petsc::Session session(argc, argv);
+  PetscOptionsSetValue(nullptr, "-ksp_type", "preonly");
+  PetscOptionsSetValue(nullptr, "-pc_type", "lu");
+  return testing::run_gpu_checks(
+      polynomial_reproduced_over_slabs, [] { heat_equals_cpu_march(1, true); },
+      [] { heat_equals_cpu_march(2, false); }, bad_steps_are_refused);
+}
