@@ -1,0 +1,194 @@
+// Benchmark of a time step of the slab march: SlabSolver (assembly on the CPU) against
+// DeviceSlabSolver (assembly on the GPU), same run, same slab, same KSP. The problem is the
+// assembly benchmark's slab system (heat_slab_problem.hpp: a = 1, w = (1, 1/2), c = 1,
+// f = sin(x + t), g_D = 0) on the oscillating domain agglomerated into polygons of about
+// --cells-per-element triangles; u_0 = sin(πx) sin(πy).
+//
+// Per degree, each solver marches --steps steps of equal length twice: with the coefficients
+// declared time-dependent (the matrix re-assembled at every step) and not (the matrix assembled
+// at step 1 and reused). SlabStep::assembly_seconds of steps 2..N (median) is what a step's
+// assembly costs: for the CPU solver the kernels, the AIJ update and the rhs copy into PETSc;
+// for the GPU solver the kernels, the coupling term, one staged copy of values and rhs, the AIJ
+// update and the rhs copy. The solve (KSP from the options database; default the heat demo's
+// direct solve, -ksp_type preonly -pc_type lu: GMRES + Jacobi did not converge in 10,000
+// iterations on the P_1 slab of 300 cells per side) is reported apart; it runs on the host for
+// both.
+//
+//   build/bin/bench_slab_march [--cells-per-side 150] [--cells-per-element 3] [--p 1,2]
+//                              [--steps 4] [--json FILE] [PETSc options]
+#include <cuda_runtime.h>
+#include <petscksp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "heat_slab_problem.hpp"
+#include "polydg/core/command_line.hpp"
+#include "polydg/core/error.hpp"
+#include "polydg/mesh/agglomeration.hpp"
+#include "polydg/mesh/oscillating_domain.hpp"
+#include "polydg/petsc/session.hpp"
+#include "polydg/spacetime/slab_solver.hpp"
+#include "spacetime/device_slab_solver.cuh"
+
+namespace {
+
+struct InitialCondition {
+  POLYDG_HD double operator()(const polydg::Point<2>& x) const {
+    return sin(std::numbers::pi * x[0]) * sin(std::numbers::pi * x[1]);
+  }
+};
+
+/// Median assembly and solve seconds of steps 2..N, and the KSP iterations of the last step.
+struct MarchTimes {
+  double assembly_s = 0, solve_s = 0;
+  long long iterations = 0;
+  std::vector<double> solution;
+};
+
+template <class Solver>
+MarchTimes march(Solver& solver, int steps, double tau) {
+  std::vector<double> assembly, solve;
+  MarchTimes times;
+  for (int n = 1; n <= steps; ++n) {
+    const polydg::SlabStep step = solver.step(n * tau);
+    if (n > 1) {
+      assembly.push_back(step.assembly_seconds);
+      solve.push_back(step.solve_seconds);
+    }
+    times.iterations = step.iterations;
+  }
+  const auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+  };
+  times.assembly_s = median(assembly);
+  times.solve_s = median(solve);
+  times.solution.assign(solver.solution().begin(), solver.solution().end());
+  return times;
+}
+
+std::string gpu_name() {
+  cudaDeviceProp properties{};
+  if (cudaGetDeviceProperties(&properties, 0) != cudaSuccess) return "no GPU";
+  return properties.name;
+}
+
+double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double difference = 0, norm = 0;
+  for (std::size_t k = 0; k < b.size(); ++k) {
+    difference += (a[k] - b[k]) * (a[k] - b[k]);
+    norm += b[k] * b[k];
+  }
+  return std::sqrt(difference / norm);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  polydg::petsc::Session session(argc, argv);
+  polydg::OscillatingDomain domain;
+  domain.cells_per_side = 150;
+  double cells_per_element = 3;
+  std::vector<int> degrees = {1, 2};
+  int steps = 4;
+  std::string json_path;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string flag = argv[i];
+      if (flag.rfind("--", 0) != 0) continue;  // a PETSc option (-ksp_type ...) or its value
+      polydg::require(i + 1 < argc, "option ", flag, " needs a value");
+      const std::string value = argv[++i];
+      if (flag == "--cells-per-side")
+        domain.cells_per_side = polydg::parse_integer(flag, value);
+      else if (flag == "--cells-per-element")
+        cells_per_element = polydg::parse_number(flag, value);
+      else if (flag == "--p")
+        degrees = polydg::parse_integer_list(flag, value);
+      else if (flag == "--steps")
+        steps = polydg::parse_integer(flag, value);
+      else if (flag == "--json")
+        json_path = value;
+      else
+        polydg::raise("unknown option ", flag);
+    }
+    polydg::require(steps >= 2, "--steps must be >= 2 (step 1 is not timed)");
+    PetscBool set = PETSC_FALSE;
+    PetscOptionsHasName(nullptr, nullptr, "-ksp_type", &set);
+    if (!set) {
+      PetscOptionsSetValue(nullptr, "-ksp_type", "preonly");
+      PetscOptionsSetValue(nullptr, "-pc_type", "lu");
+    }
+
+    const auto fine =
+        std::make_shared<const polydg::SimplexMesh<2>>(polydg::oscillating_domain_mesh(domain));
+    const auto parts = polydg::agglomerate_by_cell_count(*fine, cells_per_element);
+    const auto data = polydg::bench::heat_slab_coefficients();
+    const polydg::BoundaryConditions conditions(polydg::BoundaryKind::dirichlet);
+    const double tau = 1.0 / steps;
+    std::printf(
+        "Slab march, %s, %d polygons, %d steps of %.3g; seconds per step (median of steps "
+        "2..%d)\n",
+        gpu_name().c_str(), int(parts.element_count), steps, tau, steps);
+    std::printf("%2s %10s %-11s %12s %12s %9s %10s %10s %8s %10s\n", "p", "DoFs", "matrix",
+                "CPU assembly", "GPU assembly", "speed-up", "CPU solve", "GPU solve", "KSP its",
+                "|GPU-CPU|");
+    std::ofstream json;
+    if (!json_path.empty()) {
+      json.open(json_path);
+      polydg::require(bool(json), "cannot write ", json_path);
+      json << "{\"device\": \"" << gpu_name() << "\", \"runs\": [";
+    }
+    bool first_run = true;
+    for (int p : degrees) {
+      const polydg::PolytopicMesh<2> mesh(fine, parts.element_of_cell, p);
+      for (bool depend : {true, false}) {
+        polydg::SlabSolverOptions options;
+        options.coefficients_depend_on_time = depend;
+        MarchTimes cpu_times, gpu_times;
+        long long dofs = 0;
+        {
+          polydg::SlabSolver cpu(mesh, conditions, data, options);
+          cpu.set_initial_condition(
+              [](const polydg::Point<2>& x) { return InitialCondition{}(x); });
+          cpu_times = march(cpu, steps, tau);
+          dofs = static_cast<long long>(cpu.solution().size());
+        }
+        {
+          polydg::DeviceSlabSolver<decltype(data), InitialCondition> gpu(mesh, conditions, data,
+                                                                         options);
+          gpu.set_initial_condition(InitialCondition{});
+          gpu_times = march(gpu, steps, tau);
+        }
+        const double difference = relative_difference(gpu_times.solution, cpu_times.solution);
+        std::printf("%2d %10lld %-11s %12.4f %12.4f %9.1f %10.4f %10.4f %8lld %10.1e\n", p, dofs,
+                    depend ? "every step" : "reused", cpu_times.assembly_s, gpu_times.assembly_s,
+                    cpu_times.assembly_s / gpu_times.assembly_s, cpu_times.solve_s,
+                    gpu_times.solve_s, gpu_times.iterations, difference);
+        if (json) {
+          json << (first_run ? "" : ", ") << "{\"p\": " << p << ", \"dofs\": " << dofs
+               << ", \"matrix_every_step\": " << (depend ? "true" : "false")
+               << ", \"cpu_assembly_s\": " << cpu_times.assembly_s
+               << ", \"gpu_assembly_s\": " << gpu_times.assembly_s
+               << ", \"cpu_solve_s\": " << cpu_times.solve_s
+               << ", \"gpu_solve_s\": " << gpu_times.solve_s
+               << ", \"iterations\": " << gpu_times.iterations
+               << ", \"solution_difference\": " << difference << "}";
+          first_run = false;
+        }
+      }
+    }
+    if (json) json << "]}\n";
+  } catch (const polydg::Error& error) {
+    std::cerr << "bench_slab_march: " << error.what() << '\n';
+    return 1;
+  }
+  return 0;
+}
