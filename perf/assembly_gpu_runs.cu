@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "assembly_gpu_runs.hpp"
+#include "cuda_event_timing.hpp"
 #include "dg/coo_assembly.cuh"
 #include "dg/device_assembler.cuh"
 #include "heat_slab_problem.hpp"
@@ -100,25 +101,9 @@ void count_flops(const QuadratureMesh<3>& mesh, const QuadratureDegrees& degrees
   }
 }
 
-/// |gpu − cpu| / |cpu| in the Frobenius norm; −1 when there is nothing to compare (cpu empty,
-/// e.g. the CPU not run at this degree).
-double relative_difference(std::span<const double> gpu, std::span<const double> cpu) {
-  if (cpu.empty() || cpu.size() != gpu.size()) return -1;
-  double difference = 0, norm = 0;
-  for (std::size_t k = 0; k < cpu.size(); ++k) {
-    difference += (gpu[k] - cpu[k]) * (gpu[k] - cpu[k]);
-    norm += cpu[k] * cpu[k];
-  }
-  return std::sqrt(difference / norm);
-}
-
 }  // namespace
 
-std::string gpu_name() {
-  cudaDeviceProp properties{};
-  if (cudaGetDeviceProperties(&properties, 0) != cudaSuccess) return "unknown GPU";
-  return properties.name;
-}
+std::string gpu_name() { return device_name(); }
 
 GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
                                         const AssemblyOptions& assembly_options,

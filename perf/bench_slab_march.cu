@@ -16,7 +16,6 @@
 //
 //   build/bin/bench_slab_march [--cells-per-side 150] [--cells-per-element 3] [--p 1,2]
 //                              [--steps 4] [--json FILE] [PETSc options]
-#include <cuda_runtime.h>
 #include <petscksp.h>
 
 #include <algorithm>
@@ -29,6 +28,8 @@
 #include <string>
 #include <vector>
 
+#include "cpu_assembly.hpp"
+#include "cuda_event_timing.hpp"
 #include "heat_slab_problem.hpp"
 #include "polydg/core/command_line.hpp"
 #include "polydg/core/error.hpp"
@@ -73,21 +74,6 @@ MarchTimes march(Solver& solver, int steps, double tau) {
   times.solve_s = median(solve);
   times.solution.assign(solver.solution().begin(), solver.solution().end());
   return times;
-}
-
-std::string gpu_name() {
-  cudaDeviceProp properties{};
-  if (cudaGetDeviceProperties(&properties, 0) != cudaSuccess) return "no GPU";
-  return properties.name;
-}
-
-double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  double difference = 0, norm = 0;
-  for (std::size_t k = 0; k < b.size(); ++k) {
-    difference += (a[k] - b[k]) * (a[k] - b[k]);
-    norm += b[k] * b[k];
-  }
-  return std::sqrt(difference / norm);
 }
 
 }  // namespace
@@ -136,7 +122,7 @@ int main(int argc, char** argv) {
     std::printf(
         "Slab march, %s, %d polygons, %d steps of %.3g; seconds per step (median of steps "
         "2..%d)\n",
-        gpu_name().c_str(), int(parts.element_count), steps, tau, steps);
+        polydg::bench::device_name().c_str(), int(parts.element_count), steps, tau, steps);
     std::printf("%2s %10s %-11s %12s %12s %9s %10s %10s %8s %10s\n", "p", "DoFs", "matrix",
                 "CPU assembly", "GPU assembly", "speed-up", "CPU solve", "GPU solve", "KSP its",
                 "|GPU-CPU|");
@@ -144,7 +130,7 @@ int main(int argc, char** argv) {
     if (!json_path.empty()) {
       json.open(json_path);
       polydg::require(bool(json), "cannot write ", json_path);
-      json << "{\"device\": \"" << gpu_name() << "\", \"runs\": [";
+      json << "{\"device\": \"" << polydg::bench::device_name() << "\", \"runs\": [";
     }
     bool first_run = true;
     for (int p : degrees) {
@@ -167,7 +153,8 @@ int main(int argc, char** argv) {
           gpu.set_initial_condition(InitialCondition{});
           gpu_times = march(gpu, steps, tau);
         }
-        const double difference = relative_difference(gpu_times.solution, cpu_times.solution);
+        const double difference =
+            polydg::bench::relative_difference(gpu_times.solution, cpu_times.solution);
         std::printf("%2d %10lld %-11s %12.4f %12.4f %9.1f %10.4f %10.4f %8lld %10.1e\n", p, dofs,
                     depend ? "every step" : "reused", cpu_times.assembly_s, gpu_times.assembly_s,
                     cpu_times.assembly_s / gpu_times.assembly_s, cpu_times.solve_s,

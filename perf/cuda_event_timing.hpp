@@ -1,14 +1,23 @@
 #pragma once
-// Benchmark helper (bench_spmv, bench_ksp): the median time of a piece of GPU work on the
-// default stream, measured between CUDA events, after one warm-up run.
+// Benchmark helpers (bench_spmv, bench_ksp, bench_assembly, bench_slab_march): the median time
+// of a piece of GPU work on the default stream, measured between CUDA events, after one warm-up
+// run; the device's name for the tables.
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "core/cuda_check.cuh"
 
 namespace polydg::bench {
+
+/// "NVIDIA H100 80GB HBM3" etc. (device 0), or "no GPU".
+inline std::string device_name() {
+  cudaDeviceProp properties{};
+  if (cudaGetDeviceProperties(&properties, 0) != cudaSuccess) return "no GPU";
+  return properties.name;
+}
 
 /// Median milliseconds of max(repeats, 1) runs of work(), after one warm-up.
 template <class Work>
