@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "assembly_gpu_runs.hpp"
-#include "cuda_event_timing.hpp"
 #include "dg/coo_assembly.cuh"
 #include "dg/device_assembler.cuh"
 #include "heat_slab_problem.hpp"
@@ -102,8 +101,6 @@ void count_flops(const QuadratureMesh<3>& mesh, const QuadratureDegrees& degrees
 }
 
 }  // namespace
-
-std::string gpu_name() { return device_name(); }
 
 GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
                                         const AssemblyOptions& assembly_options,

@@ -1,7 +1,6 @@
 #pragma once
 // The GPU half of bench_assembly (compiled only with CUDA): times the DeviceAssembler on a
 // space-time slab mesh, in the same run as the CPU reference. No CUDA header here.
-#include <string>
 #include <vector>
 
 #include "cpu_assembly.hpp"
@@ -73,8 +72,5 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
                                         const AssemblyOptions& assembly_options,
                                         int capped_shared_bytes, int repeats,
                                         const CpuAssembly& cpu);
-
-/// "NVIDIA H100 80GB HBM3" etc.
-std::string gpu_name();
 
 }  // namespace polydg::bench

@@ -57,6 +57,7 @@
 #include "polydg/spacetime/space_time_coefficients.hpp"
 #if POLYDG_BENCH_GPU
 #include "assembly_gpu_runs.hpp"
+#include "cuda_event_timing.hpp"
 #endif
 
 namespace {
@@ -140,7 +141,7 @@ double overhead(const polydg::bench::PhaseTimes& phases) {
 // Seed 004 Table 2's layout, seconds per million DoFs, and the kernels' FLOP rates.
 void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   std::printf("\nGPU (%s), double precision, seconds per million DoFs (Table 2 layout):\n",
-              polydg::bench::gpu_name().c_str());
+              polydg::bench::device_name().c_str());
   std::printf("%-34s", "p");
   for (const Row& r : rows) std::printf("%10d", r.p);
   auto line = [&](const char* name, auto value) {

@@ -278,9 +278,13 @@ class DeviceAssembler {
             pattern_.value_count());
     device::copy_device_to_host(matrix.values().data(), values_.data(),
                                 matrix.values().size_bytes());
-    if (rhs.empty()) return;
+    if (!rhs.empty()) copy_rhs_to_host(rhs);
+  }
+  /// Copies the rhs into `rhs` (pattern().dof_count() entries, host memory), e.g. when only the
+  /// rhs was re-assembled.
+  void copy_rhs_to_host(std::span<Real> rhs) const {
     require(GlobalIndex(rhs.size()) == pattern_.dof_count(),
-            "DeviceAssembler::copy_to_host: rhs of ", rhs.size(), " entries for ",
+            "DeviceAssembler::copy_rhs_to_host: rhs of ", rhs.size(), " entries for ",
             pattern_.dof_count(), " unknowns");
     device::copy_device_to_host(rhs.data(), rhs_.data(), rhs.size_bytes());
   }

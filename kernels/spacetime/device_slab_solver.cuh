@@ -110,7 +110,7 @@ class DeviceSlabSolver {
       assembler_.copy_to_host(matrix_, rhs_);
       aij_.update(matrix_);
     } else {
-      device::copy_device_to_host(rhs_.data(), assembler_.rhs(), rhs_.size() * sizeof(double));
+      assembler_.copy_rhs_to_host(rhs_);
     }
     petsc::copy_to_vec(rhs_, b_.vec());
     const auto assembled = Clock::now();
