@@ -3,8 +3,10 @@
 /// on the GPU. The slab's geometry is uploaded once and mapped onto each new interval on the
 /// device; the matrix (when a step needs it) and the rhs are assembled there, the coupling term
 /// too — from u_0, or from the previous slab's solution, which stays on the device between
-/// steps. The values go to PETSc's AIJ matrix in one staged copy and the KSP solves on the host,
-/// configured from the options database as SlabSolver's.
+/// steps. The values go to PETSc's AIJ matrix from device memory (AijMatrix::update_from_device:
+/// in place for a device Mat type, -mat_type aijcusparse with a PETSc built with CUDA; one
+/// staged copy otherwise), the rhs in one copy, and the KSP solves as SlabSolver's, configured
+/// from the options database.
 ///
 ///   auto data = polydg::space_time_coefficients(spatial_data);   // __host__ __device__ callables
 ///   polydg::DeviceSlabSolver solver(spatial_mesh, conditions, data);
@@ -72,7 +74,6 @@ class DeviceSlabSolver {
                                  : make_slab_mesh(spatial)),
         assembler_(slab_, slab_boundary_conditions(spatial_conditions), options.assembly,
                    device_options),
-        matrix_(assembler_.make_host_matrix()),
         rhs_(std::size_t(assembler_.pattern().dof_count())),
         solution_(rhs_.size()),
         previous_(rhs_.size()),
@@ -106,12 +107,8 @@ class DeviceSlabSolver {
       assembler_.add_previous_slab_term(device::detail::PreviousSlabTrace{
           assembler_.device_mesh().view(), assembler_.pattern().view().dof_offsets,
           previous_.data(), march_.previous_begin(), march_.previous_end()});
-    if (step.assemble_matrix) {
-      assembler_.copy_to_host(matrix_, rhs_);
-      aij_.update(matrix_);
-    } else {
-      assembler_.copy_rhs_to_host(rhs_);
-    }
+    if (step.assemble_matrix) aij_.update_from_device(assembler_.values());
+    assembler_.copy_rhs_to_host(rhs_);
     petsc::copy_to_vec(rhs_, b_.vec());
     const auto assembled = Clock::now();
     const petsc::SolveResult solve = solver_->solve(b_.vec(), x_.vec());
@@ -128,8 +125,8 @@ class DeviceSlabSolver {
   /// The device assembler; its quadrature_mesh() and host_pattern() are the host copies (e.g.
   /// for compute_slab_errors).
   const DeviceAssembler<3>& assembler() const { return assembler_; }
-  /// The last assembled matrix, on the host.
-  const BlockMatrix<double>& matrix() const { return matrix_; }
+  /// The PETSc matrix of the last assembly (its values are also assembler().values()).
+  const petsc::AijMatrix& aij_matrix() const { return aij_; }
   std::span<const double> rhs() const { return rhs_; }
   const Coefficients& coefficients() const { return coefficients_; }
 
@@ -138,7 +135,6 @@ class DeviceSlabSolver {
   SlabSolverOptions options_;
   PolytopicMesh<3> slab_;
   DeviceAssembler<3> assembler_;
-  BlockMatrix<double> matrix_;
   std::vector<double> rhs_, solution_;
   device::DeviceBuffer<double> previous_;
   petsc::AijMatrix aij_;

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "single_rank.hpp"
@@ -70,6 +71,8 @@ AijMatrix::AijMatrix(const BlockPattern& pattern, const std::string& options_pre
     if (!options_prefix.empty())
       POLYDG_PETSC_CALL(MatSetOptionsPrefix(mat_, options_prefix.c_str()));
     POLYDG_PETSC_CALL(MatSetType(mat_, MATAIJ));
+    // -[prefix]mat_type, e.g. aijcusparse with a PETSc built with CUDA (update_from_device).
+    POLYDG_PETSC_CALL(MatSetFromOptions(mat_));
     std::vector<PetscInt> petsc_rows = to_petsc_indices(rows);
     std::vector<PetscInt> petsc_columns = to_petsc_indices(columns);
     POLYDG_PETSC_CALL(MatSetPreallocationCOO(mat_, PetscCount(value_count_), petsc_rows.data(),
@@ -85,7 +88,8 @@ AijMatrix::~AijMatrix() { destroy(mat_); }
 AijMatrix::AijMatrix(AijMatrix&& other) noexcept
     : mat_(std::exchange(other.mat_, nullptr)),
       row_count_(std::exchange(other.row_count_, 0)),
-      value_count_(std::exchange(other.value_count_, 0)) {}
+      value_count_(std::exchange(other.value_count_, 0)),
+      staging_(std::move(other.staging_)) {}
 
 AijMatrix& AijMatrix::operator=(AijMatrix&& other) noexcept {
   if (this != &other) {
@@ -93,6 +97,7 @@ AijMatrix& AijMatrix::operator=(AijMatrix&& other) noexcept {
     mat_ = std::exchange(other.mat_, nullptr);
     row_count_ = std::exchange(other.row_count_, 0);
     value_count_ = std::exchange(other.value_count_, 0);
+    staging_ = std::move(other.staging_);
   }
   return *this;
 }
@@ -105,6 +110,33 @@ void AijMatrix::update(const BlockMatrix<double>& matrix) {
           " rows and ", values.size(), " values, the AijMatrix was created for ", row_count_,
           " rows and ", value_count_, " values");
   set_values_coo(mat_, values);
+}
+
+bool AijMatrix::values_on_device() const {
+  require(mat_ != nullptr, "polydg::petsc::AijMatrix: the AijMatrix is empty");
+  PetscBool device = PETSC_FALSE;
+  POLYDG_PETSC_CALL(PetscObjectTypeCompareAny(
+      reinterpret_cast<PetscObject>(mat_), &device, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE,
+      MATSEQAIJHIPSPARSE, MATMPIAIJHIPSPARSE, MATSEQAIJKOKKOS, MATMPIAIJKOKKOS, ""));
+  return device == PETSC_TRUE;
+}
+
+void AijMatrix::update_from_device(const double* device_values) {
+  require(mat_ != nullptr, "polydg::petsc::AijMatrix::update_from_device: the AijMatrix is empty");
+  require(device_values != nullptr || value_count_ == 0,
+          "polydg::petsc::AijMatrix::update_from_device: no values (null pointer)");
+  if (values_on_device()) {
+    // PETSc reads device memory itself (PetscGetMemType) into a device matrix.
+    require(std::is_same_v<PetscScalar, double>,
+            "polydg::petsc::AijMatrix::update_from_device: a device Mat whose scalar is not "
+            "double cannot take the values in place");
+    POLYDG_PETSC_CALL(
+        MatSetValuesCOO(mat_, reinterpret_cast<const PetscScalar*>(device_values), INSERT_VALUES));
+    return;
+  }
+  staging_.resize(std::size_t(value_count_));
+  device::copy_device_to_host(staging_.data(), device_values, staging_.size() * sizeof(double));
+  set_values_coo(mat_, std::span<const double>(staging_));
 }
 
 }  // namespace polydg::petsc

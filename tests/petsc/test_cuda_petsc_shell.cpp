@@ -8,7 +8,8 @@
 // through the AIJ take the same iterations to the same solution (1e-10) for GMRES + Jacobi,
 // CG + PBJacobi, GMRES + PBJacobi and GMRES + VPBJacobi (hp); after update_values() on the
 // device matrix and values_changed(), the next solve uses the new values; KSP and PC types come
-// from the options database under a prefix. Plain main (the gpu tests' convention): exits 77
+// from the options database under a prefix; AijMatrix::update_from_device gives update()'s
+// values from device memory. Plain main (the gpu tests' convention): exits 77
 // (ctest: Skipped) when no CUDA device is present.
 //
 //   build/bin/tests/test_cuda_petsc_shell [PETSc options, e.g. -ksp_monitor]
@@ -393,11 +394,44 @@ void space_time_slab() {
 
 }  // namespace
 
+/// AijMatrix::update_from_device: a BlockMatrix's values uploaded to the device reach a host Mat
+/// (Debian's PETSc has no device Mats) in one staged copy, with update()'s bits: the two Mats'
+/// products are the same bits, and a second call with other values moves them.
+void aij_from_device_values() {
+  std::puts("AijMatrix::update_from_device (host Mat, staged):");
+  const DgSystem system = advection_diffusion(hp_mesh());
+  const BlockMatrix<double>& matrix = system.matrix;
+  const GlobalIndex n = matrix.pattern().dof_count();
+  petsc::AijMatrix from_host(matrix.pattern()), from_device(matrix.pattern());
+  POLYDG_GPU_CHECK(!from_device.values_on_device());
+  from_host.update(matrix);
+  const device::DeviceBuffer<double> values{std::span<const double>(matrix.values())};
+  from_device.update_from_device(values.data());
+  petsc::Vector x(n), y_host(n), y_device(n);
+  std::vector<double> ones(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < ones.size(); ++i) ones[i] = 1.0 + 0.001 * double(i % 7);
+  petsc::copy_to_vec(ones, x.vec());
+  POLYDG_PETSC_CALL(MatMult(from_host.mat(), x.vec(), y_host.vec()));
+  POLYDG_PETSC_CALL(MatMult(from_device.mat(), x.vec(), y_device.vec()));
+  POLYDG_GPU_CHECK(testing::same_bits(values_of(y_host.vec(), n), values_of(y_device.vec(), n)));
+  // Other values on the device: the next update_from_device moves the product.
+  BlockMatrix<double> doubled = matrix;
+  for (double& value : doubled.values()) value *= 2;
+  const device::DeviceBuffer<double> doubled_values{std::span<const double>(doubled.values())};
+  from_device.update_from_device(doubled_values.data());
+  POLYDG_PETSC_CALL(MatMult(from_device.mat(), x.vec(), y_device.vec()));
+  const std::vector<double> twice = values_of(y_device.vec(), n), once = values_of(y_host.vec(), n);
+  double largest = 0;
+  for (std::size_t i = 0; i < once.size(); ++i)
+    largest = std::max(largest, std::abs(twice[i] - 2 * once[i]));
+  POLYDG_GPU_CHECK(largest == 0.0);  // doubling is exact, so is the product of doubled values
+}
+
 int main(int argc, char** argv) {
   if (testing::no_cuda_device()) return testing::skipped_exit_code;
   petsc::Session session(argc, argv);
   for (void (*test)() : {products_and_diagonal, krylov_solves, update_values_reach_the_next_solve,
-                         options_database, space_time_slab}) {
+                         options_database, space_time_slab, aij_from_device_values}) {
     try {
       test();
     } catch (const std::exception& error) {

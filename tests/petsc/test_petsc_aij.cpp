@@ -169,3 +169,23 @@ BOOST_AUTO_TEST_CASE(vector_round_trip_and_size_checks) {
   BOOST_CHECK_THROW(petsc::copy_to_vec(wrong, v.vec()), Error);
   BOOST_CHECK_THROW(petsc::copy_from_vec(v.vec(), wrong), Error);
 }
+
+// -[prefix]mat_type reaches the Mat (so a PETSc built with CUDA can be given aijcusparse, whose
+// values update_from_device() writes in place); a host type keeps the staged path, and a type
+// PETSc does not know is refused with PETSc's message.
+BOOST_AUTO_TEST_CASE(mat_type_comes_from_the_options_database) {
+  const auto pattern = testing::small_hp_pattern();
+  {
+    const testing::ScopedOption type("-typed_mat_type", "seqaij");
+    const petsc::AijMatrix aij(*pattern, "typed_");
+    PetscBool same = PETSC_FALSE;
+    POLYDG_PETSC_CALL(
+        PetscObjectTypeCompare(reinterpret_cast<PetscObject>(aij.mat()), MATSEQAIJ, &same));
+    BOOST_TEST(same == PETSC_TRUE);
+    BOOST_TEST(!aij.values_on_device());
+  }
+  const testing::ScopedOption type("-untyped_mat_type", "no_such_type");
+  BOOST_CHECK_EXCEPTION(petsc::AijMatrix(*pattern, "untyped_"), Error, [](const Error& e) {
+    return std::string(e.what()).find("no_such_type") != std::string::npos;
+  });
+}

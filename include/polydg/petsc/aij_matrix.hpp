@@ -12,6 +12,7 @@
 #include <petscmat.h>
 
 #include <string>
+#include <vector>
 
 #include "polydg/core/types.hpp"
 #include "polydg/sparse/block_matrix.hpp"
@@ -40,12 +41,13 @@ class AijMatrix {
   ///   aij.update(matrix);
   ///
   /// Notes:
-  ///   The Mat is MATAIJ: MATSEQAIJ on one rank. Its rows and columns are the pattern's
-  ///   unknowns in global numbering (dof_offset(e) + i), and its stored entries are exactly
-  ///   the pattern's — MatSetPreallocationCOO() is called once here with
-  ///   BlockPattern::coo_indices(), so later updates neither allocate nor add nonzeros. The
-  ///   values are zero until the first update(); the COO index arrays are freed before the
-  ///   constructor returns.
+  ///   The Mat is MATAIJ (MATSEQAIJ on one rank) unless -[prefix]mat_type says otherwise (e.g.
+  ///   aijcusparse, with a PETSc built with CUDA: see update_from_device()). Its rows and
+  ///   columns are the pattern's unknowns in global numbering (dof_offset(e) + i), and its
+  ///   stored entries are exactly the pattern's — MatSetPreallocationCOO() is called once
+  ///   here with BlockPattern::coo_indices(), so later updates neither allocate nor add
+  ///   nonzeros. The values are zero until the first update(); the COO index arrays are freed
+  ///   before the constructor returns.
   ///
   ///   Throws polydg::Error when PETSC_COMM_WORLD has more than one rank (distributed export
   ///   is not supported yet), when dof_count() does not fit in PetscInt (32-bit PetscInt
@@ -84,6 +86,31 @@ class AijMatrix {
   /// See also: AijMatrix(), MatSetValuesCOO()
   void update(const BlockMatrix<double>& matrix);
 
+  /// update_from_device - copies values held in device memory (a BlockMatrix's values on the
+  /// same pattern, in its order, e.g. DeviceAssembler::values()) into the Mat.
+  ///
+  /// Collective on PETSC_COMM_WORLD.
+  ///
+  /// Input parameter:
+  ///   device_values - value_count() doubles in device memory
+  ///
+  /// Level: intermediate
+  ///
+  /// Notes:
+  ///   Where the Mat's values live on the device (values_on_device(): -mat_type aijcusparse,
+  ///   aijhipsparse or aijkokkos, a PETSc built with CUDA / HIP / Kokkos), MatSetValuesCOO()
+  ///   reads them in place: no copy through the host. Otherwise they come to the host in one
+  ///   staged copy, into a buffer this object keeps (value_count() doubles, allocated on the
+  ///   first call), and go to MatSetValuesCOO() from there. Throws polydg::Error when the
+  ///   library has no CUDA (no device memory to read) and for any failing CUDA or PETSc call.
+  ///
+  /// See also: update(), values_on_device(), MatSetValuesCOO()
+  void update_from_device(const double* device_values);
+
+  /// Whether the Mat keeps its values on a device (its type is one of PETSc's CUSPARSE,
+  /// HIPSPARSE or Kokkos AIJ types).
+  bool values_on_device() const;
+
   /// The PETSc matrix, for KSPSetOperators() and the like; owned by this object (take a
   /// reference with PetscObjectReference() to keep it beyond this object's lifetime).
   Mat mat() const { return mat_; }
@@ -96,6 +123,7 @@ class AijMatrix {
   Mat mat_ = nullptr;
   GlobalIndex row_count_ = 0;
   GlobalIndex value_count_ = 0;
+  std::vector<double> staging_;  ///< update_from_device()'s host copy (host Mats only)
 };
 
 }  // namespace polydg::petsc
