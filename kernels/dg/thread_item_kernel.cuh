@@ -41,12 +41,11 @@ inline constexpr int thread_item_block_threads = 128;
 static_assert(thread_item_block_threads * (max_thread_item_record | 1) * sizeof(double) <=
               48 * 1024);
 
-/// Two table shapes are compiled: 4 × 5 (a P_1 element's block, 4 × 4, or its rhs column,
-/// 4 × 1, in 2D+1 — the shape of both together, from when they shared a launch) and
-/// 8 × 8 (a P_1 interface's four blocks; 9 columns took 255 registers and spilled). Whether a
-/// launch's largest table takes the smaller one:
+/// Two table shapes are compiled: 4 × 4 (a P_1 element's or boundary face's block, or its rhs
+/// column, 4 × 1, in 2D+1) and 8 × 8 (a P_1 interface's four blocks; 9 columns took 255
+/// registers and spilled). Whether a launch's largest table takes the smaller one:
 inline bool fits_small_thread_table(int max_rows, int max_columns) {
-  return max_rows <= 4 && max_columns <= 5;
+  return max_rows <= 4 && max_columns <= 4;
 }
 
 /// Whether a launch whose largest table is max_rows × max_columns, with records of
@@ -135,9 +134,9 @@ void launch_thread_items(const Launch& launch, Index items, int max_rows, int ma
                  "%s: %d items (%.1f points each), %u blocks of %d threads (one item per thread), "
                  "table %dx%d, %zu bytes\n",
                  name, int(items), double(total_points) / double(items), blocks, threads,
-                 small ? 4 : thread_item_rows, small ? 5 : thread_item_rows, bytes);
+                 small ? 4 : thread_item_rows, small ? 4 : thread_item_rows, bytes);
   if (small)
-    thread_item_kernel<Launch, 4, 5>
+    thread_item_kernel<Launch, 4, 4>
         <<<blocks, threads, bytes, stream>>>(launch, record_stride, items);
   else
     thread_item_kernel<Launch, thread_item_rows, thread_item_rows>

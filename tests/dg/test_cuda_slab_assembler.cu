@@ -164,7 +164,7 @@ void check_approach_one_slab() {
   check_approach_one(slab, conditions, slab_assembly_options(), heat, "slab P_2 prisms");
 }
 
-// A NaN on a P_1 slab of prisms, whose elements (4 × 5), interfaces (8 × 8) and boundary faces
+// A NaN on a P_1 slab of prisms, whose elements (4 × 4), interfaces (8 × 8) and boundary faces
 // are summed one per thread and stored a table at a time (thread_item_kernel.cuh's store_table):
 // the error still names the block row of the first non-finite value, in both write modes. A NaN
 // reaction reaches the element kernel only; a NaN advection the interfaces and the inflow faces.

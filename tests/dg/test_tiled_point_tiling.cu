@@ -97,14 +97,19 @@ void tensor_core_tables() {
 
 // Tables a thread sums (thread_item_kernel.cuh): at most thread_item_rows rows, one point group
 // (that kernel's order of the sums, so the other schedules give the same bits); the P_1 element
-// (4 × 5, record of 27 Reals) and interface (8 × 8, 30) in 3D, the 2D P_2 element (6 × 7).
+// (4 × 4, record of 27 Reals) and interface (8 × 8, 30) in 3D, the 2D P_2 element (6 × 7).
+// The 4 × 4 shape is compiled apart (fewer registers than 8 × 8); a fifth column takes 8 × 8.
 void smallest_tables_one_per_thread() {
   using device::detail::fits_one_thread;
+  using device::detail::fits_small_thread_table;
   using device::detail::max_thread_item_record;
   using device::detail::thread_item_rows;
   for (int rows = 1; rows <= thread_item_rows; ++rows)
     POLYDG_GPU_CHECK(choose_tiling(rows, rows + 1).groups == 1);
-  POLYDG_GPU_CHECK(fits_one_thread(4, 5, 27) && fits_one_thread(4, 1, 27));
+  POLYDG_GPU_CHECK(fits_one_thread(4, 4, 27) && fits_one_thread(4, 1, 27));
+  POLYDG_GPU_CHECK(fits_small_thread_table(4, 4) && fits_small_thread_table(3, 3));
+  POLYDG_GPU_CHECK(!fits_small_thread_table(4, 5) && !fits_small_thread_table(5, 4));
+  POLYDG_GPU_CHECK(fits_one_thread(4, 5, 27));
   POLYDG_GPU_CHECK(fits_one_thread(8, 8, 30) && fits_one_thread(6, 7, 21));
   POLYDG_GPU_CHECK(!fits_one_thread(8, 9, 30));    // 9 columns: not compiled (registers)
   POLYDG_GPU_CHECK(!fits_one_thread(10, 11, 33));  // the 3D P_2 element
