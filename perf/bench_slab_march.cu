@@ -159,6 +159,7 @@ int main(int argc, char** argv) {
                     depend ? "every step" : "reused", cpu_times.assembly_s, gpu_times.assembly_s,
                     cpu_times.assembly_s / gpu_times.assembly_s, cpu_times.solve_s,
                     gpu_times.solve_s, gpu_times.iterations, difference);
+        std::fflush(stdout);  // a row as soon as it is measured: a long run shows its progress
         if (json) {
           json << (first_run ? "" : ", ") << "{\"p\": " << p << ", \"dofs\": " << dofs
                << ", \"matrix_every_step\": " << (depend ? "true" : "false")

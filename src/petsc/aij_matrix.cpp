@@ -7,7 +7,6 @@
 #include <utility>
 #include <vector>
 
-#include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "single_rank.hpp"
@@ -134,9 +133,10 @@ void AijMatrix::update_from_device(const double* device_values) {
         MatSetValuesCOO(mat_, reinterpret_cast<const PetscScalar*>(device_values), INSERT_VALUES));
     return;
   }
-  staging_.resize(std::size_t(value_count_));
+  if (staging_.size() != std::size_t(value_count_))
+    staging_ = device::PinnedBuffer<double>(std::size_t(value_count_));
   device::copy_device_to_host(staging_.data(), device_values, staging_.size() * sizeof(double));
-  set_values_coo(mat_, std::span<const double>(staging_));
+  set_values_coo(mat_, std::as_const(staging_).span());
 }
 
 }  // namespace polydg::petsc
