@@ -15,7 +15,11 @@
 // both.
 //
 //   build/bin/bench_slab_march [--cells-per-side 150] [--cells-per-element 3] [--p 1,2]
-//                              [--steps 4] [--json FILE] [PETSc options]
+//                              [--steps 4] [--march 1] [--json FILE] [PETSc options]
+//
+// Then, per degree, the pieces of a step that re-assembles the matrix are timed apart on the same
+// slab (device kernels, values to pinned host memory, MatSetValuesCOO from the host, the whole
+// AijMatrix::update_from_device). --march 0 times only these.
 #include <petscksp.h>
 
 #include <algorithm>
@@ -32,10 +36,13 @@
 #include "cuda_event_timing.hpp"
 #include "heat_slab_problem.hpp"
 #include "polydg/core/command_line.hpp"
+#include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/oscillating_domain.hpp"
+#include "polydg/petsc/aij_matrix.hpp"
 #include "polydg/petsc/session.hpp"
+#include "polydg/spacetime/slab_mesh.hpp"
 #include "polydg/spacetime/slab_solver.hpp"
 #include "spacetime/device_slab_solver.cuh"
 
@@ -76,6 +83,40 @@ MarchTimes march(Solver& solver, int steps, double tau) {
   return times;
 }
 
+/// The pieces of a step that re-assembles the matrix, timed apart on the march's slab
+/// (milliseconds, median of 5): the device kernels (matrix and rhs), the values' copy to pinned
+/// host memory, PETSc's MatSetValuesCOO from host values (AijMatrix::update), and the whole
+/// AijMatrix::update_from_device (copy + MatSetValuesCOO).
+struct MatrixStepPieces {
+  double kernels_ms = 0, copy_ms = 0, set_values_ms = 0, update_from_device_ms = 0;
+  double megabytes = 0;
+};
+
+template <class Coefficients>
+MatrixStepPieces time_matrix_step_pieces(const polydg::PolytopicMesh<2>& mesh,
+                                         const polydg::BoundaryConditions& conditions,
+                                         const Coefficients& data) {
+  const int repeats = 5;
+  const polydg::PolytopicMesh<3> slab = polydg::make_slab_mesh(mesh);
+  polydg::DeviceAssembler<3> assembler(slab, polydg::slab_boundary_conditions(conditions),
+                                       polydg::SlabSolverOptions{}.assembly);
+  polydg::BlockMatrix<double> host = assembler.make_host_matrix();
+  polydg::device::PinnedBuffer<double> pinned(host.values().size());
+  polydg::petsc::AijMatrix aij(*assembler.host_pattern());
+  MatrixStepPieces pieces;
+  pieces.megabytes = double(host.values().size()) * sizeof(double) * 1e-6;
+  pieces.kernels_ms = polydg::bench::median_event_ms(repeats, [&] { assembler.assemble(data); });
+  assembler.copy_to_host(host);
+  pieces.copy_ms = polydg::bench::median_event_ms(repeats, [&] {
+    polydg::device::copy_device_to_host(pinned.data(), assembler.values(),
+                                        pinned.size() * sizeof(double));
+  });
+  pieces.set_values_ms = polydg::bench::median_event_ms(repeats, [&] { aij.update(host); });
+  pieces.update_from_device_ms =
+      polydg::bench::median_event_ms(repeats, [&] { aij.update_from_device(assembler.values()); });
+  return pieces;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -85,6 +126,7 @@ int main(int argc, char** argv) {
   double cells_per_element = 3;
   std::vector<int> degrees = {1, 2};
   int steps = 4;
+  bool run_marches = true;
   std::string json_path;
   try {
     for (int i = 1; i < argc; ++i) {
@@ -98,6 +140,8 @@ int main(int argc, char** argv) {
         cells_per_element = polydg::parse_number(flag, value);
       else if (flag == "--p")
         degrees = polydg::parse_integer_list(flag, value);
+      else if (flag == "--march")
+        run_marches = polydg::parse_integer(flag, value) != 0;
       else if (flag == "--steps")
         steps = polydg::parse_integer(flag, value);
       else if (flag == "--json")
@@ -119,13 +163,15 @@ int main(int argc, char** argv) {
     const auto data = polydg::bench::heat_slab_coefficients();
     const polydg::BoundaryConditions conditions(polydg::BoundaryKind::dirichlet);
     const double tau = 1.0 / steps;
-    std::printf(
-        "Slab march, %s, %d polygons, %d steps of %.3g; seconds per step (median of steps "
-        "2..%d)\n",
-        polydg::bench::device_name().c_str(), int(parts.element_count), steps, tau, steps);
-    std::printf("%2s %10s %-11s %12s %12s %9s %10s %10s %8s %10s\n", "p", "DoFs", "matrix",
-                "CPU assembly", "GPU assembly", "speed-up", "CPU solve", "GPU solve", "KSP its",
-                "|GPU-CPU|");
+    if (run_marches) {
+      std::printf(
+          "Slab march, %s, %d polygons, %d steps of %.3g; seconds per step (median of steps "
+          "2..%d)\n",
+          polydg::bench::device_name().c_str(), int(parts.element_count), steps, tau, steps);
+      std::printf("%2s %10s %-11s %12s %12s %9s %10s %10s %8s %10s\n", "p", "DoFs", "matrix",
+                  "CPU assembly", "GPU assembly", "speed-up", "CPU solve", "GPU solve", "KSP its",
+                  "|GPU-CPU|");
+    }
     std::ofstream json;
     if (!json_path.empty()) {
       json.open(json_path);
@@ -133,7 +179,7 @@ int main(int argc, char** argv) {
       json << "{\"device\": \"" << polydg::bench::device_name() << "\", \"runs\": [";
     }
     bool first_run = true;
-    for (int p : degrees) {
+    for (int p : run_marches ? degrees : std::vector<int>{}) {
       const polydg::PolytopicMesh<2> mesh(fine, parts.element_of_cell, p);
       for (bool depend : {true, false}) {
         polydg::SlabSolverOptions options;
@@ -172,6 +218,25 @@ int main(int argc, char** argv) {
           first_run = false;
         }
       }
+    }
+    std::printf(
+        "\nA matrix step's pieces, timed apart (ms, median of 5): device kernels (matrix + rhs), "
+        "values to pinned host memory, MatSetValuesCOO from the host (AijMatrix::update), "
+        "AijMatrix::update_from_device (both)\n%2s %10s %9s %9s %9s %15s %12s\n",
+        "p", "values MB", "kernels", "copy", "COO set", "from device", "copy GB/s");
+    for (std::size_t k = 0; k < degrees.size(); ++k) {
+      const polydg::PolytopicMesh<2> mesh(fine, parts.element_of_cell, degrees[k]);
+      const MatrixStepPieces pieces = time_matrix_step_pieces(mesh, conditions, data);
+      std::printf("%2d %10.1f %9.3f %9.3f %9.3f %15.3f %12.1f\n", degrees[k], pieces.megabytes,
+                  pieces.kernels_ms, pieces.copy_ms, pieces.set_values_ms,
+                  pieces.update_from_device_ms, pieces.megabytes / pieces.copy_ms);
+      std::fflush(stdout);
+      if (json)
+        json << (k == 0 ? "], \"matrix_step_pieces_ms\": [" : ", ") << "{\"p\": " << degrees[k]
+             << ", \"values_megabytes\": " << pieces.megabytes
+             << ", \"kernels\": " << pieces.kernels_ms << ", \"copy_to_pinned\": " << pieces.copy_ms
+             << ", \"set_values_coo\": " << pieces.set_values_ms
+             << ", \"update_from_device\": " << pieces.update_from_device_ms << "}";
     }
     if (json) json << "]}\n";
   } catch (const polydg::Error& error) {
