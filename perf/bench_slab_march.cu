@@ -18,7 +18,7 @@
 //                              [--steps 4] [--march 1] [--json FILE] [PETSc options]
 //
 // Then, per degree, the pieces of a step that re-assembles the matrix are timed apart on the same
-// slab (device kernels, values to pinned host memory, MatSetValuesCOO from the host, the whole
+// slab (device kernels, values to pinned host memory, host values into the Mat, the whole
 // AijMatrix::update_from_device). --march 0 times only these.
 #include <petscksp.h>
 
@@ -85,10 +85,10 @@ MarchTimes march(Solver& solver, int steps, double tau) {
 
 /// The pieces of a step that re-assembles the matrix, timed apart on the march's slab
 /// (milliseconds, median of 5): the device kernels (matrix and rhs), the values' copy to pinned
-/// host memory, PETSc's MatSetValuesCOO from host values (AijMatrix::update), and the whole
-/// AijMatrix::update_from_device (copy + MatSetValuesCOO).
+/// host memory, host values into the Mat (AijMatrix::update: a MATSEQAIJ's array written
+/// directly, other types MatSetValuesCOO), and the whole AijMatrix::update_from_device (both).
 struct MatrixStepPieces {
-  double kernels_ms = 0, copy_ms = 0, set_values_ms = 0, update_from_device_ms = 0;
+  double kernels_ms = 0, copy_ms = 0, host_update_ms = 0, update_from_device_ms = 0;
   double megabytes = 0;
 };
 
@@ -111,7 +111,7 @@ MatrixStepPieces time_matrix_step_pieces(const polydg::PolytopicMesh<2>& mesh,
     polydg::device::copy_device_to_host(pinned.data(), assembler.values(),
                                         pinned.size() * sizeof(double));
   });
-  pieces.set_values_ms = polydg::bench::median_event_ms(repeats, [&] { aij.update(host); });
+  pieces.host_update_ms = polydg::bench::median_event_ms(repeats, [&] { aij.update(host); });
   pieces.update_from_device_ms =
       polydg::bench::median_event_ms(repeats, [&] { aij.update_from_device(assembler.values()); });
   return pieces;
@@ -221,21 +221,21 @@ int main(int argc, char** argv) {
     }
     std::printf(
         "\nA matrix step's pieces, timed apart (ms, median of 5): device kernels (matrix + rhs), "
-        "values to pinned host memory, MatSetValuesCOO from the host (AijMatrix::update), "
+        "values to pinned host memory, host values into the Mat (AijMatrix::update), "
         "AijMatrix::update_from_device (both)\n%2s %10s %9s %9s %9s %15s %12s\n",
-        "p", "values MB", "kernels", "copy", "COO set", "from device", "copy GB/s");
+        "p", "values MB", "kernels", "copy", "into Mat", "from device", "copy GB/s");
     for (std::size_t k = 0; k < degrees.size(); ++k) {
       const polydg::PolytopicMesh<2> mesh(fine, parts.element_of_cell, degrees[k]);
       const MatrixStepPieces pieces = time_matrix_step_pieces(mesh, conditions, data);
       std::printf("%2d %10.1f %9.3f %9.3f %9.3f %15.3f %12.1f\n", degrees[k], pieces.megabytes,
-                  pieces.kernels_ms, pieces.copy_ms, pieces.set_values_ms,
+                  pieces.kernels_ms, pieces.copy_ms, pieces.host_update_ms,
                   pieces.update_from_device_ms, pieces.megabytes / pieces.copy_ms);
       std::fflush(stdout);
       if (json)
         json << (k == 0 ? "], \"matrix_step_pieces_ms\": [" : ", ") << "{\"p\": " << degrees[k]
              << ", \"values_megabytes\": " << pieces.megabytes
              << ", \"kernels\": " << pieces.kernels_ms << ", \"copy_to_pinned\": " << pieces.copy_ms
-             << ", \"set_values_coo\": " << pieces.set_values_ms
+             << ", \"host_update\": " << pieces.host_update_ms
              << ", \"update_from_device\": " << pieces.update_from_device_ms << "}";
     }
     if (json) json << "]}\n";

@@ -2,11 +2,13 @@
 
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <span>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "csr_value_order.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "single_rank.hpp"
@@ -76,11 +78,20 @@ AijMatrix::AijMatrix(const BlockPattern& pattern, const std::string& options_pre
     std::vector<PetscInt> petsc_columns = to_petsc_indices(columns);
     POLYDG_PETSC_CALL(MatSetPreallocationCOO(mat_, PetscCount(value_count_), petsc_rows.data(),
                                              petsc_columns.data()));
+    PetscBool sequential_aij = PETSC_FALSE;
+    POLYDG_PETSC_CALL(
+        PetscObjectTypeCompare(reinterpret_cast<PetscObject>(mat_), MATSEQAIJ, &sequential_aij));
+    if (sequential_aij == PETSC_TRUE) {
+      auto order = std::make_unique<detail::CsrValueOrder>(pattern);
+      if (order->matches(mat_, pattern)) csr_order_ = std::move(order);
+    }
   } catch (...) {
     destroy(mat_);
     throw;
   }
 }
+
+AijMatrix::AijMatrix() = default;
 
 AijMatrix::~AijMatrix() { destroy(mat_); }
 
@@ -88,7 +99,8 @@ AijMatrix::AijMatrix(AijMatrix&& other) noexcept
     : mat_(std::exchange(other.mat_, nullptr)),
       row_count_(std::exchange(other.row_count_, 0)),
       value_count_(std::exchange(other.value_count_, 0)),
-      staging_(std::move(other.staging_)) {}
+      staging_(std::move(other.staging_)),
+      csr_order_(std::move(other.csr_order_)) {}
 
 AijMatrix& AijMatrix::operator=(AijMatrix&& other) noexcept {
   if (this != &other) {
@@ -97,6 +109,7 @@ AijMatrix& AijMatrix::operator=(AijMatrix&& other) noexcept {
     row_count_ = std::exchange(other.row_count_, 0);
     value_count_ = std::exchange(other.value_count_, 0);
     staging_ = std::move(other.staging_);
+    csr_order_ = std::move(other.csr_order_);
   }
   return *this;
 }
@@ -108,7 +121,27 @@ void AijMatrix::update(const BlockMatrix<double>& matrix) {
           "polydg::petsc::AijMatrix::update: the BlockMatrix has ", matrix.pattern().dof_count(),
           " rows and ", values.size(), " values, the AijMatrix was created for ", row_count_,
           " rows and ", value_count_, " values");
-  set_values_coo(mat_, values);
+  set_values(values);
+}
+
+void AijMatrix::set_values(std::span<const double> values) {
+  if (!csr_order_) {
+    set_values_coo(mat_, values);
+    return;
+  }
+  PetscScalar* csr = nullptr;
+  POLYDG_PETSC_CALL(MatSeqAIJGetArrayWrite(mat_, &csr));
+  csr_order_->scatter(values, csr);
+  // Restoring the array raises the Mat's object state: a KSP sets its PC up again.
+  POLYDG_PETSC_CALL(MatSeqAIJRestoreArrayWrite(mat_, &csr));
+  // The COO preallocation leaves the Mat unassembled; its first values complete it (once: the
+  // structure never changes afterwards).
+  PetscBool assembled = PETSC_FALSE;
+  POLYDG_PETSC_CALL(MatAssembled(mat_, &assembled));
+  if (assembled == PETSC_FALSE) {
+    POLYDG_PETSC_CALL(MatAssemblyBegin(mat_, MAT_FINAL_ASSEMBLY));
+    POLYDG_PETSC_CALL(MatAssemblyEnd(mat_, MAT_FINAL_ASSEMBLY));
+  }
 }
 
 bool AijMatrix::values_on_device() const {
@@ -136,7 +169,7 @@ void AijMatrix::update_from_device(const double* device_values) {
   if (staging_.size() != std::size_t(value_count_))
     staging_ = device::PinnedBuffer<double>(std::size_t(value_count_));
   device::copy_device_to_host(staging_.data(), device_values, staging_.size() * sizeof(double));
-  set_values_coo(mat_, std::as_const(staging_).span());
+  set_values(std::as_const(staging_).span());
 }
 
 }  // namespace polydg::petsc

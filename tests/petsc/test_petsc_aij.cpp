@@ -1,4 +1,5 @@
 #define BOOST_TEST_MODULE petsc_aij
+#include <petscksp.h>
 #include <petscmat.h>
 
 #include <array>
@@ -188,4 +189,55 @@ BOOST_AUTO_TEST_CASE(mat_type_comes_from_the_options_database) {
   BOOST_CHECK_EXCEPTION(petsc::AijMatrix(*pattern, "untyped_"), Error, [](const Error& e) {
     return std::string(e.what()).find("no_such_type") != std::string::npos;
   });
+}
+
+// update() writes a MATSEQAIJ's value array directly (csr_value_order.hpp). A KSP must see the
+// new values: the direct solve is factored again after the update, without KSPSetOperators.
+BOOST_AUTO_TEST_CASE(a_direct_solve_after_an_update_uses_the_new_values) {
+  const auto pattern = testing::small_hp_pattern();
+  const BlockMatrix<double> first =
+      testing::spd_block_matrix(testing::random_block_matrix(pattern, 6));
+  const BlockMatrix<double> second =
+      testing::spd_block_matrix(testing::random_block_matrix(pattern, 7));
+  petsc::AijMatrix aij(*pattern);
+  aij.update(first);
+  KSP ksp = nullptr;
+  POLYDG_PETSC_CALL(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  POLYDG_PETSC_CALL(KSPSetOperators(ksp, aij.mat(), aij.mat()));
+  POLYDG_PETSC_CALL(KSPSetType(ksp, KSPPREONLY));
+  PC pc = nullptr;
+  POLYDG_PETSC_CALL(KSPGetPC(ksp, &pc));
+  POLYDG_PETSC_CALL(PCSetType(pc, PCLU));
+  const std::vector<double> b = testing::random_vector(pattern->dof_count(), 8);
+  petsc::Vector pb(*pattern), px(*pattern);
+  petsc::copy_to_vec(b, pb.vec());
+  std::vector<double> x(b.size()), residual(b.size());
+  for (const BlockMatrix<double>* matrix : {&first, &second}) {
+    if (matrix == &second) aij.update(second);
+    POLYDG_PETSC_CALL(KSPSolve(ksp, pb.vec(), px.vec()));
+    petsc::copy_from_vec(px.vec(), x);
+    matrix->multiply(x, residual);
+    for (std::size_t i = 0; i < b.size(); ++i)
+      BOOST_TEST(residual[i] == b[i], boost::test_tools::tolerance(1e-12));
+  }
+  POLYDG_PETSC_CALL(KSPDestroy(&ksp));
+}
+
+// A Mat type other than MATSEQAIJ (here MATSEQAIJPERM, a SeqAIJ with its own products) takes
+// its values through MatSetValuesCOO(): the same entries.
+BOOST_AUTO_TEST_CASE(other_host_mat_types_get_the_same_entries) {
+  const auto pattern = testing::small_hp_pattern();
+  const BlockMatrix<double> matrix = testing::random_block_matrix(pattern, 9);
+  const testing::ScopedOption type("-perm_mat_type", "seqaijperm");
+  petsc::AijMatrix aij(*pattern, "perm_");
+  PetscBool perm = PETSC_FALSE;
+  POLYDG_PETSC_CALL(
+      PetscObjectTypeCompare(reinterpret_cast<PetscObject>(aij.mat()), MATSEQAIJPERM, &perm));
+  BOOST_TEST(perm == PETSC_TRUE);
+  aij.update(matrix);
+  const GlobalIndex n = pattern->dof_count();
+  const std::vector<double> dense = dense_entries(aij.mat(), n);
+  for (GlobalIndex i = 0; i < n; ++i)
+    for (GlobalIndex j = 0; j < n; ++j)
+      BOOST_TEST(dense[i * n + j] == matrix.entry(i, j), "entry (" << i << ", " << j << ")");
 }
