@@ -31,7 +31,7 @@ bool CsrValueOrder::matches(Mat mat, const BlockPattern& pattern) const {
   for (Index e = 0; same && e < pattern.block_row_count(); ++e) {
     const GlobalIndex first_row = pattern.dof_offset(e);
     for (int i = 0; same && i < row_heights_[e]; ++i) {
-      // Row i of element e starts where row i of e's first block would start in CSR order.
+      // e's rows fill the value range of e's blocks, each as long as the blocks' widths summed.
       GlobalIndex position = block_offsets_[block_row_begin_[e]];
       for (Index b = block_row_begin_[e]; b < block_row_begin_[e + 1]; ++b)
         position += i * block_widths_[b];
@@ -52,7 +52,7 @@ bool CsrValueOrder::matches(Mat mat, const BlockPattern& pattern) const {
 
 void CsrValueOrder::scatter(std::span<const double> values, PetscScalar* csr) const {
   const Index rows = Index(row_heights_.size());
-#pragma omp parallel for schedule(dynamic, 256)
+#pragma omp parallel for schedule(dynamic, 256) if (rows > 4096)
   for (Index e = 0; e < rows; ++e) {
     PetscScalar* out = csr + block_offsets_[block_row_begin_[e]];
     for (int i = 0; i < row_heights_[e]; ++i)
