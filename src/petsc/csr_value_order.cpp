@@ -29,19 +29,21 @@ bool CsrValueOrder::matches(Mat mat, const BlockPattern& pattern) const {
       MatGetRowIJ(mat, 0, PETSC_FALSE, PETSC_FALSE, &n, &row_starts, &columns, &done));
   bool same = done == PETSC_TRUE && GlobalIndex(n) == pattern.dof_count();
   for (Index e = 0; same && e < pattern.block_row_count(); ++e) {
+    // e's rows fill the value range of e's blocks, each as long as the blocks' widths summed.
+    GlobalIndex row_length = 0;
+    for (Index b = block_row_begin_[e]; b < block_row_begin_[e + 1]; ++b)
+      row_length += block_widths_[b];
     const GlobalIndex first_row = pattern.dof_offset(e);
     for (int i = 0; same && i < row_heights_[e]; ++i) {
-      // e's rows fill the value range of e's blocks, each as long as the blocks' widths summed.
-      GlobalIndex position = block_offsets_[block_row_begin_[e]];
-      for (Index b = block_row_begin_[e]; b < block_row_begin_[e + 1]; ++b)
-        position += i * block_widths_[b];
-      same = GlobalIndex(row_starts[first_row + i]) == position;
+      GlobalIndex position = block_offsets_[block_row_begin_[e]] + i * row_length;
+      // The row's extent first, so that no column is read beyond the Mat's arrays.
+      same = GlobalIndex(row_starts[first_row + i]) == position &&
+             GlobalIndex(row_starts[first_row + i + 1]) == position + row_length;
       for (Index b = block_row_begin_[e]; same && b < block_row_begin_[e + 1]; ++b) {
         const GlobalIndex first_column = pattern.dof_offset(pattern.block_column(b));
         for (int j = 0; same && j < block_widths_[b]; ++j)
           same = GlobalIndex(columns[position++]) == first_column + j;
       }
-      same = same && GlobalIndex(row_starts[first_row + i + 1]) == position;
     }
   }
   if (done == PETSC_TRUE)

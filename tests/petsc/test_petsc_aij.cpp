@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "../../src/petsc/csr_value_order.hpp"  // private to AijMatrix: its order check
 #include "petsc_test_support.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/petsc/aij_matrix.hpp"
@@ -240,4 +241,21 @@ BOOST_AUTO_TEST_CASE(other_host_mat_types_get_the_same_entries) {
   for (GlobalIndex i = 0; i < n; ++i)
     for (GlobalIndex j = 0; j < n; ++j)
       BOOST_TEST(dense[i * n + j] == matrix.entry(i, j), "entry (" << i << ", " << j << ")");
+}
+
+// The CSR order is used only for a Mat it was checked against: a MATSEQAIJ with another
+// pattern's entries (same unknowns, one interface fewer) is refused, so AijMatrix would keep
+// MatSetValuesCOO for it.
+BOOST_AUTO_TEST_CASE(the_csr_order_is_checked_against_the_mat) {
+  const auto pattern = testing::small_hp_pattern();
+  const std::vector<std::array<Index, 2>> fewer = {{0, 1}, {1, 2}, {2, 3}, {3, 4},
+                                                   {4, 5}, {5, 6}, {0, 3}};
+  const BlockPattern other(std::vector<Index>{3, 6, 3, 6, 6, 3, 3}, fewer);
+  BOOST_TEST(other.dof_count() == pattern->dof_count());
+  const petsc::AijMatrix aij(*pattern);
+  const petsc::AijMatrix other_aij(other);
+  const petsc::detail::CsrValueOrder order(*pattern);
+  BOOST_TEST(order.matches(aij.mat(), *pattern));
+  BOOST_TEST(!order.matches(other_aij.mat(), *pattern));
+  BOOST_TEST(!petsc::detail::CsrValueOrder(other).matches(aij.mat(), other));
 }
