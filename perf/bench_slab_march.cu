@@ -21,6 +21,7 @@
 // slab (device kernels, values to pinned host memory, host values into the Mat, the whole
 // AijMatrix::update_from_device). --march 0 times only these.
 #include <petscksp.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <cmath>
@@ -30,6 +31,7 @@
 #include <memory>
 #include <numbers>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cpu_assembly.hpp"
@@ -53,6 +55,15 @@ struct InitialCondition {
     return sin(std::numbers::pi * x[0]) * sin(std::numbers::pi * x[1]);
   }
 };
+
+/// The CPUs this process may run on after PetscInitialize (MPI_Init may bind a process to a
+/// core), against the machine's: the CPU march's times are read against the cores it had.
+std::string allowed_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  const int allowed = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : -1;
+  return std::to_string(allowed) + " of " + std::to_string(std::thread::hardware_concurrency());
+}
 
 /// Median assembly and solve seconds of steps 2..N, and the KSP iterations of the last step.
 struct MarchTimes {
@@ -166,8 +177,9 @@ int main(int argc, char** argv) {
     if (run_marches) {
       std::printf(
           "Slab march, %s, %d polygons, %d steps of %.3g; seconds per step (median of steps "
-          "2..%d)\n",
-          polydg::bench::device_name().c_str(), int(parts.element_count), steps, tau, steps);
+          "2..%d); host CPUs allowed: %s\n",
+          polydg::bench::device_name().c_str(), int(parts.element_count), steps, tau, steps,
+          allowed_cpus().c_str());
       std::printf("%2s %10s %-11s %12s %12s %9s %10s %10s %8s %10s\n", "p", "DoFs", "matrix",
                   "CPU assembly", "GPU assembly", "speed-up", "CPU solve", "GPU solve", "KSP its",
                   "|GPU-CPU|");
@@ -176,7 +188,8 @@ int main(int argc, char** argv) {
     if (!json_path.empty()) {
       json.open(json_path);
       polydg::require(bool(json), "cannot write ", json_path);
-      json << "{\"device\": \"" << polydg::bench::device_name() << "\", \"runs\": [";
+      json << "{\"device\": \"" << polydg::bench::device_name() << "\", \"host_cpus_allowed\": \""
+           << allowed_cpus() << "\", \"runs\": [";
     }
     bool first_run = true;
     for (int p : run_marches ? degrees : std::vector<int>{}) {
