@@ -34,6 +34,15 @@ std::vector<double> dense_entries(Mat mat, GlobalIndex n) {
   return std::vector<double>(dense.begin(), dense.end());
 }
 
+/// Every entry of `mat` equals the BlockMatrix's (zero outside its blocks), exactly.
+void check_same_entries(Mat mat, const BlockMatrix<double>& matrix) {
+  const GlobalIndex n = matrix.pattern().dof_count();
+  const std::vector<double> dense = dense_entries(mat, n);
+  for (GlobalIndex i = 0; i < n; ++i)
+    for (GlobalIndex j = 0; j < n; ++j)
+      BOOST_TEST(dense[i * n + j] == matrix.entry(i, j), "entry (" << i << ", " << j << ")");
+}
+
 MatInfo local_info(Mat mat) {
   MatInfo info;
   POLYDG_PETSC_CALL(MatGetInfo(mat, MAT_LOCAL, &info));
@@ -61,10 +70,7 @@ BOOST_AUTO_TEST_CASE(aij_matrix_equals_the_block_matrix_entry_for_entry) {
   BOOST_TEST(info.nz_allocated == double(pattern->value_count()));
   BOOST_TEST(info.mallocs == 0.0);
 
-  const std::vector<double> dense = dense_entries(aij.mat(), n);
-  for (GlobalIndex i = 0; i < n; ++i)
-    for (GlobalIndex j = 0; j < n; ++j)
-      BOOST_TEST(dense[i * n + j] == matrix.entry(i, j), "entry (" << i << ", " << j << ")");
+  check_same_entries(aij.mat(), matrix);
 }
 
 BOOST_AUTO_TEST_CASE(mat_mult_equals_block_matrix_multiply) {
@@ -105,11 +111,7 @@ BOOST_AUTO_TEST_CASE(second_update_changes_values_without_new_allocation) {
   BOOST_TEST(info.mallocs == 0.0);
   BOOST_TEST(info.nz_allocated == double(pattern->value_count()));
 
-  const GlobalIndex n = pattern->dof_count();
-  const std::vector<double> dense = dense_entries(mat, n);
-  for (GlobalIndex i = 0; i < n; ++i)
-    for (GlobalIndex j = 0; j < n; ++j)
-      BOOST_TEST(dense[i * n + j] == second.entry(i, j), "entry (" << i << ", " << j << ")");
+  check_same_entries(mat, second);
 }
 
 BOOST_AUTO_TEST_CASE(update_with_another_pattern_throws) {
@@ -236,11 +238,7 @@ BOOST_AUTO_TEST_CASE(other_host_mat_types_get_the_same_entries) {
       PetscObjectTypeCompare(reinterpret_cast<PetscObject>(aij.mat()), MATSEQAIJPERM, &perm));
   BOOST_TEST(perm == PETSC_TRUE);
   aij.update(matrix);
-  const GlobalIndex n = pattern->dof_count();
-  const std::vector<double> dense = dense_entries(aij.mat(), n);
-  for (GlobalIndex i = 0; i < n; ++i)
-    for (GlobalIndex j = 0; j < n; ++j)
-      BOOST_TEST(dense[i * n + j] == matrix.entry(i, j), "entry (" << i << ", " << j << ")");
+  check_same_entries(aij.mat(), matrix);
 }
 
 // The CSR order is used only for a Mat it was checked against: a MATSEQAIJ with another
