@@ -93,8 +93,7 @@ class DeviceSlabSolver {
   SlabStep step(double t_end) {
     require(initial_.has_value(),
             "DeviceSlabSolver::step: no initial condition (set_initial_condition)");
-    using Clock = std::chrono::steady_clock;
-    const auto start = Clock::now();
+    const auto start = std::chrono::steady_clock::now();
     const SlabMarch::Step step = march_.next(t_end, options_.coefficients_depend_on_time);
     assembler_.map_last_coordinate(step.from_begin, step.from_end, step.t_begin, step.t_end);
     if (step.assemble_matrix)
@@ -109,13 +108,10 @@ class DeviceSlabSolver {
           previous_.data(), march_.previous_begin(), march_.previous_end()});
     if (step.assemble_matrix) aij_.update_from_device(assembler_.values());
     assembler_.copy_rhs_to_host(rhs_);
-    petsc::copy_to_vec(rhs_, b_.vec());
-    const auto assembled = Clock::now();
-    const petsc::SolveResult solve = solver_->solve(b_.vec(), x_.vec());
-    petsc::copy_from_vec(x_.vec(), solution_);
+    const SlabStep result = solve_slab_step(step, start, rhs_, b_, x_, *solver_, solution_);
     previous_.assign(std::span<const double>(solution_));
     march_.finish(step);
-    return slab_step_result(step, solve, start, assembled);
+    return result;
   }
 
   double time() const { return march_.time(); }

@@ -64,11 +64,18 @@ inline BoundaryConditions slab_boundary_conditions(BoundaryConditions conditions
   return conditions;
 }
 
-/// The SlabStep of `step`, solved with `solve`; assembly from `start` to `assembled`, the solve
-/// from then to now.
-inline SlabStep slab_step_result(const SlabMarch::Step& step, const petsc::SolveResult& solve,
-                                 std::chrono::steady_clock::time_point start,
-                                 std::chrono::steady_clock::time_point assembled) {
+/// The end of a slab step, shared by SlabSolver and DeviceSlabSolver: `rhs` into `b`, the solve
+/// into `x`, `x` into `solution`, and the step's SlabStep — assembly timed from `start` until the
+/// solve begins, the solve after.
+inline SlabStep solve_slab_step(const SlabMarch::Step& step,
+                                std::chrono::steady_clock::time_point start,
+                                std::span<const double> rhs, petsc::Vector& b, petsc::Vector& x,
+                                petsc::LinearSolver& solver, std::span<double> solution) {
+  using Clock = std::chrono::steady_clock;
+  petsc::copy_to_vec(rhs, b.vec());
+  const auto assembled = Clock::now();
+  const petsc::SolveResult solve = solver.solve(b.vec(), x.vec());
+  petsc::copy_from_vec(x.vec(), solution);
   SlabStep result;
   result.n = step.n;
   result.t_begin = step.t_begin;
@@ -76,8 +83,7 @@ inline SlabStep slab_step_result(const SlabMarch::Step& step, const petsc::Solve
   result.matrix_assembled = step.assemble_matrix;
   result.iterations = solve.iterations;
   result.assembly_seconds = std::chrono::duration<double>(assembled - start).count();
-  result.solve_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - assembled).count();
+  result.solve_seconds = std::chrono::duration<double>(Clock::now() - assembled).count();
   return result;
 }
 
@@ -123,8 +129,7 @@ class SlabSolver {
   /// Solves the slab (time(), t_end].
   SlabStep step(double t_end) {
     require(bool(initial_), "SlabSolver::step: no initial condition (set_initial_condition)");
-    using Clock = std::chrono::steady_clock;
-    const auto start = Clock::now();
+    const auto start = std::chrono::steady_clock::now();
     const SlabMarch::Step step = march_.next(t_end, options_.coefficients_depend_on_time);
     assembler_.map_last_coordinate(step.from_begin, step.from_end, step.t_begin, step.t_end);
     if (step.assemble_matrix) {
@@ -134,13 +139,10 @@ class SlabSolver {
       assembler_.assemble_rhs(coefficients_, rhs_);
     }
     add_coupling_term(step.first);
-    petsc::copy_to_vec(rhs_, b_.vec());
-    const auto assembled = Clock::now();
-    const petsc::SolveResult solve = solver_->solve(b_.vec(), x_.vec());
-    petsc::copy_from_vec(x_.vec(), solution_);
+    const SlabStep result = solve_slab_step(step, start, rhs_, b_, x_, *solver_, solution_);
     std::copy(solution_.begin(), solution_.end(), previous_.begin());
     march_.finish(step);
-    return slab_step_result(step, solve, start, assembled);
+    return result;
   }
 
   double time() const { return march_.time(); }
