@@ -75,3 +75,28 @@ BOOST_AUTO_TEST_CASE(single_precision_works_too) {
   float m[3][3] = {{0, 1, 2}, {3, 0, 1}, {1, 2, 0}};  // det = 0·(0−2) − 1·(0−1) + 2·(6−0) = 13
   BOOST_TEST(small_determinant<3>(m) == 13.0f);
 }
+
+BOOST_AUTO_TEST_CASE(cofactor_determinant_agrees_with_elimination) {
+  std::mt19937 generator(11);
+  std::uniform_real_distribution<double> value(-2, 2);
+  for (int trial = 0; trial < 200; ++trial) {
+    double m1[1][1], m2[2][2], m3[3][3];
+    m1[0][0] = value(generator);
+    for (auto& row : m2)
+      for (double& x : row) x = value(generator);
+    for (auto& row : m3)
+      for (double& x : row) x = value(generator);
+    BOOST_TEST(cofactor_determinant<1>(m1) == m1[0][0]);
+    const double scale2 = std::max(1.0, std::abs(laplace_determinant<2>(m2)));
+    const double scale3 = std::max(1.0, std::abs(laplace_determinant<3>(m3)));
+    BOOST_TEST(std::abs(cofactor_determinant<2>(m2) - determinant_of_copy<2>(m2)) <=
+               1e-14 * scale2);
+    BOOST_TEST(std::abs(cofactor_determinant<3>(m3) - determinant_of_copy<3>(m3)) <=
+               1e-13 * scale3);
+  }
+  // A zero column (a repeated vertex of a simplex) gives exactly zero, as elimination does.
+  const double repeated[3][3] = {{1, 0, 2}, {3, 0, 1}, {1, 0, 5}};
+  BOOST_TEST(cofactor_determinant<3>(repeated) == 0.0);
+  const double m[3][3] = {{0, 1, 2}, {3, 0, 1}, {1, 2, 0}};
+  BOOST_TEST(cofactor_determinant<3>(m) == 13.0);
+}

@@ -82,6 +82,61 @@ BOOST_AUTO_TEST_CASE(one_dimensional_table_matches_closed_forms) {
   }
 }
 
+namespace {
+
+/// The recurrences as they were written before their factors became constants: a division per
+/// step and a square root per entry at run time.
+template <class Real>
+void legendre_with_runtime_factors(int p, Real xi, Real* values, Real* derivatives) {
+  values[0] = Real(1);
+  derivatives[0] = Real(0);
+  if (p >= 1) {
+    values[1] = xi;
+    derivatives[1] = Real(1);
+  }
+  for (int k = 1; k < p; ++k) {
+    const Real a = Real(2 * k + 1) / Real(k + 1);
+    const Real b = Real(k) / Real(k + 1);
+    values[k + 1] = std::fma(a * xi, values[k], -b * values[k - 1]);
+    derivatives[k + 1] = std::fma(Real(2 * k + 1), values[k], derivatives[k - 1]);
+  }
+  for (int k = 0; k <= p; ++k) {
+    const Real scale = std::sqrt(Real(2 * k + 1) / Real(2));
+    values[k] *= scale;
+    derivatives[k] *= scale;
+  }
+}
+
+template <class Real>
+void check_tables_equal_runtime_factors() {
+  constexpr int n = max_basis_degree + 1;
+  for (int p = 0; p <= max_basis_degree; ++p)
+    for (Real xi : {Real(-1), Real(-0.73), Real(-0.1), Real(0), Real(0.31), Real(0.999), Real(1)}) {
+      Real values[n], derivatives[n], values_only[n], expected[n], expected_derivatives[n];
+      orthonormal_legendre_with_derivatives(p, xi, values, derivatives);
+      orthonormal_legendre(p, xi, values_only);
+      legendre_with_runtime_factors(p, xi, expected, expected_derivatives);
+      for (int k = 0; k <= p; ++k) {
+        BOOST_TEST(values[k] == expected[k]);
+        BOOST_TEST(values_only[k] == expected[k]);
+        BOOST_TEST(derivatives[k] == expected_derivatives[k]);
+      }
+    }
+}
+
+}  // namespace
+
+// The constant factors are the correctly rounded quotients and square roots, so the tables keep
+// their bits: in double, and in float (a double square root rounded to float is the float one).
+BOOST_AUTO_TEST_CASE(normalisation_constants_are_the_correctly_rounded_square_roots) {
+  for (int k = 0; k <= max_legendre_table_degree; ++k) {
+    BOOST_TEST(legendre_normalisation(k) == std::sqrt(double(2 * k + 1) / 2.0));
+    BOOST_TEST(float(legendre_normalisation(k)) == std::sqrt(float(2 * k + 1) / 2.0f));
+  }
+  check_tables_equal_runtime_factors<double>();
+  check_tables_equal_runtime_factors<float>();
+}
+
 BOOST_AUTO_TEST_CASE(basis_size_is_the_binomial_coefficient) {
   // Count multi-indices with |α| ≤ p by brute force.
   for (int dim = 1; dim <= 4; ++dim) {

@@ -1,5 +1,6 @@
 #pragma once
-/// Determinant of a small dense N×N matrix (N ≤ 4 in practice), for host and device.
+/// Determinant of a small dense N×N matrix (N ≤ 4 in practice), for host and device: by
+/// elimination (small_determinant), or for N ≤ 3 by cofactors (cofactor_determinant).
 #include <cmath>
 
 #include "polydg/core/macros.hpp"
@@ -36,6 +37,24 @@ POLYDG_HD inline Real small_determinant(Real (&m)[N][N]) {
     }
   }
   return det;
+}
+
+/// The same determinant for N ≤ 3 by cofactor expansion: no divisions and no branches, at the
+/// price of not being exactly 0 for every singular matrix (it is for a zero row or column).
+/// For quadrature weights, which kernels recompute at every point: elimination took three
+/// FP64 divisions per point there.
+template <int N, class Real>
+POLYDG_HD inline Real cofactor_determinant(const Real (&m)[N][N]) {
+  static_assert(N >= 1 && N <= 3, "cofactor_determinant is for N <= 3");
+  if constexpr (N == 1) {
+    return m[0][0];
+  } else if constexpr (N == 2) {
+    return m[0][0] * m[1][1] - m[0][1] * m[1][0];
+  } else {
+    return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
+           m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+           m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+  }
 }
 
 }  // namespace polydg

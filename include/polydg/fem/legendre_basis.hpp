@@ -18,6 +18,9 @@
 
 namespace polydg {
 
+static_assert(max_legendre_table_degree == max_basis_degree,
+              "the one-axis tables cover every degree of the basis");
+
 /// ξ = the point x in the box's reference coordinates [−1, 1]^Dim.
 template <int Dim, class Real>
 POLYDG_HD inline Point<Dim, Real> box_coordinates(const Box<Dim, Real>& box,
