@@ -96,9 +96,10 @@ struct BoundaryLaunch : ElementItemLaunch<Dim, ValueType> {
   static constexpr bool tensor_tables = true;  ///< tiled_point_schedule.cuh
   PointTerms terms;
 
-  // Record of one point (Reals): w, the four BoundaryPointTerms, A n [Dim], the basis tables.
-  static constexpr int weight = 0, flux = 1, mass = 2, rhs_value = 3, rhs_flux = 4;
-  static constexpr int a_normal = 5, tables = 5 + Dim;
+  // Record of one point (Reals): w, the four BoundaryPointTerms, 1 where the point acts (0 and
+  // the rest zero where not), A n [Dim], the basis tables.
+  static constexpr int weight = 0, flux = 1, mass = 2, rhs_value = 3, rhs_flux = 4, acts = 5;
+  static constexpr int a_normal = 6, tables = 6 + Dim;
   POLYDG_HD int record_size() const { return tables + basis_tables_size<Dim>(stride()); }
 
   /// Pieces: the element's boundary sub-facets.
@@ -111,10 +112,11 @@ struct BoundaryLaunch : ElementItemLaunch<Dim, ValueType> {
     const Point<Dim>* vertices = mesh.boundary_facet_vertices + GlobalIndex(f) * Dim;
     const Point<Dim> x = map_reference_point<Dim - 1, Dim>(vertices, mesh.boundary_rule_points[q]);
     const BoundaryPoint<Dim> point = terms(mesh, it.element, f, x);
-    if (!point.acts) {  // adds exact zeros: the tables must be finite
+    if (!point.acts) {  // adds exact zeros (point_contributes: skipped), the tables finite
       for (int m = 0; m < record_size(); ++m) record[m] = 0;
       return;
     }
+    record[acts] = Real(1);
     // The geometry and the terms in double; the basis and the vectors in Real.
     record[weight] =
         Real(mesh.boundary_rule_weights[q] * affine_measure_ratio<Dim - 1, Dim>(vertices));
@@ -126,6 +128,9 @@ struct BoundaryLaunch : ElementItemLaunch<Dim, ValueType> {
     write_basis_tables<Dim, Real>(p, mesh.boxes[it.element], mesh.box_inverse_extents[it.element],
                                   x, record + tables, stride());
   }
+  /// Whether the point's products may be nonzero (tiled_point_schedule.cuh skips the others:
+  /// a slab's top face adds nothing to the matrix, and its points are half of most elements').
+  __device__ bool point_contributes(const Real* record) const { return record[acts] != Real(0); }
   __device__ void evaluate_function(const Item& it, const Real* record, int u, int code, Real* test,
                                     int test_stride, Real* trial, int trial_stride) const {
     const BoundaryPointTerms<Real> point{record[flux], record[mass], record[rhs_value],

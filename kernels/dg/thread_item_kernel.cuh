@@ -18,7 +18,8 @@
 // for a function's trial vector and its test vector separately (the two are independent), so
 // that only the trial vectors and one row's test vector are live at once. Optionally
 // `bool store_table(item, const Real (&sum)[R][C])`: stores initial + sum for the whole table,
-// or returns false and leaves the item to the entry-by-entry store().
+// or returns false and leaves the item to the entry-by-entry store(); and point_contributes, as
+// there (points whose products are zeros are skipped).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -84,6 +85,8 @@ __global__ void __launch_bounds__(thread_item_block_threads)
   const Index point_count = launch.point_count(item);
   for (Index k = 0; k < point_count; ++k) {
     launch.evaluate_point(item, k, record);
+    if constexpr (requires { launch.point_contributes(record); })
+      if (!launch.point_contributes(record)) continue;  // its products are zeros
     Real trial[K][MaxColumns];
 #pragma unroll
     for (int j = 0; j < MaxColumns; ++j) {

@@ -67,6 +67,9 @@
 //        (writes component c at test[c · test_stride] unless test is null, likewise trial)
 //   Real initial(const Item&, int i, int j) const;  void store(const Item&, int i, int j, Real)
 //   const;
+// and optionally
+//   bool point_contributes(const Real* record) const;  (false: the point's products are all
+//        exact zeros, e.g. a boundary point where no term acts; it is skipped)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -375,6 +378,15 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
       launch.evaluate_point(owner, first + m, buffer + m * record_size);
   };
   int prefetched = -1;  // the buffer holding next_item's first batch
+  // Launch::point_contributes (optional): false where all of a point's products are zero. Such
+  // points get zero tables and no products. Skipping exact zeros keeps the bits: a sum of
+  // products that starts at +0 is never −0, and adding ±0 to it changes nothing.
+  const auto contributes = [&](const Real* record) {
+    if constexpr (requires { launch.point_contributes(record); })
+      return launch.point_contributes(record);
+    else
+      return true;
+  };
 
   for (int u = t; u < functions; u += threads) codes[u] = launch.function_code(item, u);
 
@@ -437,7 +449,7 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
         const int m = v / functions, u = v % functions;
         Real* test = u < padded_rows ? test_tables + m * test_step + u : nullptr;
         Real* trial = u < padded_columns ? trial_tables + m * trial_step + u : nullptr;
-        const bool point = m < count;
+        const bool point = m < count && contributes(batch_records + m * record_size);
         if (point && (u < rows || u < columns))
           launch.evaluate_function(item, batch_records + m * record_size, u, codes[u],
                                    u < rows ? test : nullptr, test_stride,
@@ -472,6 +484,7 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
       } else {
         // The batch's points of this unit's group, in increasing k.
         for (int m = (groups - phase + group) % groups; m < count; m += groups) {
+          if (!contributes(batch_records + m * record_size)) continue;  // zero tables
           const Real* test = test_tables + m * table_size + ti;
           const Real* trial = trial_tables + m * table_size + tj;
 #pragma unroll
