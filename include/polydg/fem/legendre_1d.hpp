@@ -93,8 +93,9 @@ POLYDG_HD inline void orthonormal_legendre_with_derivatives(int p, Real xi, Real
     values[1] = xi;
     derivatives[1] = Real(1);
   }
-  POLYDG_UNROLL  // as in orthonormal_legendre: constant factors
-      for (int k = 1; k < max_legendre_table_degree; ++k) {
+  // Unrolled as in orthonormal_legendre: constant factors.
+  POLYDG_UNROLL
+  for (int k = 1; k < max_legendre_table_degree; ++k) {
     if (k >= p) break;
     const Real a = Real(2 * k + 1) / Real(k + 1);
     const Real b = Real(k) / Real(k + 1);
