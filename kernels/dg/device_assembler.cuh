@@ -12,7 +12,8 @@
 // Construction: the QuadratureMesh on the host (as Assembler), then on the device: its arrays
 // (DeviceQuadratureMesh), the BlockPattern (build_block_pattern_on_device: Thrust/CUB sort of
 // the element pairs, equal to the CPU pattern), zeroed values and rhs, and the interface
-// scratch of the deterministic mode. An assembly is, on one stream: zero the targets; the
+// scratch of the deterministic mode. An assembly is, on one stream: zero the targets (of the
+// matrix, its diagonal blocks: zero_diagonal_blocks.cuh says why); the
 // diffusion ranges (the penalty's ā); element kernel; interior faces (+ gather); boundary
 // faces; and, unless disabled, a check that every assembled entry is finite (the kernels note
 // the first non-finite value they store; the rhs is read once).
@@ -42,6 +43,7 @@
 #include "dg/diffusion_range_kernel.cuh"
 #include "dg/element_kernel.cuh"
 #include "dg/interior_face_kernel.cuh"
+#include "dg/zero_diagonal_blocks.cuh"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/dg/assembler.hpp"
@@ -339,7 +341,9 @@ class DeviceAssembler {
       if (events_) events_->record(k);
     };
     record(0);
-    if (values) values_.fill_zero();
+    // The interior-face kernel overwrites the off-diagonal blocks; the others add into the
+    // diagonal ones.
+    if (values) zero_diagonal_blocks_on_device(pattern_.view(), values);
     if (rhs) rhs_.fill_zero();
     // The kernels note the first non-finite value they store (non_finite_watch.cuh).
     unsigned long long* first_non_finite = nullptr;
