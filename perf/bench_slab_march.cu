@@ -19,7 +19,8 @@
 //
 // Then, per degree, the pieces of a step that re-assembles the matrix are timed apart on the same
 // slab (device kernels, values to pinned host memory, host values into the Mat, the whole
-// AijMatrix::update_from_device). --march 0 times only these.
+// AijMatrix::update_from_device). --march 0 times only these. Without a CUDA device the CPU march
+// alone runs (GPU columns -1), so a machine without one gives its CPU numbers to compare.
 #include <petscksp.h>
 #include <sched.h>
 
@@ -67,7 +68,7 @@ std::string allowed_cpus() {
 
 /// Median assembly and solve seconds of steps 2..N, and the KSP iterations of the last step.
 struct MarchTimes {
-  double assembly_s = 0, solve_s = 0;
+  double assembly_s = -1, solve_s = -1;  // -1: not run
   long long iterations = 0;
   std::vector<double> solution;
 };
@@ -174,6 +175,8 @@ int main(int argc, char** argv) {
     const auto data = polydg::bench::heat_slab_coefficients();
     const polydg::BoundaryConditions conditions(polydg::BoundaryKind::dirichlet);
     const double tau = 1.0 / steps;
+    const bool gpu_present = polydg::device::device_count() > 0;
+    if (!gpu_present) std::printf("No CUDA device: the CPU march alone.\n");
     if (run_marches) {
       std::printf(
           "Slab march, %s, %d polygons, %d steps of %.3g; seconds per step (median of steps "
@@ -206,18 +209,20 @@ int main(int argc, char** argv) {
           cpu_times = march(cpu, steps, tau);
           dofs = static_cast<long long>(cpu.solution().size());
         }
-        {
+        if (gpu_present) {
           polydg::DeviceSlabSolver<decltype(data), InitialCondition> gpu(mesh, conditions, data,
                                                                          options);
           gpu.set_initial_condition(InitialCondition{});
           gpu_times = march(gpu, steps, tau);
         }
         const double difference =
-            polydg::bench::relative_difference(gpu_times.solution, cpu_times.solution);
+            gpu_present ? polydg::bench::relative_difference(gpu_times.solution, cpu_times.solution)
+                        : -1;
+        const double speed_up = gpu_present ? cpu_times.assembly_s / gpu_times.assembly_s : -1;
         std::printf("%2d %10lld %-11s %12.4f %12.4f %9.1f %10.4f %10.4f %8lld %10.1e\n", p, dofs,
                     depend ? "every step" : "reused", cpu_times.assembly_s, gpu_times.assembly_s,
-                    cpu_times.assembly_s / gpu_times.assembly_s, cpu_times.solve_s,
-                    gpu_times.solve_s, gpu_times.iterations, difference);
+                    speed_up, cpu_times.solve_s, gpu_times.solve_s,
+                    gpu_present ? gpu_times.iterations : cpu_times.iterations, difference);
         std::fflush(stdout);  // a row as soon as it is measured: a long run shows its progress
         if (json) {
           json << (first_run ? "" : ", ") << "{\"p\": " << p << ", \"dofs\": " << dofs
@@ -225,19 +230,20 @@ int main(int argc, char** argv) {
                << ", \"cpu_assembly_s\": " << cpu_times.assembly_s
                << ", \"gpu_assembly_s\": " << gpu_times.assembly_s
                << ", \"cpu_solve_s\": " << cpu_times.solve_s
-               << ", \"gpu_solve_s\": " << gpu_times.solve_s
-               << ", \"iterations\": " << gpu_times.iterations
+               << ", \"gpu_solve_s\": " << gpu_times.solve_s << ", \"iterations\": "
+               << (gpu_present ? gpu_times.iterations : cpu_times.iterations)
                << ", \"solution_difference\": " << difference << "}";
           first_run = false;
         }
       }
     }
-    std::printf(
-        "\nA matrix step's pieces, timed apart (ms, median of 5): device kernels (matrix + rhs), "
-        "values to pinned host memory, host values into the Mat (AijMatrix::update), "
-        "AijMatrix::update_from_device (both)\n%2s %10s %9s %9s %9s %15s %12s\n",
-        "p", "values MB", "kernels", "copy", "into Mat", "from device", "copy GB/s");
-    for (std::size_t k = 0; k < degrees.size(); ++k) {
+    if (gpu_present)
+      std::printf(
+          "\nA matrix step's pieces, timed apart (ms, median of 5): device kernels (matrix + rhs), "
+          "values to pinned host memory, host values into the Mat (AijMatrix::update), "
+          "AijMatrix::update_from_device (both)\n%2s %10s %9s %9s %9s %15s %12s\n",
+          "p", "values MB", "kernels", "copy", "into Mat", "from device", "copy GB/s");
+    for (std::size_t k = 0; gpu_present && k < degrees.size(); ++k) {
       const polydg::PolytopicMesh<2> mesh(fine, parts.element_of_cell, degrees[k]);
       const MatrixStepPieces pieces = time_matrix_step_pieces(mesh, conditions, data);
       std::printf("%2d %10.1f %9.3f %9.3f %9.3f %15.3f %12.1f\n", degrees[k], pieces.megabytes,
