@@ -13,12 +13,11 @@ CsrValueOrder::CsrValueOrder(const BlockPattern& pattern) {
   for (Index e = 0; e <= rows; ++e) block_row_begin_[e] = pattern.block_row_begin(e);
   for (Index e = 0; e < rows; ++e) row_heights_[e] = int(pattern.block_size(e));
   block_widths_.resize(std::size_t(blocks));
-  block_offsets_.resize(std::size_t(blocks) + 1);
+  block_offsets_.resize(std::size_t(blocks));
   for (Index b = 0; b < blocks; ++b) {
     block_widths_[b] = int(pattern.block_size(pattern.block_column(b)));
     block_offsets_[b] = pattern.block_value_offset(b);
   }
-  block_offsets_[blocks] = pattern.value_count();
 }
 
 bool CsrValueOrder::matches(Mat mat, const BlockPattern& pattern) const {

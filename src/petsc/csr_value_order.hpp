@@ -35,7 +35,7 @@ class CsrValueOrder {
   std::vector<Index> block_row_begin_;      ///< blocks of row e: [begin[e], begin[e + 1])
   std::vector<int> row_heights_;            ///< N_e
   std::vector<int> block_widths_;           ///< N_c of each block
-  std::vector<GlobalIndex> block_offsets_;  ///< each block's first value; last = value count
+  std::vector<GlobalIndex> block_offsets_;  ///< each block's first value
 };
 
 }  // namespace polydg::petsc::detail
