@@ -219,10 +219,10 @@ int main(int argc, char** argv) {
             gpu_present ? polydg::bench::relative_difference(gpu_times.solution, cpu_times.solution)
                         : -1;
         const double speed_up = gpu_present ? cpu_times.assembly_s / gpu_times.assembly_s : -1;
+        const long long iterations = gpu_present ? gpu_times.iterations : cpu_times.iterations;
         std::printf("%2d %10lld %-11s %12.4f %12.4f %9.1f %10.4f %10.4f %8lld %10.1e\n", p, dofs,
                     depend ? "every step" : "reused", cpu_times.assembly_s, gpu_times.assembly_s,
-                    speed_up, cpu_times.solve_s, gpu_times.solve_s,
-                    gpu_present ? gpu_times.iterations : cpu_times.iterations, difference);
+                    speed_up, cpu_times.solve_s, gpu_times.solve_s, iterations, difference);
         std::fflush(stdout);  // a row as soon as it is measured: a long run shows its progress
         if (json) {
           json << (first_run ? "" : ", ") << "{\"p\": " << p << ", \"dofs\": " << dofs
@@ -230,32 +230,33 @@ int main(int argc, char** argv) {
                << ", \"cpu_assembly_s\": " << cpu_times.assembly_s
                << ", \"gpu_assembly_s\": " << gpu_times.assembly_s
                << ", \"cpu_solve_s\": " << cpu_times.solve_s
-               << ", \"gpu_solve_s\": " << gpu_times.solve_s << ", \"iterations\": "
-               << (gpu_present ? gpu_times.iterations : cpu_times.iterations)
+               << ", \"gpu_solve_s\": " << gpu_times.solve_s << ", \"iterations\": " << iterations
                << ", \"solution_difference\": " << difference << "}";
           first_run = false;
         }
       }
     }
-    if (gpu_present)
+    if (gpu_present) {
       std::printf(
           "\nA matrix step's pieces, timed apart (ms, median of 5): device kernels (matrix + rhs), "
           "values to pinned host memory, host values into the Mat (AijMatrix::update), "
           "AijMatrix::update_from_device (both)\n%2s %10s %9s %9s %9s %15s %12s\n",
           "p", "values MB", "kernels", "copy", "into Mat", "from device", "copy GB/s");
-    for (std::size_t k = 0; gpu_present && k < degrees.size(); ++k) {
-      const polydg::PolytopicMesh<2> mesh(fine, parts.element_of_cell, degrees[k]);
-      const MatrixStepPieces pieces = time_matrix_step_pieces(mesh, conditions, data);
-      std::printf("%2d %10.1f %9.3f %9.3f %9.3f %15.3f %12.1f\n", degrees[k], pieces.megabytes,
-                  pieces.kernels_ms, pieces.copy_ms, pieces.host_update_ms,
-                  pieces.update_from_device_ms, pieces.megabytes / pieces.copy_ms);
-      std::fflush(stdout);
-      if (json)
-        json << (k == 0 ? "], \"matrix_step_pieces_ms\": [" : ", ") << "{\"p\": " << degrees[k]
-             << ", \"values_megabytes\": " << pieces.megabytes
-             << ", \"kernels\": " << pieces.kernels_ms << ", \"copy_to_pinned\": " << pieces.copy_ms
-             << ", \"host_update\": " << pieces.host_update_ms
-             << ", \"update_from_device\": " << pieces.update_from_device_ms << "}";
+      for (std::size_t k = 0; k < degrees.size(); ++k) {
+        const polydg::PolytopicMesh<2> mesh(fine, parts.element_of_cell, degrees[k]);
+        const MatrixStepPieces pieces = time_matrix_step_pieces(mesh, conditions, data);
+        std::printf("%2d %10.1f %9.3f %9.3f %9.3f %15.3f %12.1f\n", degrees[k], pieces.megabytes,
+                    pieces.kernels_ms, pieces.copy_ms, pieces.host_update_ms,
+                    pieces.update_from_device_ms, pieces.megabytes / pieces.copy_ms);
+        std::fflush(stdout);
+        if (json)
+          json << (k == 0 ? "], \"matrix_step_pieces_ms\": [" : ", ") << "{\"p\": " << degrees[k]
+               << ", \"values_megabytes\": " << pieces.megabytes
+               << ", \"kernels\": " << pieces.kernels_ms
+               << ", \"copy_to_pinned\": " << pieces.copy_ms
+               << ", \"host_update\": " << pieces.host_update_ms
+               << ", \"update_from_device\": " << pieces.update_from_device_ms << "}";
+      }
     }
     if (json) json << "]}\n";
   } catch (const polydg::Error& error) {
