@@ -36,14 +36,61 @@ POLYDG_HD inline int basis_function_code(BasisSpace space, int p, int k) {
   return code;
 }
 
-/// φ and ∇φ of the function with `code` from the tables.
-template <int Dim, class Real>
+/// The tables' stride: FixedStride where it is known at compile time (> 0), else `stride`.
+POLYDG_HD constexpr int table_stride(int fixed_stride, int stride) {
+  return fixed_stride > 0 ? fixed_stride : stride;
+}
+
+/// condition ? a : b, as a PTX selp that the compiler cannot turn back into an indexed load: from
+/// `c ? x[1] : x[0]` nvcc made a load at a computed index, which put x in local memory.
+template <class Real>
+POLYDG_HD inline Real select_value(bool condition, Real a, Real b) {
+#ifdef __CUDA_ARCH__
+  Real result;
+  if constexpr (sizeof(Real) == 8)
+    asm("{ .reg .pred p; setp.ne.s32 p, %3, 0; selp.f64 %0, %1, %2, p; }"
+        : "=d"(result)
+        : "d"(a), "d"(b), "r"(int(condition)));
+  else
+    asm("{ .reg .pred p; setp.ne.s32 p, %3, 0; selp.f32 %0, %1, %2, p; }"
+        : "=f"(result)
+        : "f"(a), "f"(b), "r"(int(condition)));
+  return result;
+#else
+  return condition ? a : b;
+#endif
+}
+
+/// φ and ∇φ of the function with `code` from the tables (stride: table_stride(FixedStride,
+/// stride)). With a FixedStride each factor is chosen by selects among the axis's entries
+/// instead of an index computed from the code: with every index fixed at compile time, a record
+/// in registers stays there (thread_item_kernel.cuh); an index known only at run time puts the
+/// array in local memory. The same products in the same order either way: the same bits.
+template <int Dim, class Real, int FixedStride = 0>
 POLYDG_HD inline void basis_function_at(const Real* tables, int stride, int code, Real& value,
                                         Real* gradient) {
   MultiIndex<Dim> alpha;
   for (int i = 0; i < Dim; ++i) alpha[i] = (code >> (4 * i)) & 15;
-  basis_function_from_tables<Dim, Real>(tables, tables + Dim * stride, stride, alpha, value,
-                                        gradient);
+  if constexpr (FixedStride > 0) {
+    // Axis i's entry α_i, gathered: each entry at a fixed place, chosen by select_value.
+    Real factors[Dim], derivatives[Dim];
+#pragma unroll
+    for (int i = 0; i < Dim; ++i) {
+      factors[i] = tables[i * FixedStride];
+      derivatives[i] = tables[(Dim + i) * FixedStride];
+#pragma unroll
+      for (int k = 1; k < FixedStride; ++k) {
+        factors[i] = select_value(alpha[i] == k, tables[i * FixedStride + k], factors[i]);
+        derivatives[i] =
+            select_value(alpha[i] == k, tables[(Dim + i) * FixedStride + k], derivatives[i]);
+      }
+    }
+    basis_function_from_tables<Dim, Real>(factors, derivatives, 1, MultiIndex<Dim>{}, value,
+                                          gradient);
+  } else {
+    basis_function_from_tables<Dim, Real>(tables, tables + Dim * stride, stride, alpha, value,
+                                          gradient);
+  }
 }
 
 }  // namespace polydg::device::detail

@@ -100,20 +100,26 @@ struct BoundaryLaunch : ElementItemLaunch<Dim, ValueType> {
   // the rest zero where not), A n [Dim], the basis tables.
   static constexpr int weight = 0, flux = 1, mass = 2, rhs_value = 3, rhs_flux = 4, acts = 5;
   static constexpr int a_normal = 6, tables = 6 + Dim;
-  POLYDG_HD int record_size() const { return tables + basis_tables_size<Dim>(stride()); }
+  POLYDG_HD static constexpr int record_size_for(int table_stride) {
+    return tables + basis_tables_size<Dim>(table_stride);
+  }
+  POLYDG_HD int record_size() const { return record_size_for(stride()); }
 
   /// Pieces: the element's boundary sub-facets.
   __device__ Item item(Index b) const {
     return this->element_item(b, mesh.element_boundary_offsets, mesh.boundary_rule_offsets);
   }
+  /// FixedStride (> 0): the launch's stride, known at compile time (thread_item_kernel.cuh).
+  template <int FixedStride = 0>
   __device__ void evaluate_point(const Item& it, Index k, Real* record) const {
+    const int basis_stride = table_stride(FixedStride, stride());
     const Index f = this->piece(it, k);
     const Index q = this->rule_point(it, k);
     const Point<Dim>* vertices = mesh.boundary_facet_vertices + GlobalIndex(f) * Dim;
     const Point<Dim> x = map_reference_point<Dim - 1, Dim>(vertices, mesh.boundary_rule_points[q]);
     const BoundaryPoint<Dim> point = terms(mesh, it.element, f, x);
     if (!point.acts) {  // adds exact zeros (point_contributes: skipped), the tables finite
-      for (int m = 0; m < record_size(); ++m) record[m] = 0;
+      for (int m = 0; m < record_size_for(basis_stride); ++m) record[m] = 0;
       return;
     }
     record[acts] = Real(1);
@@ -125,12 +131,14 @@ struct BoundaryLaunch : ElementItemLaunch<Dim, ValueType> {
     record[rhs_value] = Real(point.terms.rhs_value);
     record[rhs_flux] = Real(point.terms.rhs_flux);
     for (int d = 0; d < Dim; ++d) record[a_normal + d] = Real(point.a_normal[d]);
-    write_basis_tables<Dim, Real>(p, mesh.boxes[it.element], mesh.box_inverse_extents[it.element],
-                                  x, record + tables, stride());
+    write_basis_tables<Dim, Real>(basis_stride - 1, mesh.boxes[it.element],
+                                  mesh.box_inverse_extents[it.element], x, record + tables,
+                                  basis_stride);
   }
   /// Whether the point's products may be nonzero (tiled_point_schedule.cuh skips the others:
   /// a slab's top face adds nothing to the matrix, and its points are half of most elements').
   __device__ bool point_contributes(const Real* record) const { return record[acts] != Real(0); }
+  template <int FixedStride = 0>
   __device__ void evaluate_function(const Item& it, const Real* record, int u, int code, Real* test,
                                     int test_stride, Real* trial, int trial_stride) const {
     const BoundaryPointTerms<Real> point{record[flux], record[mass], record[rhs_value],
@@ -141,7 +149,7 @@ struct BoundaryLaunch : ElementItemLaunch<Dim, ValueType> {
     const bool trial_function = trial && !rhs_column;
     if (!test && !trial_function) return;
     Real phi, gradient[Dim];
-    basis_function_at<Dim, Real>(record + tables, stride(), code, phi, gradient);
+    basis_function_at<Dim, Real, FixedStride>(record + tables, stride(), code, phi, gradient);
     Point<Dim, Real> a_n;
     for (int d = 0; d < Dim; ++d) a_n[d] = record[a_normal + d];
     const Real normal_flux_value = normal_flux<Dim, Real>(gradient, a_n);

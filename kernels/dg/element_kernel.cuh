@@ -55,21 +55,28 @@ struct ElementLaunch : ElementItemLaunch<Dim, ValueType> {
   // Record of one point (Reals): w, c, f, A[Dim][Dim], b[Dim], the basis tables.
   static constexpr int weight = 0, reaction = 1, source = 2, diffusion = 3;
   static constexpr int advection = diffusion + Dim * Dim, tables = advection + Dim;
-  POLYDG_HD int record_size() const { return tables + basis_tables_size<Dim>(stride()); }
+  POLYDG_HD static constexpr int record_size_for(int table_stride) {
+    return tables + basis_tables_size<Dim>(table_stride);
+  }
+  POLYDG_HD int record_size() const { return record_size_for(stride()); }
 
   /// Pieces: the element's sub-simplices.
   __device__ Item item(Index b) const {
     return this->element_item(b, mesh.simplex_offsets, mesh.element_rule_offsets);
   }
+  /// FixedStride (> 0): the launch's stride, known at compile time (thread_item_kernel.cuh).
+  template <int FixedStride = 0>
   __device__ void evaluate_point(const Item& it, Index k, Real* record) const {
+    const int basis_stride = table_stride(FixedStride, stride());
     const Point<Dim>* vertices =
         mesh.simplex_vertices + GlobalIndex(this->piece(it, k)) * (Dim + 1);
     const Index q = this->rule_point(it, k);
     const double jacobian = affine_measure_ratio<Dim, Dim>(vertices);
     const Point<Dim> x = map_reference_point<Dim, Dim>(vertices, mesh.element_rule_points[q]);
     // The map and the weight in double; the basis and everything after in Real.
-    write_basis_tables<Dim, Real>(p, mesh.boxes[it.element], mesh.box_inverse_extents[it.element],
-                                  x, record + tables, stride());
+    write_basis_tables<Dim, Real>(basis_stride - 1, mesh.boxes[it.element],
+                                  mesh.box_inverse_extents[it.element], x, record + tables,
+                                  basis_stride);
     record[weight] = Real(mesh.element_rule_weights[q] * jacobian);
     record[reaction] = 0;  // c and f stay 0 for a target not assembled
     record[source] = 0;
@@ -84,6 +91,7 @@ struct ElementLaunch : ElementItemLaunch<Dim, ValueType> {
     }
     if (it.targets.rhs) record[source] = Real(coefficients.source(x));
   }
+  template <int FixedStride = 0>
   __device__ void evaluate_function(const Item& it, const Real* record, int u, int code, Real* test,
                                     int test_stride, Real* trial, int trial_stride) const {
     // A flag, not `trial = nullptr`: a pointer chosen at run time between a register array
@@ -94,7 +102,7 @@ struct ElementLaunch : ElementItemLaunch<Dim, ValueType> {
     const bool trial_function = trial && !rhs_column;
     if (!test && !trial_function) return;
     Real phi, gradient[Dim];
-    basis_function_at<Dim, Real>(record + tables, stride(), code, phi, gradient);
+    basis_function_at<Dim, Real, FixedStride>(record + tables, stride(), code, phi, gradient);
     if (test) element_test_vector<Dim, Real>(phi, gradient, test, test_stride);
     if (trial_function) {
       Tensor<Dim, Real> a;

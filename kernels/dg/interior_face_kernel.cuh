@@ -114,10 +114,14 @@ struct InteriorFaceLaunch {
   // Record of one point (Reals): w, σ, β, A n [Dim], the basis tables of side 0, of side 1.
   static constexpr int weight = 0, penalty = 1, beta = 2, a_normal = 3, tables = 3 + Dim;
   POLYDG_HD int stride() const { return p + 1; }
-  POLYDG_HD int side_tables(int side) const {
-    return tables + side * basis_tables_size<Dim>(stride());
+  /// Where side s's tables start in a record whose tables have stride table_stride.
+  POLYDG_HD static constexpr int side_tables(int side, int table_stride) {
+    return tables + side * basis_tables_size<Dim>(table_stride);
   }
-  POLYDG_HD int record_size() const { return side_tables(2); }
+  POLYDG_HD static constexpr int record_size_for(int table_stride) {
+    return side_tables(2, table_stride);
+  }
+  POLYDG_HD int record_size() const { return record_size_for(stride()); }
 
   struct Item {
     Index element[2];
@@ -223,7 +227,10 @@ struct InteriorFaceLaunch {
       return true;
     }
   }
+  /// FixedStride (> 0): the launch's stride, known at compile time (thread_item_kernel.cuh).
+  template <int FixedStride = 0>
   __device__ void evaluate_point(const Item& it, Index k, Real* record) const {
+    const int basis_stride = table_stride(FixedStride, stride());
     const Index f = it.facet_begin + Index(k / it.rule_size);
     const Index q = it.rule_begin + Index(k % it.rule_size);
     const Point<Dim>* vertices = mesh.interface_facet_vertices + GlobalIndex(f) * Dim;
@@ -239,16 +246,33 @@ struct InteriorFaceLaunch {
     record[beta] = Real(dot(b, normal));
     for (int d = 0; d < Dim; ++d) record[a_normal + d] = Real(a_n[d]);
 #pragma unroll  // fixed indices into the Item: it stays in registers
-    for (int s = 0; s < 2; ++s)
-      write_basis_tables<Dim, Real>(it.degree[s], mesh.boxes[it.element[s]],
-                                    mesh.box_inverse_extents[it.element[s]], x,
-                                    record + side_tables(s), stride());
+    for (int s = 0; s < 2; ++s)  // a fixed stride: the tables to the group's degree, a side's
+      write_basis_tables<Dim, Real>(  // entries k ≤ its degree the same (fixed indices only)
+          FixedStride > 0 ? basis_stride - 1 : it.degree[s], mesh.boxes[it.element[s]],
+          mesh.box_inverse_extents[it.element[s]], x, record + side_tables(s, basis_stride),
+          basis_stride);
   }
+  template <int FixedStride = 0>
   __device__ void evaluate_function(const Item& it, const Real* record, int u, int code, Real* test,
                                     int test_stride, Real* trial, int trial_stride) const {
     const int side = u < it.size[0] ? 0 : 1;
+    const int basis_stride = table_stride(FixedStride, stride());
     Real phi, gradient[Dim];
-    basis_function_at<Dim, Real>(record + side_tables(side), stride(), code, phi, gradient);
+    if constexpr (FixedStride > 0) {
+      // The side's tables gathered by select_value: record + side_tables(side, ·) would index
+      // the record (in registers) at run time.
+      constexpr int size = basis_tables_size<Dim>(FixedStride);
+      Real side_tables_of_u[size];
+#pragma unroll
+      for (int e = 0; e < size; ++e)
+        side_tables_of_u[e] = select_value(side == 1, record[side_tables(1, FixedStride) + e],
+                                           record[side_tables(0, FixedStride) + e]);
+      basis_function_at<Dim, Real, FixedStride>(side_tables_of_u, FixedStride, code, phi,
+                                                gradient);
+    } else {
+      basis_function_at<Dim, Real>(record + side_tables(side, basis_stride), basis_stride, code,
+                                   phi, gradient);
+    }
     Point<Dim, Real> a_n;
     for (int d = 0; d < Dim; ++d) a_n[d] = record[a_normal + d];
     const Real flux = normal_flux<Dim, Real>(gradient, a_n);

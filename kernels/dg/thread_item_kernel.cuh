@@ -4,17 +4,21 @@
 // (at most thread_item_rows rows). Such items have a few hundred FLOPs each; a warp per item
 // spent ~2,500 warp instructions on one (Nsight Compute, P_1 on an H100), most of them the
 // shared team's index arithmetic, barriers and one lane's point evaluation with the rest idle.
-// Here a thread evaluates its item's points in turn, each into a record in its own slot of
-// shared memory (the Launch indexes records at run time: in registers they would go to local
-// memory), forms the point's test and trial vectors in registers and adds their products into
-// register sums, then stores initial + sum.
+// Here a thread evaluates its item's points in turn, each into a record, forms the point's test
+// and trial vectors in registers and adds their products into register sums, then stores
+// initial + sum. The record is in registers where the launch's table stride is compiled in
+// (FixedStride: the P_1 launches, stride 2; the Launch's evaluate_point / evaluate_function then
+// index it at fixed places only, basis_tables.cuh), else in the thread's own slot of shared
+// memory (indexed at run time, a register array would go to local memory).
 //
 // The sums are those of the tiled schedule with one point group (G = 1; choose_tiling gives
 // tables of at most thread_item_rows rows one group): per output a chain of FMAs over the points
 // in increasing k and the components in increasing order, from zero, then added to the initial
 // value. So either schedule gives the same bits.
 //
-// Launch: the same interface as for tiled_point_schedule.cuh. Its evaluate_function is called
+// Launch: the same interface as for tiled_point_schedule.cuh, with evaluate_point and
+// evaluate_function templates on FixedStride (0: the launch's stride()) and
+// `static constexpr int record_size_for(int stride)`. Its evaluate_function is called
 // for a function's trial vector and its test vector separately (the two are independent), so
 // that only the trial vectors and one row's test vector are live at once. Optionally
 // `bool store_table(item, const Real (&sum)[R][C])`: stores initial + sum for the whole table,
@@ -57,10 +61,18 @@ inline bool fits_one_thread(int max_rows, int max_columns, int record_size) {
   return shape && record_size <= max_thread_item_record;
 }
 
+/// The table stride compiled into the kernel for a launch of stride `stride` (0: none, the
+/// record in shared memory): the P_1 launches'.
+inline constexpr int fixed_thread_item_stride = 2;
+inline int thread_item_fixed_stride(int stride) {
+  return stride == fixed_thread_item_stride ? fixed_thread_item_stride : 0;
+}
+
 /// Item b = blockIdx.x · blockDim.x + threadIdx.x; tables of at most MaxRows × MaxColumns.
-/// Thread t's record is at shared_storage + t · record_stride Reals (record_stride odd: the
-/// lanes' slots fall in different banks).
-template <class Launch, int MaxRows, int MaxColumns>
+/// FixedStride > 0: the launch's stride, the record in registers. Otherwise thread t's record is
+/// at shared_storage + t · record_stride Reals (record_stride odd: the lanes' slots fall in
+/// different banks).
+template <class Launch, int MaxRows, int MaxColumns, int FixedStride>
 __global__ void __launch_bounds__(thread_item_block_threads)
     thread_item_kernel(Launch launch, int record_stride, Index items) {
   using Real = typename Launch::Real;
@@ -69,7 +81,10 @@ __global__ void __launch_bounds__(thread_item_block_threads)
   extern __shared__ double shared_storage[];
   const Index b = Index(blockIdx.x) * Index(blockDim.x) + Index(threadIdx.x);
   if (b >= items) return;
-  Real* record = reinterpret_cast<Real*>(shared_storage) + int(threadIdx.x) * record_stride;
+  Real register_record[FixedStride > 0 ? Launch::record_size_for(FixedStride) : 1];
+  Real* record = FixedStride > 0
+                     ? register_record
+                     : reinterpret_cast<Real*>(shared_storage) + int(threadIdx.x) * record_stride;
   const typename Launch::Item item = launch.item(b);
   const int rows = launch.rows(item), columns = launch.columns(item);
   int codes[MaxFunctions];
@@ -84,7 +99,7 @@ __global__ void __launch_bounds__(thread_item_block_threads)
 
   const Index point_count = launch.point_count(item);
   for (Index k = 0; k < point_count; ++k) {
-    launch.evaluate_point(item, k, record);
+    launch.template evaluate_point<FixedStride>(item, k, record);
     if constexpr (requires { launch.point_contributes(record); })
       if (!launch.point_contributes(record)) continue;  // its products are zeros
     Real trial[K][MaxColumns];
@@ -93,7 +108,8 @@ __global__ void __launch_bounds__(thread_item_block_threads)
 #pragma unroll
       for (int c = 0; c < K; ++c) trial[c][j] = Real(0);
       if (j < columns)
-        launch.evaluate_function(item, record, j, codes[j], nullptr, 0, &trial[0][j], MaxColumns);
+        launch.template evaluate_function<FixedStride>(item, record, j, codes[j], nullptr, 0,
+                                                       &trial[0][j], MaxColumns);
     }
 #pragma unroll
     for (int i = 0; i < MaxRows; ++i) {
@@ -101,7 +117,8 @@ __global__ void __launch_bounds__(thread_item_block_threads)
       Real test[K];
 #pragma unroll
       for (int c = 0; c < K; ++c) test[c] = Real(0);
-      launch.evaluate_function(item, record, i, codes[i], test, 1, nullptr, 0);
+      launch.template evaluate_function<FixedStride>(item, record, i, codes[i], test, 1, nullptr,
+                                                     0);
 #pragma unroll
       for (int c = 0; c < K; ++c)
 #pragma unroll
@@ -129,20 +146,30 @@ void launch_thread_items(const Launch& launch, Index items, int max_rows, int ma
   using Real = typename Launch::Real;
   const int threads = std::min(thread_item_block_threads, max_threads);
   const int record_stride = record_size | 1;
-  const std::size_t bytes = std::size_t(threads) * std::size_t(record_stride) * sizeof(Real);
+  const bool fixed = thread_item_fixed_stride(launch.stride()) > 0;
+  const std::size_t bytes =
+      fixed ? 0 : std::size_t(threads) * std::size_t(record_stride) * sizeof(Real);
   const auto blocks = static_cast<unsigned>((items + threads - 1) / threads);
   const bool small = fits_small_thread_table(max_rows, max_columns);
   if (std::getenv("POLYDG_TRACE_LAUNCHES"))
     std::fprintf(stderr,
                  "%s: %d items (%.1f points each), %u blocks of %d threads (one item per thread), "
-                 "table %dx%d, %zu bytes\n",
+                 "table %dx%d, record in %s, %zu bytes\n",
                  name, int(items), double(total_points) / double(items), blocks, threads,
-                 small ? 4 : thread_item_rows, small ? 4 : thread_item_rows, bytes);
-  if (small)
-    thread_item_kernel<Launch, 4, 4>
+                 small ? 4 : thread_item_rows, small ? 4 : thread_item_rows,
+                 fixed ? "registers" : "shared memory", bytes);
+  constexpr int stride = fixed_thread_item_stride;
+  if (small && fixed)
+    thread_item_kernel<Launch, 4, 4, stride>
+        <<<blocks, threads, bytes, stream>>>(launch, record_stride, items);
+  else if (small)
+    thread_item_kernel<Launch, 4, 4, 0>
+        <<<blocks, threads, bytes, stream>>>(launch, record_stride, items);
+  else if (fixed)
+    thread_item_kernel<Launch, thread_item_rows, thread_item_rows, stride>
         <<<blocks, threads, bytes, stream>>>(launch, record_stride, items);
   else
-    thread_item_kernel<Launch, thread_item_rows, thread_item_rows>
+    thread_item_kernel<Launch, thread_item_rows, thread_item_rows, 0>
         <<<blocks, threads, bytes, stream>>>(launch, record_stride, items);
   check_cuda(cudaGetLastError(), name, __FILE__, __LINE__);
 }
