@@ -12,11 +12,11 @@
 // Construction: the QuadratureMesh on the host (as Assembler), then on the device: its arrays
 // (DeviceQuadratureMesh), the BlockPattern (build_block_pattern_on_device: Thrust/CUB sort of
 // the element pairs, equal to the CPU pattern), zeroed values and rhs, and the interface
-// scratch of the deterministic mode. An assembly is, on one stream: zero the targets (of the
-// matrix, its diagonal blocks: zero_diagonal_blocks.cuh says why); the
-// diffusion ranges (the penalty's ā); element kernel; interior faces (+ gather); boundary
-// faces; and, unless disabled, a check that every assembled entry is finite (the kernels note
-// the first non-finite value they store; the rhs is read once).
+// scratch of the deterministic mode. An assembly is, on one stream: zero the rhs; the
+// diffusion ranges (the penalty's ā); element kernel (it overwrites the diagonal blocks, and the
+// interior-face kernel the off-diagonal ones: the matrix is never zeroed); interior faces
+// (+ gather); boundary faces; and, unless disabled, a check that every assembled entry is
+// finite (the kernels note the first non-finite value they store; the rhs is read once).
 //
 // Write modes (FaceWriteMode): deterministic (default) gives the same bits on every run and
 // launch configuration; atomic adds the interface contributions to diagonal blocks with
@@ -43,7 +43,6 @@
 #include "dg/diffusion_range_kernel.cuh"
 #include "dg/element_kernel.cuh"
 #include "dg/interior_face_kernel.cuh"
-#include "dg/zero_diagonal_blocks.cuh"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/dg/assembler.hpp"
@@ -341,9 +340,9 @@ class DeviceAssembler {
       if (events_) events_->record(k);
     };
     record(0);
-    // The interior-face kernel overwrites the off-diagonal blocks; the others add into the
-    // diagonal ones.
-    if (values) zero_diagonal_blocks_on_device(pattern_.view(), values);
+    // Nothing is zeroed in the matrix: the element kernel, first, overwrites the diagonal blocks
+    // (every element is one of its items) and the interior-face kernel the off-diagonal ones;
+    // the other kernels add into the diagonal blocks after them.
     if (rhs) rhs_.fill_zero();
     // The kernels note the first non-finite value they store (non_finite_watch.cuh).
     unsigned long long* first_non_finite = nullptr;
@@ -357,7 +356,7 @@ class DeviceAssembler {
     compute_diffusion_ranges_on_device(mesh_, coefficients, diffusion_ranges_.data());
     record(2);
     assemble_elements_on_device(mesh_, pattern, coefficients, values, rhs, limits,
-                                first_non_finite);
+                                first_non_finite, DiagonalBlockWrite::overwrite);
     record(3);
     assemble_interior_faces_on_device(mesh_, pattern, diffusion_ranges_.data(),
                                       options_.penalty_constant, coefficients,

@@ -28,6 +28,7 @@ struct ElementItemLaunch {
   Real* values;           ///< null: matrix not assembled
   Real* rhs;              ///< null: rhs not assembled
   NonFiniteWatch<Real> watch;
+  bool overwrite_blocks = false;  ///< ElementTableTargets::overwrite_block
 
   struct Item {
     Index element;
@@ -47,7 +48,8 @@ struct ElementItemLaunch {
     it.rule_begin = rule_offsets[p];
     it.rule_size = rule_offsets[p + 1] - it.rule_begin;
     it.point_count = Index(piece_offsets[it.element + 1] - it.piece_begin) * it.rule_size;
-    it.targets = ElementTableTargets<Real>(pattern, it.element, n, values, rhs, watch);
+    it.targets =
+        ElementTableTargets<Real>(pattern, it.element, n, values, rhs, overwrite_blocks, watch);
     return it;
   }
   /// Point k of the item: its piece and its rule point.

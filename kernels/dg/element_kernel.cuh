@@ -119,8 +119,13 @@ struct ElementLaunch : ElementItemLaunch<Dim, ValueType> {
 
 }  // namespace device::detail
 
+/// How assemble_elements_on_device writes the diagonal blocks: adds to what they hold, or
+/// overwrites them (the first kernel of a re-assembly: no zeroing before it).
+enum class DiagonalBlockWrite { add, overwrite };
+
 /// Adds the element integrals into the diagonal blocks of `values` (the value array of a block
-/// matrix on `pattern`, device memory) and into `rhs` (dof_count entries, device memory); a
+/// matrix on `pattern`, device memory; with DiagonalBlockWrite::overwrite, writes them there,
+/// the blocks' previous values unread) and into `rhs` (dof_count entries, device memory); a
 /// null pointer skips that target. The pattern must be the one built for the mesh (block sizes
 /// N_p of its space). Coefficients: diffusion, advection, reaction (matrix) and source (rhs)
 /// are called on the device. Real (float or double) is the precision of the basis values, the
@@ -132,7 +137,8 @@ void assemble_elements_on_device(const DeviceQuadratureMesh<Dim>& mesh,
                                  const DeviceBlockPatternView& pattern,
                                  const Coefficients& coefficients, Real* values, Real* rhs,
                                  const device::detail::LaunchLimits& limits = {},
-                                 unsigned long long* first_non_finite = nullptr) {
+                                 unsigned long long* first_non_finite = nullptr,
+                                 DiagonalBlockWrite block_write = DiagonalBlockWrite::add) {
   const DegreeGroups& groups = mesh.elements();
   for (int p = 0; p <= mesh.max_degree(); ++p) {
     if (groups.count(p) == 0) continue;
@@ -142,7 +148,8 @@ void assemble_elements_on_device(const DeviceQuadratureMesh<Dim>& mesh,
       const device::detail::NonFiniteWatch<Real> watch{block_values,
                                                        block_values ? first_non_finite : nullptr};
       const device::detail::ElementLaunch<Dim, Real, Coefficients> element_launch{
-          {mesh.view(), pattern, groups.group(p), p, n, block_values, rhs_values, watch},
+          {mesh.view(), pattern, groups.group(p), p, n, block_values, rhs_values, watch,
+           block_write == DiagonalBlockWrite::overwrite},
           coefficients};
       device::detail::launch_element_items(element_launch, groups, mesh.element_rule_size(p), name,
                                            limits);

@@ -2,7 +2,10 @@
 // Where the table of an item owned by one element goes (the element and boundary kernels,
 // tiled_point_schedule.cuh): rows i and columns j < n are the element's diagonal block (n × n,
 // row-major), column n its rhs segment; when the matrix is not assembled the table is the rhs
-// column alone (column 0). Stores into the block are watched (non_finite_watch.cuh).
+// column alone (column 0). Stores into the block are watched (non_finite_watch.cuh). The sums
+// are added to what the block holds, or (overwrite_block: the element kernel of a re-assembly,
+// whose block nothing has written yet) to zero — the same bits as adding to a zeroed block,
+// without zeroing it first or reading it.
 #include "dg/non_finite_watch.cuh"
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
@@ -15,20 +18,25 @@ struct ElementTableTargets {
   Real* block;  ///< null: matrix not assembled
   Real* rhs;    ///< null: rhs not assembled
   int n;
+  bool overwrite_block;        ///< the block's sums start from zero, not from its values
   NonFiniteWatch<Real> watch;  ///< of the block's stores
 
   /// Element e's block in `values` and segment of `rhs` (either may be null).
   __device__ ElementTableTargets(const DeviceBlockPatternView& pattern, Index e, int size,
-                                 Real* values, Real* rhs_values, const NonFiniteWatch<Real>& watch)
+                                 Real* values, Real* rhs_values, bool overwrite,
+                                 const NonFiniteWatch<Real>& watch)
       : block(values ? values + pattern.value_offsets[pattern.diagonal_blocks[e]] : nullptr),
         rhs(rhs_values ? rhs_values + pattern.dof_offsets[e] : nullptr),
         n(size),
+        overwrite_block(overwrite),
         watch(watch) {}
   ElementTableTargets() = default;
 
   POLYDG_HD int columns() const { return (block ? n : 0) + (rhs ? 1 : 0); }
   POLYDG_HD bool is_rhs(int j) const { return rhs && j == (block ? n : 0); }
-  __device__ Real initial(int i, int j) const { return is_rhs(j) ? rhs[i] : block[i * n + j]; }
+  __device__ Real initial(int i, int j) const {
+    return is_rhs(j) ? rhs[i] : overwrite_block ? Real(0) : block[i * n + j];
+  }
   __device__ void store(int i, int j, Real value) const {
     if (is_rhs(j)) {
       rhs[i] = value;
@@ -46,7 +54,7 @@ struct ElementTableTargets {
     unsigned long long least = no_non_finite_value;
 #pragma unroll
     for (int e = 0; e < R * R; ++e) {
-      const Real value = block[e] + sum[e / R][e % R];
+      const Real value = (overwrite_block ? Real(0) : block[e]) + sum[e / R][e % R];
       block[e] = value;
       watch.least_bad(least, block + e, value);
     }

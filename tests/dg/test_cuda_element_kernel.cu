@@ -4,7 +4,9 @@
 // p = 1..3, P_p and PQ_p), with variable __host__ __device__ coefficients. Relative Frobenius
 // difference ≤ 1e-13 (the device contracts to FMAs, the CPU does not); off-diagonal blocks stay
 // zero; two device runs give the same bits; matrix-only and rhs-only launches give the same bits
-// as the full one. Exits 77 (ctest: Skipped) when no CUDA device is present.
+// as the full one; with DiagonalBlockWrite::overwrite, into values that hold NaN, the diagonal
+// blocks come out with the same bits and nothing else is written. The device diffusion ranges
+// (the penalty's ā) equal the CPU's. Exits 77 (ctest: Skipped) when no CUDA device is present.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -14,12 +16,14 @@
 #include <string>
 #include <vector>
 
+#include "dg/diffusion_range_kernel.cuh"
 #include "dg/element_kernel.cuh"
 #include "gpu_test_support.hpp"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/dg/assembly_kernels.hpp"
 #include "polydg/dg/boundary_conditions.hpp"
 #include "polydg/dg/coefficients.hpp"
+#include "polydg/dg/diffusion_ranges.hpp"
 #include "polydg/dg/quadrature_mesh.hpp"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
@@ -42,16 +46,20 @@ struct DeviceResult {
   std::vector<double> values, rhs;
 };
 
-// One device assembly into zeroed arrays; a target left out stays empty.
+// One device assembly into zeroed arrays (or, with `overwrite`, into values that all hold NaN);
+// a target left out stays empty.
 template <int Dim, class Coefficients>
 DeviceResult run_device(const DeviceQuadratureMesh<Dim>& data, const DeviceBlockPattern& pattern,
-                        const Coefficients& coefficients, bool matrix, bool rhs) {
-  const std::vector<double> zero_values(std::size_t(pattern.value_count()), 0.0);
+                        const Coefficients& coefficients, bool matrix, bool rhs,
+                        bool overwrite = false) {
+  const std::vector<double> initial_values(std::size_t(pattern.value_count()),
+                                           overwrite ? std::nan("") : 0.0);
   const std::vector<double> zero_rhs(std::size_t(pattern.dof_count()), 0.0);
-  device::DeviceBuffer<double> values{std::span<const double>(zero_values)};
+  device::DeviceBuffer<double> values{std::span<const double>(initial_values)};
   device::DeviceBuffer<double> vector{std::span<const double>(zero_rhs)};
   assemble_elements_on_device(data, pattern.view(), coefficients, matrix ? values.data() : nullptr,
-                              rhs ? vector.data() : nullptr);
+                              rhs ? vector.data() : nullptr, {}, nullptr,
+                              overwrite ? DiagonalBlockWrite::overwrite : DiagonalBlockWrite::add);
   device::synchronize();
   DeviceResult result;
   if (matrix) result.values = values.to_host();
@@ -86,10 +94,12 @@ void check_mesh(const PolytopicMesh<Dim>& mesh, BasisSpace space, const Coeffici
   const DeviceResult matrix_only =
       run_device(device_data, device_pattern, coefficients, true, false);
   const DeviceResult rhs_only = run_device(device_data, device_pattern, coefficients, false, true);
+  const DeviceResult overwritten =
+      run_device(device_data, device_pattern, coefficients, true, false, true);
 
   // Diagonal blocks compared; every other block must be untouched (zero).
-  std::vector<double> host_diagonal, device_diagonal;
-  bool off_diagonal_zero = true;
+  std::vector<double> host_diagonal, device_diagonal, overwritten_diagonal;
+  bool off_diagonal_zero = true, off_diagonal_untouched = true;
   for (Index e = 0; e < elements; ++e)
     for (Index block = pattern.block_row_begin(e); block < pattern.block_row_begin(e + 1);
          ++block) {
@@ -99,8 +109,10 @@ void check_mesh(const PolytopicMesh<Dim>& mesh, BasisSpace space, const Coeffici
         if (block == pattern.diagonal_block(e)) {
           host_diagonal.push_back(values[k]);
           device_diagonal.push_back(first.values[k]);
+          overwritten_diagonal.push_back(overwritten.values[k]);
         } else {
           off_diagonal_zero = off_diagonal_zero && first.values[k] == 0.0;
+          off_diagonal_untouched = off_diagonal_untouched && std::isnan(overwritten.values[k]);
         }
     }
   const double matrix_difference = relative_difference(device_diagonal, host_diagonal);
@@ -117,6 +129,22 @@ void check_mesh(const PolytopicMesh<Dim>& mesh, BasisSpace space, const Coeffici
   POLYDG_GPU_CHECK(matrix_only.rhs.empty());
   POLYDG_GPU_CHECK(same_bits(first.rhs, rhs_only.rhs));
   POLYDG_GPU_CHECK(rhs_only.values.empty());
+  POLYDG_GPU_CHECK(same_bits(overwritten_diagonal, device_diagonal));
+  POLYDG_GPU_CHECK(off_diagonal_untouched);
+
+  // The penalty's diffusion ranges: the CPU's values (min and max are exact).
+  const std::vector<DiffusionRange<Dim>> host_ranges =
+      compute_diffusion_ranges(quadrature_mesh, coefficients, degrees);
+  device::DeviceBuffer<DiffusionRange<Dim>> device_ranges{std::size_t(elements)};
+  compute_diffusion_ranges_on_device(device_data, coefficients, device_ranges.data());
+  const std::vector<DiffusionRange<Dim>> ranges = device_ranges.to_host();
+  bool same_ranges = ranges.size() == host_ranges.size();
+  for (std::size_t e = 0; same_ranges && e < ranges.size(); ++e)
+    for (int i = 0; i < Dim; ++i)
+      for (int j = 0; j < Dim; ++j)
+        same_ranges = same_ranges && ranges[e].lower[i][j] == host_ranges[e].lower[i][j] &&
+                      ranges[e].upper[i][j] == host_ranges[e].upper[i][j];
+  POLYDG_GPU_CHECK(same_ranges);
 }
 
 std::shared_ptr<const SimplexMesh<2>> fine_square(int n) {
