@@ -6,7 +6,7 @@
 // zero; two device runs give the same bits; matrix-only and rhs-only launches give the same bits
 // as the full one; with DiagonalBlockWrite::overwrite, into values that hold NaN, the diagonal
 // blocks come out with the same bits and nothing else is written. The device diffusion ranges
-// (the penalty's ā) equal the CPU's. Exits 77 (ctest: Skipped) when no CUDA device is present.
+// (the penalty's ā) agree with the CPU's to 1e-13. Exits 77 (ctest: Skipped) when no CUDA device is present.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -132,19 +132,24 @@ void check_mesh(const PolytopicMesh<Dim>& mesh, BasisSpace space, const Coeffici
   POLYDG_GPU_CHECK(same_bits(overwritten_diagonal, device_diagonal));
   POLYDG_GPU_CHECK(off_diagonal_untouched);
 
-  // The penalty's diffusion ranges: the CPU's values (min and max are exact).
+  // The penalty's diffusion ranges: the CPU's to rounding (min and max are exact, but the device
+  // contracts the points' map to FMAs, so A is evaluated at points a rounding apart).
   const std::vector<DiffusionRange<Dim>> host_ranges =
       compute_diffusion_ranges(quadrature_mesh, coefficients, degrees);
   device::DeviceBuffer<DiffusionRange<Dim>> device_ranges{std::size_t(elements)};
   compute_diffusion_ranges_on_device(device_data, coefficients, device_ranges.data());
   const std::vector<DiffusionRange<Dim>> ranges = device_ranges.to_host();
-  bool same_ranges = ranges.size() == host_ranges.size();
-  for (std::size_t e = 0; same_ranges && e < ranges.size(); ++e)
+  std::vector<double> host_extrema, device_extrema;
+  for (std::size_t e = 0; e < ranges.size(); ++e)
     for (int i = 0; i < Dim; ++i)
-      for (int j = 0; j < Dim; ++j)
-        same_ranges = same_ranges && ranges[e].lower[i][j] == host_ranges[e].lower[i][j] &&
-                      ranges[e].upper[i][j] == host_ranges[e].upper[i][j];
-  POLYDG_GPU_CHECK(same_ranges);
+      for (int j = 0; j < Dim; ++j) {
+        host_extrema.insert(host_extrema.end(),
+                            {host_ranges[e].lower[i][j], host_ranges[e].upper[i][j]});
+        device_extrema.insert(device_extrema.end(), {ranges[e].lower[i][j], ranges[e].upper[i][j]});
+      }
+  const double range_difference = relative_difference(device_extrema, host_extrema);
+  std::printf("%-28s diffusion ranges |D-C|/|C| %.2e\n", name, range_difference);
+  POLYDG_GPU_CHECK(ranges.size() == host_ranges.size() && range_difference <= tolerance);
 }
 
 std::shared_ptr<const SimplexMesh<2>> fine_square(int n) {
