@@ -100,8 +100,8 @@ struct BoundaryLaunch : ElementItemLaunch<Dim, ValueType> {
   // the rest zero where not), A n [Dim], the basis tables.
   static constexpr int weight = 0, flux = 1, mass = 2, rhs_value = 3, rhs_flux = 4, acts = 5;
   static constexpr int a_normal = 6, tables = 6 + Dim;
-  POLYDG_HD static constexpr int record_size_for(int table_stride) {
-    return tables + basis_tables_size<Dim>(table_stride);
+  POLYDG_HD static constexpr int record_size_for(int stride) {
+    return tables + basis_tables_size<Dim>(stride);
   }
   POLYDG_HD int record_size() const { return record_size_for(stride()); }
 

@@ -355,8 +355,8 @@ class DeviceAssembler {
     const device::detail::LaunchLimits limits = launch_limits();
     compute_diffusion_ranges_on_device(mesh_, coefficients, diffusion_ranges_.data());
     record(2);
-    assemble_elements_on_device(mesh_, pattern, coefficients, values, rhs, limits,
-                                first_non_finite, DiagonalBlockWrite::overwrite);
+    assemble_elements_on_device(mesh_, pattern, coefficients, values, rhs, limits, first_non_finite,
+                                DiagonalBlockWrite::overwrite);
     record(3);
     assemble_interior_faces_on_device(mesh_, pattern, diffusion_ranges_.data(),
                                       options_.penalty_constant, coefficients,

@@ -55,8 +55,8 @@ struct ElementLaunch : ElementItemLaunch<Dim, ValueType> {
   // Record of one point (Reals): w, c, f, A[Dim][Dim], b[Dim], the basis tables.
   static constexpr int weight = 0, reaction = 1, source = 2, diffusion = 3;
   static constexpr int advection = diffusion + Dim * Dim, tables = advection + Dim;
-  POLYDG_HD static constexpr int record_size_for(int table_stride) {
-    return tables + basis_tables_size<Dim>(table_stride);
+  POLYDG_HD static constexpr int record_size_for(int stride) {
+    return tables + basis_tables_size<Dim>(stride);
   }
   POLYDG_HD int record_size() const { return record_size_for(stride()); }
 

@@ -114,13 +114,11 @@ struct InteriorFaceLaunch {
   // Record of one point (Reals): w, σ, β, A n [Dim], the basis tables of side 0, of side 1.
   static constexpr int weight = 0, penalty = 1, beta = 2, a_normal = 3, tables = 3 + Dim;
   POLYDG_HD int stride() const { return p + 1; }
-  /// Where side s's tables start in a record whose tables have stride table_stride.
-  POLYDG_HD static constexpr int side_tables(int side, int table_stride) {
-    return tables + side * basis_tables_size<Dim>(table_stride);
+  /// Where side s's tables start in a record whose tables have stride `stride`.
+  POLYDG_HD static constexpr int side_tables(int side, int stride) {
+    return tables + side * basis_tables_size<Dim>(stride);
   }
-  POLYDG_HD static constexpr int record_size_for(int table_stride) {
-    return side_tables(2, table_stride);
-  }
+  POLYDG_HD static constexpr int record_size_for(int stride) { return side_tables(2, stride); }
   POLYDG_HD int record_size() const { return record_size_for(stride()); }
 
   struct Item {
@@ -245,12 +243,15 @@ struct InteriorFaceLaunch {
     record[penalty] = Real(penalties[f]);
     record[beta] = Real(dot(b, normal));
     for (int d = 0; d < Dim; ++d) record[a_normal + d] = Real(a_n[d]);
+    // With a fixed stride both sides' tables go to the group's degree (fixed indices only): a
+    // side's entries k ≤ its own degree are the same, the others unused.
+    const int degree[2] = {FixedStride > 0 ? basis_stride - 1 : it.degree[0],
+                           FixedStride > 0 ? basis_stride - 1 : it.degree[1]};
 #pragma unroll  // fixed indices into the Item: it stays in registers
-    for (int s = 0; s < 2; ++s)  // a fixed stride: the tables to the group's degree, a side's
-      write_basis_tables<Dim, Real>(  // entries k ≤ its degree the same (fixed indices only)
-          FixedStride > 0 ? basis_stride - 1 : it.degree[s], mesh.boxes[it.element[s]],
-          mesh.box_inverse_extents[it.element[s]], x, record + side_tables(s, basis_stride),
-          basis_stride);
+    for (int s = 0; s < 2; ++s)
+      write_basis_tables<Dim, Real>(degree[s], mesh.boxes[it.element[s]],
+                                    mesh.box_inverse_extents[it.element[s]], x,
+                                    record + side_tables(s, basis_stride), basis_stride);
   }
   template <int FixedStride = 0>
   __device__ void evaluate_function(const Item& it, const Real* record, int u, int code, Real* test,
@@ -267,8 +268,7 @@ struct InteriorFaceLaunch {
       for (int e = 0; e < size; ++e)
         side_tables_of_u[e] = select_value(side == 1, record[side_tables(1, FixedStride) + e],
                                            record[side_tables(0, FixedStride) + e]);
-      basis_function_at<Dim, Real, FixedStride>(side_tables_of_u, FixedStride, code, phi,
-                                                gradient);
+      basis_function_at<Dim, Real, FixedStride>(side_tables_of_u, FixedStride, code, phi, gradient);
     } else {
       basis_function_at<Dim, Real>(record + side_tables(side, basis_stride), basis_stride, code,
                                    phi, gradient);

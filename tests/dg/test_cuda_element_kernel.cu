@@ -6,7 +6,8 @@
 // zero; two device runs give the same bits; matrix-only and rhs-only launches give the same bits
 // as the full one; with DiagonalBlockWrite::overwrite, into values that hold NaN, the diagonal
 // blocks come out with the same bits and nothing else is written. The device diffusion ranges
-// (the penalty's ā) agree with the CPU's to 1e-13. Exits 77 (ctest: Skipped) when no CUDA device is present.
+// (the penalty's ā) agree with the CPU's to 1e-13. Exits 77 (ctest: Skipped) when no CUDA
+// device is present.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
