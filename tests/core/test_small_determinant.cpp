@@ -100,3 +100,16 @@ BOOST_AUTO_TEST_CASE(cofactor_determinant_agrees_with_elimination) {
   const double m[3][3] = {{0, 1, 2}, {3, 0, 1}, {1, 2, 0}};
   BOOST_TEST(cofactor_determinant<3>(m) == 13.0);
 }
+
+BOOST_AUTO_TEST_CASE(determinant_takes_cofactors_up_to_three_and_elimination_above) {
+  double m3[3][3] = {{0, 1, 2}, {3, 0, 1}, {1, 2, 0}};
+  const double expected3 = cofactor_determinant<3>(m3);
+  BOOST_TEST(determinant<3>(m3) == expected3);
+  BOOST_TEST(m3[0][0] == 0.0);  // cofactors leave the matrix as it was
+  const double m4[4][4] = {{2, 1, 0, 3}, {1, 4, 1, 0}, {0, 2, 5, 1}, {3, 0, 1, 6}};
+  double copy[4][4];
+  std::copy(&m4[0][0], &m4[0][0] + 16, &copy[0][0]);
+  BOOST_TEST(determinant<4>(copy) == determinant_of_copy<4>(m4));
+  BOOST_TEST(std::abs(determinant_of_copy<4>(m4) - laplace_determinant<4>(m4)) <=
+             1e-13 * std::abs(laplace_determinant<4>(m4)));
+}

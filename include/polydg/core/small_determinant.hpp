@@ -1,6 +1,7 @@
 #pragma once
 /// Determinant of a small dense N×N matrix (N ≤ 4 in practice), for host and device: by
-/// elimination (small_determinant), or for N ≤ 3 by cofactors (cofactor_determinant).
+/// elimination (small_determinant), or for N ≤ 3 by cofactors (cofactor_determinant), or by
+/// whichever of the two applies with fewer operations (determinant).
 #include <cmath>
 
 #include "polydg/core/macros.hpp"
@@ -55,6 +56,16 @@ POLYDG_HD inline Real cofactor_determinant(const Real (&m)[N][N]) {
            m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
            m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
   }
+}
+
+/// cofactor_determinant for N ≤ 3 (m unchanged), small_determinant above (m overwritten): for
+/// determinants computed at every quadrature point (affine_measure_ratio).
+template <int N, class Real>
+POLYDG_HD inline Real determinant(Real (&m)[N][N]) {
+  if constexpr (N <= 3)
+    return cofactor_determinant<N>(m);
+  else
+    return small_determinant<N>(m);
 }
 
 }  // namespace polydg

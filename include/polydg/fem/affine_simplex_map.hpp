@@ -34,11 +34,8 @@ POLYDG_HD inline Real affine_measure_ratio(const Point<Dim, Real>* vertices) {
     Real jacobian[Dim][Dim];
     for (int i = 0; i < Dim; ++i)
       for (int j = 0; j < Dim; ++j) jacobian[i][j] = vertices[j + 1][i] - vertices[0][i];
-    // Cofactors where they apply: this runs at every quadrature point of the kernels.
-    if constexpr (Dim <= 3)
-      return std::fabs(cofactor_determinant<Dim>(jacobian));
-    else
-      return std::fabs(small_determinant<Dim>(jacobian));
+    // Cofactors where they apply (determinant): this runs at every quadrature point.
+    return std::fabs(determinant<Dim>(jacobian));
   } else {
     Real gram[K][K];
     for (int i = 0; i < K; ++i)
@@ -48,11 +45,7 @@ POLYDG_HD inline Real affine_measure_ratio(const Point<Dim, Real>* vertices) {
           s += (vertices[i + 1][c] - vertices[0][c]) * (vertices[j + 1][c] - vertices[0][c]);
         gram[i][j] = s;
       }
-    Real g;
-    if constexpr (K <= 3)
-      g = cofactor_determinant<K>(gram);
-    else
-      g = small_determinant<K>(gram);
+    const Real g = determinant<K>(gram);
     return g > Real(0) ? std::sqrt(g) : Real(0);
   }
 }
