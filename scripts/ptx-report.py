@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Per-kernel PTX facts of one CUDA source, without a GPU: for each kernel whose name matches
+FILTER, its local memory (the depot's bytes, ld/st.local counts: an array indexed at run time, or
+spilled by nvvm), its shared-memory loads and its PTX lines. For kernel work on a machine with
+nvcc and no device, e.g. to check that a record stays in registers (thread_item_kernel.cuh):
+    scripts/ptx-report.py build perf/assembly_gpu_runs.cu thread_item_kernel
+The compile command is the build's (compile_commands.json), with -c replaced by -ptx. Register
+counts and spills come later, from ptxas: add -Xptxas -v to that command for them."""
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+if len(sys.argv) < 3:
+    sys.exit(__doc__)
+build, source = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+pattern = re.compile(sys.argv[3] if len(sys.argv) > 3 else ".")
+commands = json.load(open(os.path.join(build, "compile_commands.json")))
+entry = next((c for c in commands if os.path.abspath(c["file"]) == source), None)
+if entry is None:
+    sys.exit(f"{source} is not in {build}/compile_commands.json")
+arguments = shlex.split(entry["command"])
+with tempfile.TemporaryDirectory() as scratch:
+    ptx = os.path.join(scratch, "out.ptx")
+    command, skip = [], False
+    for argument in arguments:
+        if skip:
+            skip = False
+        elif argument == "-o":
+            skip = True
+        elif argument != "-c" and not argument.startswith("--generate-code"):
+            command.append(argument)
+    command += ["-arch=sm_90", "-ptx", "-o", ptx]
+    subprocess.run(command, cwd=entry["directory"], check=True, stderr=subprocess.DEVNULL)
+    text = open(ptx).read()
+
+
+
+def short_name(mangled):
+    """The demangled name without its parameters, template arguments below the second level
+    elided: thread_item_kernel<ElementLaunch<3, double, …>, 4, 4, 2>."""
+    try:
+        name = subprocess.run(["c++filt", mangled], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return mangled
+    name = re.sub(r"\w+::", "", name.split("(")[0].removeprefix("void "))
+    result, depth = [], 0
+    for character in name:
+        if character == "<":
+            depth += 1
+            if depth == 3:
+                result.append("<…")
+        elif character == ">":
+            depth -= 1
+            if depth == 2:
+                result.append(">")
+                continue
+        if depth < 3:
+            result.append(character)
+    return "".join(result)
+
+
+print(f"{'local B':>8} {'ld.local':>8} {'st.local':>8} {'ld.shared':>9} {'lines':>6}  kernel")
+for body in re.split(r"\n(?=\.visible \.entry|\.entry )", text):
+    match = re.match(r"(?:\.visible )?\.entry (\w+)", body)
+    if not match or not pattern.search(match.group(1)):
+        continue
+    depot = re.search(r"__local_depot\d+\[(\d+)\]", body)
+    print(f"{int(depot.group(1)) if depot else 0:>8} {body.count('ld.local'):>8} "
+          f"{body.count('st.local'):>8} {body.count('ld.shared'):>9} {body.count(chr(10)):>6}  "
+          f"{short_name(match.group(1))}")
