@@ -62,12 +62,9 @@ inline bool fits_one_thread(int max_rows, int max_columns, int record_size) {
   return shape && record_size <= max_thread_item_record;
 }
 
-/// The table stride compiled into the kernel for a launch of stride `stride` (0: none, the
-/// record in shared memory): the P_1 launches'.
+/// The table stride compiled into the kernel (the P_1 launches'); launches of other strides keep
+/// the record in shared memory.
 inline constexpr int fixed_thread_item_stride = 2;
-inline int thread_item_fixed_stride(int stride) {
-  return stride == fixed_thread_item_stride ? fixed_thread_item_stride : 0;
-}
 
 /// Item b = blockIdx.x · blockDim.x + threadIdx.x; tables of at most MaxRows × MaxColumns.
 /// FixedStride > 0: the launch's stride, the record in registers. Otherwise thread t's record is
@@ -147,7 +144,7 @@ void launch_thread_items(const Launch& launch, Index items, int max_rows, int ma
   using Real = typename Launch::Real;
   const int threads = std::min(thread_item_block_threads, max_threads);
   const int record_stride = record_size | 1;
-  const bool fixed = thread_item_fixed_stride(launch.stride()) > 0;
+  const bool fixed = launch.stride() == fixed_thread_item_stride;
   const std::size_t bytes =
       fixed ? 0 : std::size_t(threads) * std::size_t(record_stride) * sizeof(Real);
   const auto blocks = static_cast<unsigned>((items + threads - 1) / threads);
@@ -159,20 +156,17 @@ void launch_thread_items(const Launch& launch, Index items, int max_rows, int ma
                  name, int(items), double(total_points) / double(items), blocks, threads,
                  small ? 4 : thread_item_rows, small ? 4 : thread_item_rows,
                  fixed ? "registers" : "shared memory", bytes);
-  constexpr int stride = fixed_thread_item_stride;
-  if (small && fixed)
-    thread_item_kernel<Launch, 4, 4, stride>
-        <<<blocks, threads, bytes, stream>>>(launch, record_stride, items);
-  else if (small)
-    thread_item_kernel<Launch, 4, 4, 0>
-        <<<blocks, threads, bytes, stream>>>(launch, record_stride, items);
-  else if (fixed)
-    thread_item_kernel<Launch, thread_item_rows, thread_item_rows, stride>
-        <<<blocks, threads, bytes, stream>>>(launch, record_stride, items);
+  // Four instantiations: the table shape (4 × 4 or 8 × 8) by the stride (compiled in or not).
+  const auto run = [&](auto kernel) {
+    kernel<<<blocks, threads, bytes, stream>>>(launch, record_stride, items);
+    check_cuda(cudaGetLastError(), name, __FILE__, __LINE__);
+  };
+  constexpr int stride = fixed_thread_item_stride, rows = thread_item_rows;
+  if (small)
+    run(fixed ? thread_item_kernel<Launch, 4, 4, stride> : thread_item_kernel<Launch, 4, 4, 0>);
   else
-    thread_item_kernel<Launch, thread_item_rows, thread_item_rows, 0>
-        <<<blocks, threads, bytes, stream>>>(launch, record_stride, items);
-  check_cuda(cudaGetLastError(), name, __FILE__, __LINE__);
+    run(fixed ? thread_item_kernel<Launch, rows, rows, stride>
+              : thread_item_kernel<Launch, rows, rows, 0>);
 }
 
 }  // namespace polydg::device::detail
