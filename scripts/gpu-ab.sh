@@ -6,7 +6,8 @@
 # runs A, B, A, B with the same arguments (interleaved, so a drift of the machine shows).
 #   scripts/gpu-ab.sh PATCH TARGET [ARGS...]
 #   e.g. scripts/gpu-ab.sh interior.patch bench_assembly --spacetime --gpu --p 4,5 --cpu-max-p 0
-# PATCH: `git diff` output (applied with patch -p1). Outputs: $out/ab-{A,B}-{1,2}.txt.
+# PATCH: `git diff` output (applied with patch -p1). Outputs: $out/ab-{A,B}-{1,2}.txt. In ARGS,
+# @RUN@ stands for the run's name (A-1, B-1, A-2, B-2), e.g. --json "$OUT/ab-@RUN@.json".
 source "$(dirname "$0")/gpu-setup.sh"
 patch_file="$(realpath "$1")"
 target="$2"
@@ -32,7 +33,7 @@ for round in 1 2; do
     bin="$root/build-gpu/bin"
     [ $variant = B ] && bin="$root/build-gpu-b/build/bin"
     executable="$(find "$bin" -name "$target" -type f | head -1)"
-    "$executable" "$@" > "$out/ab-$variant-$round.txt" 2>&1 \
+    "$executable" "${@//@RUN@/$variant-$round}" > "$out/ab-$variant-$round.txt" 2>&1 \
       || echo "$variant round $round failed (see ab-$variant-$round.txt)"
     echo "== $variant, round $round: $out/ab-$variant-$round.txt"
   done
