@@ -16,6 +16,7 @@
 #include "dg/device_assembler.cuh"
 #include "heat_slab_problem.hpp"
 #include "polydg/core/device_buffer.hpp"
+#include "polydg/dg/element_integrand.hpp"
 #include "polydg/dg/face_integrand.hpp"
 #include "polydg/fem/basis_space.hpp"
 
@@ -69,9 +70,10 @@ VariantTimes time_variant_reassembly(Assembler& assembler, const Coefficients& c
 // The FLOPs of the integrands (entries and per-function fluxes and trial vectors; not the basis
 // evaluation, the map or the coefficients), counted as in element_integrand.hpp and
 // face_integrand.hpp (the factored forms: 2 FLOPs per entry and component), summed over the
-// quadrature points of the mesh.
+// quadrature points of the mesh. element_components: those the element kernel computes (d for
+// the slab's A = diag(a, 0), element_components_for).
 void count_flops(const QuadratureMesh<3>& mesh, const QuadratureDegrees& degrees,
-                 GpuAssemblyTimes& times) {
+                 int element_components, GpuAssemblyTimes& times) {
   constexpr int d = 3;
   auto size = [&](Index e) {
     return double(space_basis_size(mesh.space, d, mesh.element_degrees[e]));
@@ -82,7 +84,8 @@ void count_flops(const QuadratureMesh<3>& mesh, const QuadratureDegrees& degrees
     const double points =
         double(mesh.element_simplex_offsets[e + 1] - mesh.element_simplex_offsets[e]) *
         double(element_piece_rule<3>(mesh.pieces, degrees.element(p)).size());
-    times.element_flops += points * (n * n * 2 * (d + 1) + n * (2 * d * d + 2 * d + 2));
+    times.element_flops +=
+        points * (n * n * 2 * element_components + n * (2 * d * d + 2 * d + 2));
     const double boundary_points =
         double(mesh.element_boundary_offsets[e + 1] - mesh.element_boundary_offsets[e]) *
         double(simplex_rule<2>(degrees.face(p, p)).size());
@@ -114,7 +117,8 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
   auto start = Clock::now();
   const QuadratureMesh<3> host_mesh(slab, conditions, assembly_options.pieces);
   times.host_mesh_s = seconds_since(start);
-  count_flops(host_mesh, assembly_options.quadrature, times);
+  count_flops(host_mesh, assembly_options.quadrature,
+              element_components_for<3, decltype(coefficients.diffusion)>, times);
   std::vector<Index> block_sizes(std::size_t(host_mesh.element_count()));
   for (Index e = 0; e < host_mesh.element_count(); ++e)
     block_sizes[e] = space_basis_size(BasisSpace::total_degree, 3, host_mesh.element_degrees[e]);

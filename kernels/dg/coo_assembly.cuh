@@ -23,7 +23,7 @@
 #include "core/thrust_allocator.cuh"
 #include "dg/boundary_face_kernel.cuh"
 #include "dg/device_assembler.cuh"
-#include "dg/diffusion_range_kernel.cuh"
+#include "dg/device_diffusion_ranges.cuh"
 #include "dg/element_kernel.cuh"
 #include "dg/interior_face_kernel.cuh"
 #include "polydg/core/device_buffer.hpp"
@@ -130,7 +130,7 @@ class CooAssembly {
     csr_values_ = device::DeviceBuffer<Real>(std::size_t(pattern_segment_));
     csr_columns_ = device::DeviceBuffer<Index>(std::size_t(pattern_segment_));
     csr_row_offsets_ = device::DeviceBuffer<GlobalIndex>(std::size_t(dofs_) + 1);
-    ranges_ = device::DeviceBuffer<DiffusionRange<Dim>>(std::size_t(elements));
+    ranges_ = DeviceDiffusionRanges<Dim>(elements);
 
     const DeviceBlockPatternView pattern = assembler.pattern().view();
     GlobalIndex* keys = keys_.data();
@@ -176,7 +176,7 @@ class CooAssembly {
     DeviceBlockPatternView segment = assembler_.pattern().view();
     segment.diagonal_blocks = segment_blocks_.data();
     segment.value_offsets = element_offsets_.data();
-    compute_diffusion_ranges_on_device(mesh, coefficients, ranges_.data());
+    ranges_.update(mesh, coefficients);
     assemble_elements_on_device(mesh, segment, coefficients, elements, static_cast<Real*>(nullptr));
     assemble_interior_faces_on_device(
         mesh, assembler_.pattern().view(), ranges_.data(), options.penalty_constant, coefficients,
@@ -232,7 +232,7 @@ class CooAssembly {
   device::DeviceBuffer<GlobalIndex> keys_, sorted_keys_, unique_keys_, csr_row_offsets_;
   device::DeviceBuffer<Real> contributions_, csr_values_;
   device::DeviceBuffer<Index> csr_columns_;
-  device::DeviceBuffer<DiffusionRange<Dim>> ranges_;
+  DeviceDiffusionRanges<Dim> ranges_;
 };
 
 }  // namespace polydg

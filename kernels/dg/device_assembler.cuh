@@ -13,10 +13,11 @@
 // (DeviceQuadratureMesh), the BlockPattern (build_block_pattern_on_device: Thrust/CUB sort of
 // the element pairs, equal to the CPU pattern), zeroed values and rhs, and the interface
 // scratch of the deterministic mode. An assembly is, on one stream: zero the rhs; the
-// diffusion ranges (the penalty's ā); element kernel (it overwrites the diagonal blocks, and the
-// interior-face kernel the off-diagonal ones: the matrix is never zeroed); interior faces
-// (+ gather); boundary faces; and, unless disabled, a check that every assembled entry is
-// finite (the kernels note the first non-finite value they store; the rhs is read once).
+// diffusion ranges (the penalty's ā: filled once for a constant A, device_diffusion_ranges.cuh);
+// element kernel (it overwrites the diagonal blocks, and the interior-face kernel the
+// off-diagonal ones: the matrix is never zeroed); interior faces (+ gather); boundary faces;
+// and, unless disabled, a check that every assembled entry is finite (the kernels note the
+// first non-finite value they store; the rhs is read once).
 //
 // Write modes (FaceWriteMode): deterministic (default) gives the same bits on every run and
 // launch configuration; atomic adds the interface contributions to diagonal blocks with
@@ -39,8 +40,8 @@
 
 #include "core/cuda_check.cuh"
 #include "dg/boundary_face_kernel.cuh"
+#include "dg/device_diffusion_ranges.cuh"
 #include "dg/device_quadrature_mesh.cuh"
-#include "dg/diffusion_range_kernel.cuh"
 #include "dg/element_kernel.cuh"
 #include "dg/interior_face_kernel.cuh"
 #include "polydg/core/device_buffer.hpp"
@@ -181,7 +182,7 @@ class DeviceAssembler {
     rhs_ = device::DeviceBuffer<Real>(std::size_t(pattern_.dof_count()));
     values_.fill_zero();
     rhs_.fill_zero();
-    diffusion_ranges_ = device::DeviceBuffer<DiffusionRange<Dim>>(std::size_t(elements));
+    diffusion_ranges_ = DeviceDiffusionRanges<Dim>(elements);
     first_bad_ = device::DeviceBuffer<unsigned long long>(1);
     require(device_options.write_mode != FaceWriteMode::scratch_only,
             "DeviceAssembler: write mode scratch_only leaves the matrix incomplete (it is "
@@ -353,7 +354,7 @@ class DeviceAssembler {
     record(1);
     const DeviceBlockPatternView pattern = pattern_.view();
     const device::detail::LaunchLimits limits = launch_limits();
-    compute_diffusion_ranges_on_device(mesh_, coefficients, diffusion_ranges_.data());
+    diffusion_ranges_.update(mesh_, coefficients);
     record(2);
     assemble_elements_on_device(mesh_, pattern, coefficients, values, rhs, limits, first_non_finite,
                                 DiagonalBlockWrite::overwrite);
@@ -426,7 +427,7 @@ class DeviceAssembler {
   std::vector<Index> block_sizes_;
   DeviceBlockPattern pattern_;
   device::DeviceBuffer<Real> values_, rhs_;
-  device::DeviceBuffer<DiffusionRange<Dim>> diffusion_ranges_;
+  DeviceDiffusionRanges<Dim> diffusion_ranges_;
   device::DeviceBuffer<unsigned long long> first_bad_;
   InterfaceScratch<Real> scratch_;
   InteriorFaceWorkspace<Dim> interface_workspace_;

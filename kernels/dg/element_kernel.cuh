@@ -23,9 +23,12 @@
 //   basis tables         d Legendre recurrences with derivatives of degree p (≈ 8p + 4 each)
 //   basis functions      N (d − 1) values + N d (d − 1 + 1) gradients
 //   trial vectors        N (2d² + 2d + 2)
-//   entries              N² · 2 (d + 1), rhs 2N
+//   entries              N² · 2 K, rhs 2N    (K = components: d + 1, or d where A's last row and
+//                                             column are zero, element_integrand.hpp)
 // plus the coefficient evaluations (user code). The entries dominate from p = 2 on.
 #include <cuda_runtime.h>
+
+#include <utility>
 
 #include "dg/basis_tables.cuh"
 #include "dg/device_quadrature_mesh.cuh"
@@ -48,7 +51,9 @@ struct ElementLaunch : ElementItemLaunch<Dim, ValueType> {
   using Base::mesh, Base::p, Base::stride;
   using typename Base::Item;
   using typename Base::Real;
-  static constexpr int components = element_components<Dim>;
+  // Dim + 1, or Dim where A's last row and column are zero (the space-time A = diag(a, 0)).
+  static constexpr int components =
+      element_components_for<Dim, decltype(std::declval<Coefficients>().diffusion)>;
   static constexpr bool tensor_tables = true;  ///< tiled_point_schedule.cuh
   Coefficients coefficients;
 
@@ -98,12 +103,13 @@ struct ElementLaunch : ElementItemLaunch<Dim, ValueType> {
     // and null would put the array in local memory (thread_item_kernel.cuh).
     const bool rhs_column = trial && it.targets.is_rhs(u);
     if (rhs_column)
-      source_trial_vector<Dim, Real>(record[source], record[weight], trial, trial_stride);
+      source_trial_vector<Dim, Real, components>(record[source], record[weight], trial,
+                                                 trial_stride);
     const bool trial_function = trial && !rhs_column;
     if (!test && !trial_function) return;
     Real phi, gradient[Dim];
     basis_function_at<Dim, Real, FixedStride>(record + tables, stride(), code, phi, gradient);
-    if (test) element_test_vector<Dim, Real>(phi, gradient, test, test_stride);
+    if (test) element_test_vector<Dim, Real, components>(phi, gradient, test, test_stride);
     if (trial_function) {
       Tensor<Dim, Real> a;
       Point<Dim, Real> b;
@@ -111,8 +117,8 @@ struct ElementLaunch : ElementItemLaunch<Dim, ValueType> {
         for (int j = 0; j < Dim; ++j) a[i][j] = record[diffusion + i * Dim + j];
         b[i] = record[advection + i];
       }
-      element_trial_vector<Dim, Real>(a, b, record[reaction], record[weight], phi, gradient, trial,
-                                      trial_stride);
+      element_trial_vector<Dim, Real, components>(a, b, record[reaction], record[weight], phi,
+                                                  gradient, trial, trial_stride);
     }
   }
 };

@@ -14,6 +14,8 @@
 #include "polydg/core/error.hpp"
 #include "polydg/dg/assembler.hpp"
 #include "polydg/dg/coefficients.hpp"
+#include "polydg/dg/diffusion_ranges.hpp"
+#include "polydg/dg/quadrature_mesh.hpp"
 #include "polydg/fem/legendre_basis.hpp"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
@@ -192,6 +194,54 @@ BOOST_AUTO_TEST_CASE(assembly_is_bitwise_reproducible_and_allocates_nothing_the_
       std::memcmp(first.values().data(), second.values().data(), first.values().size_bytes()) == 0);
   BOOST_TEST(std::memcmp(rhs_first.data(), rhs_second.data(), rhs_first.size() * sizeof(double)) ==
              0);
+}
+
+// A Constant diffusion skips the pass over the points for the penalty's ranges
+// (ConstantCoefficient): the ranges and the whole matrix must be those of a callable that returns
+// the same tensor at every point.
+BOOST_AUTO_TEST_CASE(constant_diffusion_gives_the_ranges_and_bits_of_a_pointwise_one) {
+  Tensor<2> a{};
+  a[0][0] = 1.5;
+  a[1][1] = 0.75;
+  a[0][1] = a[1][0] = -0.25;
+  const auto constant = make_coefficients<2>()
+                            .with_diffusion(a)
+                            .with_advection(Point<2>{{1.0, -0.5}})
+                            .with_reaction(2.0)
+                            .with_source(1.0);
+  const auto pointwise = constant.with_diffusion([a](const Point<2>&) { return a; });
+  static_assert(ConstantCoefficient<decltype(constant.diffusion)>);
+  static_assert(!ConstantCoefficient<decltype(pointwise.diffusion)>);
+
+  const PolytopicMesh<2> mesh = polygons(2);
+  const QuadratureMesh<2> quadrature_mesh(mesh, BoundaryConditions::all_dirichlet());
+  const QuadratureDegrees degrees;
+  const auto constant_ranges = compute_diffusion_ranges(quadrature_mesh, constant, degrees);
+  const auto pointwise_ranges = compute_diffusion_ranges(quadrature_mesh, pointwise, degrees);
+  BOOST_REQUIRE_EQUAL(constant_ranges.size(), pointwise_ranges.size());
+  BOOST_TEST(std::memcmp(constant_ranges.data(), pointwise_ranges.data(),
+                         constant_ranges.size() * sizeof(DiffusionRange<2>)) == 0);
+
+  Assembler<2> assembler(mesh, BoundaryConditions::all_dirichlet());
+  auto constant_matrix = assembler.make_matrix();
+  auto pointwise_matrix = assembler.make_matrix();
+  auto constant_rhs = assembler.make_vector();
+  auto pointwise_rhs = assembler.make_vector();
+  assembler.assemble(constant, constant_matrix, constant_rhs);
+  assembler.assemble(pointwise, pointwise_matrix, pointwise_rhs);
+  BOOST_TEST(std::memcmp(constant_matrix.values().data(), pointwise_matrix.values().data(),
+                         constant_matrix.values().size_bytes()) == 0);
+  BOOST_TEST(std::memcmp(constant_rhs.data(), pointwise_rhs.data(),
+                         constant_rhs.size() * sizeof(double)) == 0);
+
+  // A non-finite constant is refused before any point is visited, naming the entry.
+  Tensor<2> broken = a;
+  broken[1][0] = std::nan("");
+  const auto message = error_message(
+      [&] { assembler.assemble(constant.with_diffusion(broken), constant_matrix, constant_rhs); });
+  BOOST_TEST(message.find("constant diffusion coefficient A is not finite (A[1][0] = nan)") !=
+                 std::string::npos,
+             message);
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_gives_clear_errors) {

@@ -6,8 +6,10 @@
 // zero; two device runs give the same bits; matrix-only and rhs-only launches give the same bits
 // as the full one; with DiagonalBlockWrite::overwrite, into values that hold NaN, the diagonal
 // blocks come out with the same bits and nothing else is written. The device diffusion ranges
-// (the penalty's ā) agree with the CPU's to 1e-13. Exits 77 (ctest: Skipped) when no CUDA
-// device is present.
+// (the penalty's ā) agree with the CPU's to 1e-13; a constant A's (DeviceDiffusionRanges) are
+// the CPU's bit for bit, and a variable A after it replaces them. The space-time A = diag(a, 0)
+// (one component fewer) gives the bits of the same coefficients as general 3D callables. Exits 77
+// (ctest: Skipped) when no CUDA device is present.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -17,10 +19,12 @@
 #include <string>
 #include <vector>
 
+#include "dg/device_diffusion_ranges.cuh"
 #include "dg/diffusion_range_kernel.cuh"
 #include "dg/element_kernel.cuh"
 #include "gpu_test_support.hpp"
 #include "polydg/core/device_buffer.hpp"
+#include "polydg/core/error.hpp"
 #include "polydg/dg/assembly_kernels.hpp"
 #include "polydg/dg/boundary_conditions.hpp"
 #include "polydg/dg/coefficients.hpp"
@@ -30,6 +34,7 @@
 #include "polydg/mesh/generators.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
+#include "polydg/spacetime/space_time_coefficients.hpp"
 #include "polydg/sparse/block_pattern.hpp"
 #include "polydg/sparse/device_block_pattern.hpp"
 
@@ -153,6 +158,62 @@ void check_mesh(const PolytopicMesh<Dim>& mesh, BasisSpace space, const Coeffici
   POLYDG_GPU_CHECK(ranges.size() == host_ranges.size() && range_difference <= tolerance);
 }
 
+// DeviceDiffusionRanges (what DeviceAssembler uses): a constant A is every element's range, with
+// the bits of the CPU's pass over the points of a callable returning it; a variable A replaces
+// the ranges, and the constant after it (or another constant) replaces them again; a NaN
+// constant is refused, naming the entry.
+template <class Variable>
+void check_constant_diffusion_ranges(const PolytopicMesh<3>& slab, const Variable& variable) {
+  const QuadratureMesh<3> quadrature_mesh(slab, BoundaryConditions::all_dirichlet());
+  const QuadratureDegrees degrees;
+  const DeviceQuadratureMesh<3> device_data(quadrature_mesh, degrees);
+  const Index elements = quadrature_mesh.element_count();
+  const Tensor<3> a{{{2, 0.5, 0}, {0.5, 1, 0}, {0, 0, 0}}};
+  const auto constant = make_coefficients<3>().with_diffusion(a);
+  const auto pointwise = make_coefficients<3>().with_diffusion([a](const Point<3>&) { return a; });
+  const auto other = make_coefficients<3>().with_diffusion(Tensor<3>::identity(3.0));
+  const auto other_pointwise = make_coefficients<3>().with_diffusion(
+      [](const Point<3>&) { return Tensor<3>::identity(3.0); });
+
+  DeviceDiffusionRanges<3> ranges(elements);
+  const auto held = [&] {
+    std::vector<DiffusionRange<3>> host(static_cast<std::size_t>(elements));
+    device::copy_device_to_host(host.data(), ranges.data(), host.size() * sizeof host[0]);
+    return host;
+  };
+  const auto same = [](const std::vector<DiffusionRange<3>>& x,
+                       const std::vector<DiffusionRange<3>>& y) {
+    return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof x[0]) == 0;
+  };
+  device::DeviceBuffer<DiffusionRange<3>> by_kernel{std::size_t(elements)};
+  compute_diffusion_ranges_on_device(device_data, variable, by_kernel.data());
+
+  ranges.update(device_data, constant);
+  const bool constant_filled =
+      same(held(), compute_diffusion_ranges(quadrature_mesh, pointwise, degrees));
+  ranges.update(device_data, variable);
+  const bool variable_computed = same(held(), by_kernel.to_host());
+  ranges.update(device_data, constant);
+  const bool constant_again =
+      same(held(), compute_diffusion_ranges(quadrature_mesh, pointwise, degrees));
+  ranges.update(device_data, other);
+  const bool other_filled =
+      same(held(), compute_diffusion_ranges(quadrature_mesh, other_pointwise, degrees));
+  std::string message;
+  try {
+    ranges.update(device_data, make_coefficients<3>().with_diffusion(Tensor<3>::identity(nan(""))));
+  } catch (const Error& error) {
+    message = error.what();
+  }
+  std::printf(
+      "constant diffusion ranges: filled %d, variable %d, constant again %d, other %d; %s\n",
+      int(constant_filled), int(variable_computed), int(constant_again), int(other_filled),
+      message.c_str());
+  POLYDG_GPU_CHECK(constant_filled && variable_computed && constant_again && other_filled);
+  POLYDG_GPU_CHECK(message.find("constant diffusion coefficient A is not finite (A[0][0] = nan)") !=
+                   std::string::npos);
+}
+
 std::shared_ptr<const SimplexMesh<2>> fine_square(int n) {
   return std::make_shared<const SimplexMesh<2>>(unit_square_mesh(n, 0.2, 4));
 }
@@ -191,34 +252,98 @@ void check_square_meshes() {
   check_mesh(mesh, BasisSpace::total_degree, coefficients, "square mixed p = 1..5");
 }
 
+// The slab's coefficients at x = (x, y, t): A = diag(a, 0), b = (w, 1) (SPEC §5), given as the
+// spatial a and w that space_time_coefficients lifts (SpaceTimeDiffusion: the element integrand
+// leaves out its last component, an exact zero)...
+struct SlabDiffusion {
+  POLYDG_HD Tensor<2> operator()(const Point<3>& x) const {
+    Tensor<2> a{};
+    a[0][0] = 1 + x[0] * x[0];
+    a[1][1] = 1 + x[1] * x[2];
+    a[0][1] = a[1][0] = 0.1 * x[0];
+    return a;
+  }
+};
+struct SlabAdvection {
+  POLYDG_HD Point<2> operator()(const Point<3>& x) const { return {{x[1] - 0.5, 0.5 - x[0]}}; }
+};
+// ... and as general 3D callables with the same values (all Dim + 1 components).
+struct SlabDiffusion3D {
+  POLYDG_HD Tensor<3> operator()(const Point<3>& x) const {
+    const Tensor<2> spatial = SlabDiffusion{}(x);
+    Tensor<3> a{};  // the time axis has no diffusion
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j) a[i][j] = spatial[i][j];
+    return a;
+  }
+};
+struct SlabAdvection3D {
+  POLYDG_HD Point<3> operator()(const Point<3>& x) const {
+    const Point<2> w = SlabAdvection{}(x);
+    return {{w[0], w[1], 1.0}};
+  }
+};
+struct SlabReaction {
+  POLYDG_HD double operator()(const Point<3>& x) const { return 0.5 + x[2]; }
+};
+struct SlabSource {
+  POLYDG_HD double operator()(const Point<3>& x) const {
+    return cos(2 * x[0]) * (1 + x[1]) * exp(-x[2]);
+  }
+};
+
+// Element blocks and rhs on the device with coefficients `a` and `b` that have the same values:
+// the same bits.
+template <class CoefficientsA, class CoefficientsB>
+void check_same_device_bits(const PolytopicMesh<3>& mesh, BasisSpace space, const CoefficientsA& a,
+                            const CoefficientsB& b, const char* name) {
+  QuadratureMesh<3> quadrature_mesh(mesh, BoundaryConditions::all_dirichlet());
+  quadrature_mesh.space = space;
+  std::vector<Index> block_sizes(quadrature_mesh.element_count());
+  for (Index e = 0; e < quadrature_mesh.element_count(); ++e)
+    block_sizes[e] = space_basis_size(space, 3, quadrature_mesh.element_degrees[e]);
+  const DeviceBlockPattern pattern =
+      build_block_pattern_on_device(block_sizes, quadrature_mesh.interface_elements);
+  const DeviceQuadratureMesh<3> data(quadrature_mesh, QuadratureDegrees{});
+  const DeviceResult first = run_device(data, pattern, a, true, true);
+  const DeviceResult second = run_device(data, pattern, b, true, true);
+  const bool same = same_bits(first.values, second.values) && same_bits(first.rhs, second.rhs);
+  std::printf("%-28s space-time A = diag(a, 0), %d components: the bits of all %d: %s\n", name,
+              device::detail::ElementLaunch<3, double, CoefficientsA>::components,
+              device::detail::ElementLaunch<3, double, CoefficientsB>::components,
+              same ? "yes" : "NO");
+  POLYDG_GPU_CHECK(same);
+}
+
 void check_slab_meshes() {
   const auto fine = fine_square(8);
   const Agglomeration parts = agglomerate(*fine, 10);
   const PolytopicMesh<2> spatial(fine, parts.element_of_cell, 1);
-  const auto coefficients =
-      make_coefficients<3>()
-          .with_diffusion([] __host__ __device__(const Point<3>& x) {
-            Tensor<3> a{};  // spatial diffusion only: the slab's time axis has none
-            a[0][0] = 1 + x[0] * x[0];
-            a[1][1] = 1 + x[1] * x[2];
-            a[0][1] = a[1][0] = 0.1 * x[0];
-            return a;
-          })
-          .with_advection([] __host__ __device__(const Point<3>& x) {
-            return Point<3>{{x[1] - 0.5, 0.5 - x[0], 1.0}};
-          })
-          .with_reaction([] __host__ __device__(const Point<3>& x) { return 0.5 + x[2]; })
-          .with_source([] __host__ __device__(const Point<3>& x) {
-            return cos(2 * x[0]) * (1 + x[1]) * exp(-x[2]);
-          });
-  for (int p = 1; p <= (small_run() ? 1 : 3); ++p) {
+  const auto coefficients = make_coefficients<3>()
+                                .with_diffusion(SlabDiffusion3D{})
+                                .with_advection(SlabAdvection3D{})
+                                .with_reaction(SlabReaction{})
+                                .with_source(SlabSource{});
+  const auto space_time = space_time_coefficients(make_coefficients<2>()
+                                                      .with_diffusion(SlabDiffusion{})
+                                                      .with_advection(SlabAdvection{})
+                                                      .with_reaction(SlabReaction{})
+                                                      .with_source(SlabSource{}));
+  static_assert(device::detail::ElementLaunch<3, double, decltype(coefficients)>::components == 4);
+  static_assert(device::detail::ElementLaunch<3, double, decltype(space_time)>::components == 3);
+  // P_1: one element per thread; P_2, P_3: per warp; P_4: per block, the FP64 tensor cores.
+  for (int p = 1; p <= (small_run() ? 1 : 4); ++p) {
     const PolytopicMesh<3> slab = make_slab_mesh(spatial, p);
-    char name[64];
-    std::snprintf(name, sizeof name, "slab P_%d", p);
-    check_mesh(slab, BasisSpace::total_degree, coefficients, name);
-    std::snprintf(name, sizeof name, "slab PQ_%d", p);
-    check_mesh(slab, BasisSpace::total_degree_times_last, coefficients, name);
+    for (const BasisSpace space : {BasisSpace::total_degree, BasisSpace::total_degree_times_last}) {
+      char name[64];
+      std::snprintf(name, sizeof name, "slab %s_%d", space == BasisSpace::total_degree ? "P" : "PQ",
+                    p);
+      if (p <= 3) check_mesh(slab, space, coefficients, name);
+      check_mesh(slab, space, space_time, name);
+      check_same_device_bits(slab, space, space_time, coefficients, name);
+    }
   }
+  check_constant_diffusion_ranges(make_slab_mesh(spatial, 2), coefficients);
 }
 
 }  // namespace element_kernel_test

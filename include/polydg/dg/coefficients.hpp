@@ -32,6 +32,17 @@ struct Constant {
   POLYDG_HD constexpr T operator()(const Arguments&...) const {
     return value;
   }
+  /// What every call returns (ConstantCoefficient).
+  POLYDG_HD constexpr T constant_value() const { return value; }
+};
+
+/// A coefficient known at compile time to be the same everywhere: Constant, or a wrapper of one
+/// that says so with constant_value(), which returns what every call returns. The assembly skips
+/// work such a coefficient settles in advance: the penalty's diffusion ranges
+/// (diffusion_ranges.hpp) are the constant itself, with no pass over the quadrature points.
+template <class F>
+concept ConstantCoefficient = requires(const F& f) {
+  f.constant_value();
 };
 
 template <int Dim, class Diffusion, class Advection, class Reaction, class Source, class Dirichlet,

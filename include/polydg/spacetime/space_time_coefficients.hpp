@@ -20,9 +20,18 @@ namespace polydg {
 /// they run on the device too (POLYDG_HD) when the spatial callables do (DeviceAssembler).
 template <class SpatialDiffusion>
 struct SpaceTimeDiffusion {
+  /// A's last row and column are zero: the element integrand leaves out its last component
+  /// (element_components_for, element_integrand.hpp).
+  static constexpr bool last_axis_free = true;
   SpatialDiffusion a;
-  POLYDG_HD Tensor<3> operator()(const Point<3>& x) const {
-    const Tensor<2> spatial_a = a(x);
+  POLYDG_HD Tensor<3> operator()(const Point<3>& x) const { return lift(a(x)); }
+  /// A constant spatial a gives a constant A (ConstantCoefficient).
+  POLYDG_HD Tensor<3> constant_value() const requires ConstantCoefficient<SpatialDiffusion> {
+    return lift(a.constant_value());
+  }
+
+ private:
+  POLYDG_HD static Tensor<3> lift(const Tensor<2>& spatial_a) {
     Tensor<3> result{};
     for (int i = 0; i < 2; ++i)
       for (int j = 0; j < 2; ++j) result[i][j] = spatial_a[i][j];
