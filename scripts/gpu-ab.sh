@@ -3,7 +3,8 @@
 #   source .devdeps/activate.sh
 # A/B of a source change in one call, on one machine: builds TARGET from the tree as it is (A,
 # build-gpu/) and from a copy of the tree with PATCH applied (B, build-gpu-b/), side by side, then
-# runs A, B, A, B with the same arguments (interleaved, so a drift of the machine shows).
+# runs A, B, A, B with the same arguments (interleaved, so a drift of the machine shows; ROUNDS=1:
+# A, B only).
 #   scripts/gpu-ab.sh PATCH TARGET [ARGS...]
 #   e.g. scripts/gpu-ab.sh interior.patch bench_assembly --spacetime --gpu --p 4,5 --cpu-max-p 0
 # PATCH: `git diff` output (applied with patch -p1). Outputs: $out/ab-{A,B}-{1,2}.txt. In ARGS,
@@ -28,7 +29,7 @@ status=0
 wait "$build_a" || { echo "A did not build"; grep -E "error" -A5 "$out/ab-build-a.log" | head -40; status=1; }
 wait "$build_b" || { echo "B did not build"; grep -E "error" -A5 "$out/ab-build-b.log" | head -40; status=1; }
 [ $status = 0 ] || exit 1
-for round in 1 2; do
+for round in $(seq 1 "${ROUNDS:-2}"); do
   for variant in A B; do
     bin="$root/build-gpu/bin"
     [ $variant = B ] && bin="$root/build-gpu-b/build/bin"

@@ -454,10 +454,21 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
           launch.evaluate_function(item, batch_records + m * record_size, u, codes[u],
                                    u < rows ? test : nullptr, test_stride,
                                    u < columns ? trial : nullptr, trial_stride);
-        if (test)
-          for (int c = point && u < rows ? K : 0; c < KT; ++c) test[c * test_stride] = Real(0);
-        if (trial)
-          for (int c = point && u < columns ? K : 0; c < KT; ++c) trial[c * trial_stride] = Real(0);
+        // Zeros: all K components where the function or the point has none, and the tensor
+        // tables' padding components K..KT always, in a loop of compile-time bounds (straight
+        // stores; K = 3 tables have one padding component).
+        if (test) {
+          if (!point || u >= rows)
+            for (int c = 0; c < K; ++c) test[c * test_stride] = Real(0);
+#pragma unroll
+          for (int c = K; c < KT; ++c) test[c * test_stride] = Real(0);
+        }
+        if (trial) {
+          if (!point || u >= columns)
+            for (int c = 0; c < K; ++c) trial[c * trial_stride] = Real(0);
+#pragma unroll
+          for (int c = K; c < KT; ++c) trial[c * trial_stride] = Real(0);
+        }
       }
       team.sync();
       const Index next = first + sizes.batch;
