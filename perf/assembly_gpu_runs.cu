@@ -84,8 +84,7 @@ void count_flops(const QuadratureMesh<3>& mesh, const QuadratureDegrees& degrees
     const double points =
         double(mesh.element_simplex_offsets[e + 1] - mesh.element_simplex_offsets[e]) *
         double(element_piece_rule<3>(mesh.pieces, degrees.element(p)).size());
-    times.element_flops +=
-        points * (n * n * 2 * element_components + n * (2 * d * d + 2 * d + 2));
+    times.element_flops += points * (n * n * 2 * element_components + n * (2 * d * d + 2 * d + 2));
     const double boundary_points =
         double(mesh.element_boundary_offsets[e + 1] - mesh.element_boundary_offsets[e]) *
         double(simplex_rule<2>(degrees.face(p, p)).size());
