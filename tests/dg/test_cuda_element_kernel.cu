@@ -267,20 +267,16 @@ struct SlabDiffusion {
 struct SlabAdvection {
   POLYDG_HD Point<2> operator()(const Point<3>& x) const { return {{x[1] - 0.5, 0.5 - x[0]}}; }
 };
-// ... and as general 3D callables with the same values (all Dim + 1 components).
+// ... and as general 3D callables with the same values (the lifts' own, through types that do not
+// say last_axis_free: all Dim + 1 components).
 struct SlabDiffusion3D {
   POLYDG_HD Tensor<3> operator()(const Point<3>& x) const {
-    const Tensor<2> spatial = SlabDiffusion{}(x);
-    Tensor<3> a{};  // the time axis has no diffusion
-    for (int i = 0; i < 2; ++i)
-      for (int j = 0; j < 2; ++j) a[i][j] = spatial[i][j];
-    return a;
+    return SpaceTimeDiffusion<SlabDiffusion>{SlabDiffusion{}}(x);
   }
 };
 struct SlabAdvection3D {
   POLYDG_HD Point<3> operator()(const Point<3>& x) const {
-    const Point<2> w = SlabAdvection{}(x);
-    return {{w[0], w[1], 1.0}};
+    return SpaceTimeAdvection<SlabAdvection>{SlabAdvection{}}(x);
   }
 };
 struct SlabReaction {
