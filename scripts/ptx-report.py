@@ -4,16 +4,24 @@ FILTER, its local memory (the depot's bytes, ld/st.local counts: an array indexe
 spilled by nvvm), its shared-memory loads and its PTX lines. For kernel work on a machine with
 nvcc and no device, e.g. to check that a record stays in registers (thread_item_kernel.cuh):
     scripts/ptx-report.py build perf/assembly_gpu_runs.cu thread_item_kernel
-The compile command is the build's (compile_commands.json), with -c replaced by -ptx. Register
-counts and spills come later, from ptxas: add -Xptxas -v to that command for them."""
+The compile command is the build's (compile_commands.json), with -c replaced by -ptx.
+With --sass (last argument) it compiles for sm_90 to a cubin instead and reports, per kernel
+whose demangled short name matches FILTER, what ptxas made of it: registers and spill bytes
+(ptxas -v), and where cuobjdump is on the PATH (the GPU host; not this CI image) the SASS
+instructions, all and FSEL / DFMA / DMUL / DADD. E.g. whether a change costs registers:
+    scripts/ptx-report.py build perf/assembly_gpu_runs.cu "thread_item_kernel<.*double" --sass"""
 import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
 
+sass = sys.argv[-1] == "--sass"
+if sass:
+    sys.argv.pop()
 if len(sys.argv) < 3:
     sys.exit(__doc__)
 build, source = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
@@ -33,9 +41,19 @@ with tempfile.TemporaryDirectory() as scratch:
             skip = True
         elif argument != "-c" and not argument.startswith("--generate-code"):
             command.append(argument)
-    command += ["-arch=sm_90", "-ptx", "-o", ptx]
-    subprocess.run(command, cwd=entry["directory"], check=True, stderr=subprocess.DEVNULL)
-    text = open(ptx).read()
+    if sass:
+        cubin = os.path.join(scratch, "out.cubin")
+        command += ["-arch=sm_90", "-cubin", "-Xptxas", "-v", "-o", cubin]
+        usage = subprocess.run(command, cwd=entry["directory"], check=True, capture_output=True,
+                               text=True).stderr
+        text = ""
+        if shutil.which("cuobjdump"):
+            text = subprocess.run(["cuobjdump", "-sass", cubin], capture_output=True, text=True,
+                                  check=True).stdout
+    else:
+        command += ["-arch=sm_90", "-ptx", "-o", ptx]
+        subprocess.run(command, cwd=entry["directory"], check=True, stderr=subprocess.DEVNULL)
+        text = open(ptx).read()
 
 
 
@@ -62,6 +80,32 @@ def short_name(mangled):
             result.append(character)
     return "".join(result)
 
+
+if sass:
+    # ptxas -v: "Compiling entry function 'NAME'" then "Used N registers, ..." and spill lines.
+    facts = {}
+    for name, block in re.findall(r"Compiling entry function '(\w+)'.*?\n(.*?)(?=Compiling|\Z)",
+                                  usage, re.S):
+        registers = re.search(r"Used (\d+) registers", block)
+        spills = re.search(r"(\d+) bytes spill stores", block)
+        facts[name] = (registers.group(1) if registers else "?", spills.group(1) if spills else "?")
+    sass_lines = {}
+    for body in re.split(r"\n(?=\s*Function : )", text):
+        match = re.match(r"\s*Function : (\w+)", body)
+        if match:
+            sass_lines[match.group(1)] = re.findall(r"/\*[0-9a-f]{4,}\*/\s+([^;]*);", body)
+    opcodes = ("FSEL", "DFMA", "DMUL", "DADD")
+    print(f"{'regs':>5} {'spill B':>7} {'SASS':>6} " + " ".join(f"{o:>6}" for o in opcodes)
+          + "  kernel" + ("" if text else "  (no cuobjdump here: registers and spills only)"))
+    for name, (registers, spills) in facts.items():
+        short = short_name(name)
+        if not pattern.search(short):
+            continue
+        lines = sass_lines.get(name, [])
+        counts = [sum(1 for line in lines if re.search(rf"\b{o}\b", line)) for o in opcodes]
+        print(f"{registers:>5} {spills:>7} {len(lines):>6} " + " ".join(f"{c:>6}" for c in counts)
+              + f"  {short}")
+    sys.exit(0)
 
 print(f"{'local B':>8} {'ld.local':>8} {'st.local':>8} {'ld.shared':>9} {'lines':>6}  kernel")
 for body in re.split(r"\n(?=\.visible \.entry|\.entry )", text):
