@@ -218,7 +218,6 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
 
     const std::vector<double> first_values = assembler.values_to_host();
     times.values_s = median_seconds(repeats, [&] { assembler.assemble_matrix(coefficients); });
-    times.matrix_phases = phase_times(assembler.last_timings());
     times.rhs_s = median_seconds(repeats, [&] {
       assembler.assemble_rhs(coefficients);
       assembler.add_previous_slab_term(previous);
@@ -267,6 +266,14 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
   DeviceAssemblyOptions in_turn = options;  // no producer warp
   in_turn.overlap_point_evaluation = false;
   times.in_turn = time_variant(in_turn);
+  {  // the interior faces after the elements: each phase is one kernel's time
+    DeviceAssemblyOptions one_stream = options;
+    one_stream.overlap_interior_faces_max_degree = -1;
+    DeviceAssembler<3> assembler(slab, conditions, assembly_options, one_stream);
+    const auto [seconds, phases] = time_matrix_reassembly(assembler, coefficients, repeats);
+    times.one_stream = {seconds, phases.elements, phases.interior_faces, phases.boundary_faces};
+    times.matrix_phases = phase_times(phases);
+  }
 
   options.write_mode = FaceWriteMode::atomic;
   std::optional<DeviceAssembler<3>> atomic_holder;  // freed before the single-precision one

@@ -53,7 +53,12 @@ struct GpuAssemblyTimes {
                                 ///< points, and only within an item)
   VariantTimes fma;             ///< tensor cores off: every table's products on the FP64 FMAs
   VariantTimes in_turn;         ///< block items without the producer warp
-  PhaseTimes matrix_phases;     ///< of one deterministic matrix re-assembly
+  VariantTimes one_stream;      ///< the interior-face kernels after the element kernel, not
+                                ///< beside it (overlap_interior_faces_max_degree −1)
+  /// Of one deterministic matrix re-assembly with the kernels in turn (one_stream), so that
+  /// each phase is one kernel's time: where the interior faces overlap (values_s and the
+  /// other variants at p ≤ 2) their phase runs beside the element kernel.
+  PhaseTimes matrix_phases;
   double interior_atomic_s = 0;
   double element_flops = 0, interior_flops = 0, boundary_flops = 0;  ///< integrand FLOPs
   // Approach 1 (CooAssembly): the kernels into the COO array, and the whole assembly (kernels,

@@ -131,6 +131,7 @@ constexpr Variant variants[] = {
     {"not_persistent", "blocks not persistent", &polydg::bench::GpuAssemblyTimes::not_persistent},
     {"fma", "tensor cores off", &polydg::bench::GpuAssemblyTimes::fma},
     {"in_turn", "no producer warp", &polydg::bench::GpuAssemblyTimes::in_turn},
+    {"one_stream", "interior faces after elements", &polydg::bench::GpuAssemblyTimes::one_stream},
     {"single", "single", &polydg::bench::GpuAssemblyTimes::single}};
 
 // What a re-assembly spends outside its kernels: zeroing, diffusion ranges, the finite check.
@@ -148,6 +149,8 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
     std::printf("\n%-34s", name);
     for (const Row& r : rows) std::printf("%10.5f", value(r) / (r.dofs * 1e-6));
   };
+  // The kernel rows: the kernels in turn (matrix_phases); in the variants' rows at p ≤ 2, but
+  // the one stream's, the interior faces' phase runs beside the element kernel.
   line("element kernel", [](const Row& r) { return r.gpu.matrix_phases.element_s; });
   line("interior kernel (+ gather)", [](const Row& r) { return r.gpu.matrix_phases.interior_s; });
   line("boundary (inflow) kernel", [](const Row& r) { return r.gpu.matrix_phases.boundary_s; });

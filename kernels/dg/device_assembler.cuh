@@ -12,12 +12,15 @@
 // Construction: the QuadratureMesh on the host (as Assembler), then on the device: its arrays
 // (DeviceQuadratureMesh), the BlockPattern (build_block_pattern_on_device: Thrust/CUB sort of
 // the element pairs, equal to the CPU pattern), zeroed values and rhs, and the interface
-// scratch of the deterministic mode. An assembly is, on one stream: zero the rhs; the
+// scratch of the deterministic mode. An assembly is, in this order: zero the rhs; the
 // diffusion ranges (the penalty's ā: filled once for a constant A, device_diffusion_ranges.cuh);
 // element kernel (it overwrites the diagonal blocks, and the interior-face kernel the
 // off-diagonal ones: the matrix is never zeroed); interior faces (+ gather); boundary faces;
 // and, unless disabled, a check that every assembled entry is finite (the kernels note the
-// first non-finite value they store; the rhs is read once).
+// first non-finite value they store; the rhs is read once). All on the default stream but, in
+// the deterministic mode on meshes of low degree, the interior-face kernels: they write blocks
+// of their own, and run on a second stream beside the element kernel, the gather waiting for
+// both (DeviceAssemblyOptions::overlap_interior_faces_max_degree).
 //
 // Write modes (FaceWriteMode): deterministic (default) gives the same bits on every run and
 // launch configuration; atomic adds the interface contributions to diagonal blocks with
@@ -39,6 +42,7 @@
 #include <vector>
 
 #include "core/cuda_check.cuh"
+#include "core/stream_fork.cuh"
 #include "dg/boundary_face_kernel.cuh"
 #include "dg/device_diffusion_ranges.cuh"
 #include "dg/device_quadrature_mesh.cuh"
@@ -99,15 +103,23 @@ struct DeviceAssemblyOptions {
   /// changes the rounding (the same terms, summed four at a time; either way within 1e-13 of
   /// the CPU in the tests); every run and every other option gives the same bits either way.
   bool tensor_cores = true;
+  /// In the deterministic mode, on meshes whose highest degree is at most this (−1: never), the
+  /// interior-face kernels run on a second stream beside the element kernel: they write blocks
+  /// of their own (the off-diagonal ones and the scratch), and the gather waits for both. With
+  /// one item per thread at P_1 (8–12 warps per multiprocessor), each kernel's last partial
+  /// wave left the GPU part idle. On Table 2's slab (H100, same build, two runs): P_1
+  /// re-assemblies 2–4 % faster, P_2 the same, P_3–P_5 0.4–1.4 % slower — hence 2. The
+  /// diagonal blocks get the same sums in the same order (element, gather, boundary): the
+  /// results do not depend on it, bit for bit.
+  int overlap_interior_faces_max_degree = 2;
 };
 
-/// Seconds of the phases of the last assembly (record_timings), measured with CUDA events.
+/// Seconds of the phases of the last assembly (record_timings), measured with CUDA events. Where
+/// the interior faces overlap (overlap_interior_faces_max_degree), their phase (from their
+/// kernels' start to the end of the gather) runs beside the elements'.
 struct DeviceAssemblyTimings {
   double zero = 0, diffusion_ranges = 0, elements = 0, interior_faces = 0, boundary_faces = 0,
          finite_check = 0;
-  double total() const {
-    return zero + diffusion_ranges + elements + interior_faces + boundary_faces + finite_check;
-  }
 };
 
 namespace device::detail {
@@ -121,11 +133,12 @@ __global__ void first_non_finite_kernel(const Real* data, GlobalIndex count,
     if (!isfinite(data[k])) atomicMin(first_bad, static_cast<unsigned long long>(k));
 }
 
-/// A pair of CUDA events around a phase.
+/// CUDA events around each phase of an assembly: phase k from begin(k, stream) to end(k, stream),
+/// which may be on different streams (a phase that runs beside another).
 class PhaseEvents {
  public:
   PhaseEvents() = default;
-  explicit PhaseEvents(int phases) : events_(std::size_t(phases) + 1, nullptr) {
+  explicit PhaseEvents(int phases) : events_(2 * std::size_t(phases), nullptr) {
     for (cudaEvent_t& event : events_) POLYDG_CUDA_CHECK(cudaEventCreate(&event));
   }
   PhaseEvents(const PhaseEvents&) = delete;
@@ -134,15 +147,17 @@ class PhaseEvents {
     for (cudaEvent_t event : events_)
       if (event) cudaEventDestroy(event);
   }
-  bool enabled() const { return !events_.empty(); }
-  void record(int k) {
-    if (enabled()) POLYDG_CUDA_CHECK(cudaEventRecord(events_[std::size_t(k)]));
+  void begin(int phase, cudaStream_t stream = nullptr) {
+    POLYDG_CUDA_CHECK(cudaEventRecord(events_[2 * std::size_t(phase)], stream));
+  }
+  void end(int phase, cudaStream_t stream = nullptr) {
+    POLYDG_CUDA_CHECK(cudaEventRecord(events_[2 * std::size_t(phase) + 1], stream));
   }
   double seconds(int phase) const {
     float milliseconds = 0;
-    POLYDG_CUDA_CHECK(cudaEventSynchronize(events_[std::size_t(phase) + 1]));
-    POLYDG_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, events_[std::size_t(phase)],
-                                           events_[std::size_t(phase) + 1]));
+    POLYDG_CUDA_CHECK(cudaEventSynchronize(events_[2 * std::size_t(phase) + 1]));
+    POLYDG_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, events_[2 * std::size_t(phase)],
+                                           events_[2 * std::size_t(phase) + 1]));
     return milliseconds * 1e-3;
   }
 
@@ -191,6 +206,10 @@ class DeviceAssembler {
       scratch_ = InterfaceScratch<Real>(host_mesh_.interface_elements, block_sizes_);
     interface_workspace_ = InteriorFaceWorkspace<Dim>(mesh_, pattern_.view());
     if (device_options.record_timings) events_ = std::make_unique<device::detail::PhaseEvents>(6);
+    if (device_options.write_mode == FaceWriteMode::deterministic &&
+        mesh_.max_degree() <= device_options.overlap_interior_faces_max_degree &&
+        mesh_.interface_count() > 0)
+      interface_fork_ = std::make_unique<device::StreamFork>();
   }
 
   /// The host copy of the quadrature mesh, with the geometry the device has: after
@@ -335,12 +354,25 @@ class DeviceAssembler {
     return limits;
   }
 
+  // The phases of an assembly, in the order of DeviceAssemblyTimings.
+  enum Phase {
+    zero_phase,
+    ranges_phase,
+    element_phase,
+    interior_phase,
+    boundary_phase,
+    check_phase
+  };
+
   template <class Coefficients>
   void run(const Coefficients& coefficients, Real* values, Real* rhs) {
-    auto record = [&](int k) {
-      if (events_) events_->record(k);
+    const auto begin = [&](Phase phase, cudaStream_t stream = nullptr) {
+      if (events_) events_->begin(phase, stream);
     };
-    record(0);
+    const auto end = [&](Phase phase, cudaStream_t stream = nullptr) {
+      if (events_) events_->end(phase, stream);
+    };
+    begin(zero_phase);
     // Nothing is zeroed in the matrix: the element kernel, first, overwrites the diagonal blocks
     // (every element is one of its items) and the interior-face kernel the off-diagonal ones;
     // the other kernels add into the diagonal blocks after them.
@@ -351,25 +383,53 @@ class DeviceAssembler {
       reset_first_bad();
       first_non_finite = first_bad_.data();
     }
-    record(1);
+    end(zero_phase);
+    begin(ranges_phase);
     const DeviceBlockPatternView pattern = pattern_.view();
     const device::detail::LaunchLimits limits = launch_limits();
     diffusion_ranges_.update(mesh_, coefficients);
-    record(2);
+    end(ranges_phase);
+    // The interior faces beside the elements (overlap_interior_faces_max_degree), on the
+    // side stream from here to the gather; their own blocks only, so the order of the sums
+    // into the diagonal blocks — element, gather, boundary — is that of one stream.
+    const bool beside = values && interface_fork_ != nullptr;
+    const auto interior_faces = [&](cudaStream_t stream) {
+      device::detail::LaunchLimits interior_limits = limits;
+      interior_limits.stream = stream;
+      begin(interior_phase, stream);
+      launch_interior_face_kernels(mesh_, pattern, diffusion_ranges_.data(),
+                                   options_.penalty_constant, coefficients,
+                                   device_options_.write_mode, scratch_.view(),
+                                   interface_workspace_, values, interior_limits, first_non_finite);
+    };
+    const auto gather = [&] {
+      if (device_options_.write_mode == FaceWriteMode::deterministic)
+        gather_interface_diagonals(mesh_, pattern, scratch_.view(), values, first_non_finite,
+                                   nullptr);
+      end(interior_phase);
+    };
+    if (beside) {
+      interface_fork_->fork(nullptr);
+      interior_faces(interface_fork_->side());
+    }
+    begin(element_phase);
     assemble_elements_on_device(mesh_, pattern, coefficients, values, rhs, limits, first_non_finite,
                                 DiagonalBlockWrite::overwrite);
-    record(3);
-    assemble_interior_faces_on_device(mesh_, pattern, diffusion_ranges_.data(),
-                                      options_.penalty_constant, coefficients,
-                                      device_options_.write_mode, scratch_.view(),
-                                      interface_workspace_, values, limits, first_non_finite);
-    record(4);
+    end(element_phase);
+    if (beside) {
+      interface_fork_->join(nullptr);
+    } else {
+      interior_faces(nullptr);
+    }
+    gather();
+    begin(boundary_phase);
     assemble_boundary_faces_on_device(mesh_, pattern, diffusion_ranges_.data(),
                                       options_.penalty_constant, coefficients, values, rhs, limits,
                                       first_non_finite);
-    record(5);
+    end(boundary_phase);
+    begin(check_phase);
     if (device_options_.check_finite) check_finite(values, rhs);
-    record(6);
+    end(check_phase);
   }
 
   // first_bad_ = no_non_finite_value (every byte 0xFF), on the default stream as the kernels.
@@ -432,6 +492,7 @@ class DeviceAssembler {
   InterfaceScratch<Real> scratch_;
   InteriorFaceWorkspace<Dim> interface_workspace_;
   std::unique_ptr<device::detail::PhaseEvents> events_;
+  std::unique_ptr<device::StreamFork> interface_fork_;  ///< overlap_interior_faces_max_degree
   mutable std::shared_ptr<const BlockPattern> host_pattern_;
 };
 

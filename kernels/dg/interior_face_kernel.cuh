@@ -381,32 +381,27 @@ struct InteriorFaceWorkspace {
   device::DeviceBuffer<double> penalties;           ///< per interface sub-facet
 };
 
-/// Adds the interior-face integrals into `values` (device memory, a block matrix on `pattern`,
-/// which must be the mesh's): into its diagonal blocks; the off-diagonal blocks, one interface's
-/// each, are overwritten. diffusion_ranges: per element, on the device (the penalty's ā).
-/// `workspace` must be the mesh's and pattern's (its penalties are overwritten). In the
-/// deterministic and scratch_only modes `scratch` must be the mesh's (InterfaceScratch); the
-/// atomic mode ignores it. first_non_finite: as for assemble_elements_on_device (the scratch is
-/// not watched: its sums are, in the gather). Asynchronous on limits.stream.
+/// The interior-face kernels of assemble_interior_faces_on_device (below) without the gather
+/// of the deterministic mode: σ per sub-facet, then the faces of each degree. In the
+/// deterministic and scratch_only modes they write the off-diagonal blocks and the scratch only,
+/// so they may run beside the element kernel (DeviceAssembler does, on a second stream); the
+/// atomic mode adds into the diagonal blocks. Asynchronous on limits.stream.
 template <int Dim, class Real, class Coefficients>
-void assemble_interior_faces_on_device(const DeviceQuadratureMesh<Dim>& mesh,
-                                       const DeviceBlockPatternView& pattern,
-                                       const DiffusionRange<Dim>* diffusion_ranges,
-                                       double penalty_constant, const Coefficients& coefficients,
-                                       FaceWriteMode mode,
-                                       const InterfaceScratchView<Real>& scratch,
-                                       InteriorFaceWorkspace<Dim>& workspace, Real* values,
-                                       const device::detail::LaunchLimits& limits = {},
-                                       unsigned long long* first_non_finite = nullptr) {
+void launch_interior_face_kernels(const DeviceQuadratureMesh<Dim>& mesh,
+                                  const DeviceBlockPatternView& pattern,
+                                  const DiffusionRange<Dim>* diffusion_ranges,
+                                  double penalty_constant, const Coefficients& coefficients,
+                                  FaceWriteMode mode, const InterfaceScratchView<Real>& scratch,
+                                  InteriorFaceWorkspace<Dim>& workspace, Real* values,
+                                  const device::detail::LaunchLimits& limits = {},
+                                  unsigned long long* first_non_finite = nullptr) {
   const device::detail::NonFiniteWatch<Real> watch{values, first_non_finite};
-  if (!values) return;
-  if (mesh.interface_count() > 0) {
-    device::detail::interface_penalty_kernel<Dim>
-        <<<static_cast<unsigned>((mesh.interface_count() + 127) / 128), 128, 0, limits.stream>>>(
-            mesh.view(), diffusion_ranges, penalty_constant, mesh.interface_count(),
-            workspace.penalties.data());
-    device::detail::check_cuda(cudaGetLastError(), "interface_penalty_kernel", __FILE__, __LINE__);
-  }
+  if (!values || mesh.interface_count() == 0) return;
+  device::detail::interface_penalty_kernel<Dim>
+      <<<static_cast<unsigned>((mesh.interface_count() + 127) / 128), 128, 0, limits.stream>>>(
+          mesh.view(), diffusion_ranges, penalty_constant, mesh.interface_count(),
+          workspace.penalties.data());
+  device::detail::check_cuda(cudaGetLastError(), "interface_penalty_kernel", __FILE__, __LINE__);
   const DegreeGroups& groups = mesh.interfaces();
   for (int p = 0; p <= mesh.max_degree(); ++p) {
     if (groups.count(p) == 0) continue;
@@ -429,20 +424,53 @@ void assemble_interior_faces_on_device(const DeviceQuadratureMesh<Dim>& mesh,
         GlobalIndex(groups.max_pieces[p]) * mesh.interface_rule_size(p),
         groups.total_pieces[p] * mesh.interface_rule_size(p), "interior face kernel", limits);
   }
-  if (mode == FaceWriteMode::deterministic && mesh.element_count() > 0) {
-    constexpr int threads = 128;
-    const int largest = space_basis_size(mesh.space(), Dim, mesh.max_degree());
-    int team = 1;
-    while (team < threads && team < largest * largest) team *= 2;
-    const Index elements_per_block = threads / team;
-    device::detail::gather_interface_diagonals_kernel<Dim, Real>
-        <<<static_cast<unsigned>((mesh.element_count() + elements_per_block - 1) /
-                                 elements_per_block),
-           threads, 0, limits.stream>>>(mesh.view(), pattern, scratch, values, watch, team,
-                                        mesh.element_count());
-    device::detail::check_cuda(cudaGetLastError(), "gather of the interface diagonals", __FILE__,
-                               __LINE__);
-  }
+}
+
+/// The deterministic mode's gather: adds each element's interface scratch (filled by
+/// launch_interior_face_kernels) into its diagonal block, interfaces in the order of
+/// element_interfaces. Asynchronous on `stream`.
+template <int Dim, class Real>
+void gather_interface_diagonals(const DeviceQuadratureMesh<Dim>& mesh,
+                                const DeviceBlockPatternView& pattern,
+                                const InterfaceScratchView<Real>& scratch, Real* values,
+                                unsigned long long* first_non_finite, cudaStream_t stream) {
+  if (!values || mesh.element_count() == 0) return;
+  const device::detail::NonFiniteWatch<Real> watch{values, first_non_finite};
+  constexpr int threads = 128;
+  const int largest = space_basis_size(mesh.space(), Dim, mesh.max_degree());
+  int team = 1;
+  while (team < threads && team < largest * largest) team *= 2;
+  const Index elements_per_block = threads / team;
+  device::detail::gather_interface_diagonals_kernel<Dim, Real>
+      <<<static_cast<unsigned>((mesh.element_count() + elements_per_block - 1) /
+                               elements_per_block),
+         threads, 0, stream>>>(mesh.view(), pattern, scratch, values, watch, team,
+                               mesh.element_count());
+  device::detail::check_cuda(cudaGetLastError(), "gather of the interface diagonals", __FILE__,
+                             __LINE__);
+}
+
+/// Adds the interior-face integrals into `values` (device memory, a block matrix on `pattern`,
+/// which must be the mesh's): into its diagonal blocks; the off-diagonal blocks, one interface's
+/// each, are overwritten. diffusion_ranges: per element, on the device (the penalty's ā).
+/// `workspace` must be the mesh's and pattern's (its penalties are overwritten). In the
+/// deterministic and scratch_only modes `scratch` must be the mesh's (InterfaceScratch); the
+/// atomic mode ignores it. first_non_finite: as for assemble_elements_on_device (the scratch is
+/// not watched: its sums are, in the gather). Asynchronous on limits.stream.
+template <int Dim, class Real, class Coefficients>
+void assemble_interior_faces_on_device(const DeviceQuadratureMesh<Dim>& mesh,
+                                       const DeviceBlockPatternView& pattern,
+                                       const DiffusionRange<Dim>* diffusion_ranges,
+                                       double penalty_constant, const Coefficients& coefficients,
+                                       FaceWriteMode mode,
+                                       const InterfaceScratchView<Real>& scratch,
+                                       InteriorFaceWorkspace<Dim>& workspace, Real* values,
+                                       const device::detail::LaunchLimits& limits = {},
+                                       unsigned long long* first_non_finite = nullptr) {
+  launch_interior_face_kernels(mesh, pattern, diffusion_ranges, penalty_constant, coefficients,
+                               mode, scratch, workspace, values, limits, first_non_finite);
+  if (mode == FaceWriteMode::deterministic)
+    gather_interface_diagonals(mesh, pattern, scratch, values, first_non_finite, limits.stream);
 }
 
 }  // namespace polydg
