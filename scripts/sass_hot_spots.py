@@ -26,6 +26,8 @@ with open(path, newline="") as f:
             rows.append(dict(zip(header, record)))
 if name is not None:
     sections.append((name, header, rows))
+# ncu's source page lists each launch twice, the same rows: keep one.
+sections = [section for k, section in enumerate(sections) if k == 0 or section != sections[k - 1]]
 
 
 def number(text):
