@@ -137,7 +137,6 @@ __global__ void first_non_finite_kernel(const Real* data, GlobalIndex count,
 /// which may be on different streams (a phase that runs beside another).
 class PhaseEvents {
  public:
-  PhaseEvents() = default;
   explicit PhaseEvents(int phases) : events_(2 * std::size_t(phases), nullptr) {
     for (cudaEvent_t& event : events_) POLYDG_CUDA_CHECK(cudaEventCreate(&event));
   }
