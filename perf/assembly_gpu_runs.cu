@@ -106,7 +106,8 @@ void count_flops(const QuadratureMesh<3>& mesh, const QuadratureDegrees& degrees
 
 GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
                                         const AssemblyOptions& assembly_options,
-                                        int capped_shared_bytes, int repeats,
+                                        int capped_shared_bytes,
+                                        std::optional<int> overlap_max_degree, int repeats,
                                         const CpuAssembly& cpu) {
   const auto coefficients = heat_slab_coefficients();
   const BoundaryConditions conditions = heat_slab_conditions();
@@ -127,6 +128,7 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
 
   DeviceAssemblyOptions options;
   options.record_timings = true;
+  if (overlap_max_degree) options.overlap_interior_faces_max_degree = *overlap_max_degree;
   static bool process_warm = false;
   if (!process_warm) {  // the process's one-time start-up (CUDA modules loaded at first launch)
     DeviceAssembler<3> warm_up(slab, conditions, assembly_options, options);  // is not per mesh

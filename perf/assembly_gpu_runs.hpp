@@ -1,6 +1,7 @@
 #pragma once
 // The GPU half of bench_assembly (compiled only with CUDA): times the DeviceAssembler on a
 // space-time slab mesh, in the same run as the CPU reference. No CUDA header here.
+#include <optional>
 #include <vector>
 
 #include "cpu_assembly.hpp"
@@ -73,9 +74,12 @@ struct GpuAssemblyTimes {
 /// Times the heat slab problem (heat_slab_problem.hpp) on `slab`; compares its matrix and rhs
 /// with the CPU's where `cpu` has them.
 /// capped_shared_bytes: the cap on the shared memory per block of the capped variant (0: skip it).
+/// overlap_max_degree: DeviceAssemblyOptions::overlap_interior_faces_max_degree of every run but
+/// the one-stream variant's (none: the default).
 GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
                                         const AssemblyOptions& assembly_options,
-                                        int capped_shared_bytes, int repeats,
+                                        int capped_shared_bytes,
+                                        std::optional<int> overlap_max_degree, int repeats,
                                         const CpuAssembly& cpu);
 
 }  // namespace polydg::bench

@@ -20,6 +20,7 @@
 //                            [--spacetime] [--gpu] [--cpu-max-p 5] [--fp64-peak-tflops 34]
 //                            [--mesh FILE.msh]
 //                            [--pieces prisms|simplices] [--capped-shared-kib 40] [--repeats 3]
+//                            [--overlap-max-degree 10]
 //                            [--quadrature-extra 2] [--json perf/results/assembly_cpu.json]
 // --pieces: the slab's quadrature pieces (QuadraturePieces): prisms (default, what SlabSolver
 // uses) or the three tetrahedra of each prism (the first GPU measurements' setting).
@@ -27,6 +28,8 @@
 // (the library's default 2: (p+2)³-point prism rules). The slab problem's coefficients are
 // constant, so 0 integrates its matrix exactly: (p+1)³-point prism rules, the rules the
 // issue's FLOP targets assume (the rhs, sin(x + t), then with a degree-2p rule).
+// --overlap-max-degree: DeviceAssemblyOptions::overlap_interior_faces_max_degree (default: every
+// degree) of every re-assembly but the "interior faces after elements" rows (one stream).
 // --capped-shared-kib: the cap on the shared memory per block of the "KiB cap" re-assembly rows
 // (DeviceAssemblyOptions::max_block_shared_bytes; 0 skips them), against the default (128 KiB,
 // and each launch sized to keep its resident blocks): 40 KiB was the earlier default.
@@ -39,6 +42,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -298,6 +302,7 @@ int main(int argc, char** argv) {
   int cpu_max_p = 10;
   [[maybe_unused]] double fp64_peak_tflops = 34;  // H100 SXM / H200 without tensor cores
   [[maybe_unused]] int capped_shared_kib = 40;
+  [[maybe_unused]] std::optional<int> overlap_max_degree;  // the library's default
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string flag = argv[i];
@@ -319,6 +324,8 @@ int main(int argc, char** argv) {
         cpu_max_p = polydg::parse_integer(flag, value);
       else if (flag == "--capped-shared-kib")
         capped_shared_kib = polydg::parse_integer(flag, value);
+      else if (flag == "--overlap-max-degree")
+        overlap_max_degree = polydg::parse_integer(flag, value);
       else if (flag == "--quadrature-extra")
         slab_options.quadrature.extra = polydg::parse_integer(flag, value);
       else if (flag == "--fp64-peak-tflops")
@@ -374,7 +381,8 @@ int main(int argc, char** argv) {
 #if POLYDG_BENCH_GPU
         if (gpu) {
           row.gpu = polydg::bench::time_gpu_slab_assembly(
-              slab, slab_options, capped_shared_kib * 1024, repeats, {cpu.values, cpu.rhs});
+              slab, slab_options, capped_shared_kib * 1024, overlap_max_degree, repeats,
+              {cpu.values, cpu.rhs});
           row.has_gpu = true;
         }
 #endif
@@ -418,7 +426,9 @@ int main(int argc, char** argv) {
            << (spacetime ? slab_options.quadrature.extra : polydg::QuadratureDegrees{}.extra)
            << ", \"threads\": " << omp_get_max_threads() << ", \"mesh\": \""
            << (mesh_path.empty() ? "oscillating domain" : mesh_path)
-           << "\", \"fine_cells\": " << fine->cell_count() << ", \"runs\": [";
+           << "\", \"fine_cells\": " << fine->cell_count();
+      if (overlap_max_degree) json << ", \"overlap_max_degree\": " << *overlap_max_degree;
+      json << ", \"runs\": [";
       for (std::size_t i = 0; i < rows.size(); ++i) {
         const Row& r = rows[i];
         json << (i ? ", " : "") << "{\"p\": " << r.p << ", \"elements\": " << r.elements

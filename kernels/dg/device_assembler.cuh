@@ -15,12 +15,12 @@
 // scratch of the deterministic mode. An assembly is, in this order: zero the rhs; the
 // diffusion ranges (the penalty's ā: filled once for a constant A, device_diffusion_ranges.cuh);
 // element kernel (it overwrites the diagonal blocks, and the interior-face kernel the
-// off-diagonal ones: the matrix is never zeroed); interior faces (+ gather); boundary faces;
+// off-diagonal ones: the matrix is never zeroed); boundary faces; interior faces (+ gather);
 // and, unless disabled, a check that every assembled entry is finite (the kernels note the
 // first non-finite value they store; the rhs is read once). All on the default stream but, in
 // the deterministic mode on meshes of low degree, the interior-face kernels: they write blocks
-// of their own, and run on a second stream beside the element kernel, the gather waiting for
-// both (DeviceAssemblyOptions::overlap_interior_faces_max_degree).
+// of their own, and run on a second stream beside the element and boundary kernels, the gather
+// waiting for all (DeviceAssemblyOptions::overlap_interior_faces_max_degree).
 //
 // Write modes (FaceWriteMode): deterministic (default) gives the same bits on every run and
 // launch configuration; atomic adds the interface contributions to diagonal blocks with
@@ -52,6 +52,7 @@
 #include "polydg/core/error.hpp"
 #include "polydg/dg/assembler.hpp"
 #include "polydg/dg/quadrature_mesh.hpp"
+#include "polydg/fem/basis_indexing.hpp"
 #include "polydg/fem/basis_space.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
 #include "polydg/sparse/block_matrix.hpp"
@@ -103,20 +104,22 @@ struct DeviceAssemblyOptions {
   /// changes the rounding (the same terms, summed four at a time; either way within 1e-13 of
   /// the CPU in the tests); every run and every other option gives the same bits either way.
   bool tensor_cores = true;
-  /// In the deterministic mode, on meshes whose highest degree is at most this (−1: never), the
-  /// interior-face kernels run on a second stream beside the element kernel: they write blocks
-  /// of their own (the off-diagonal ones and the scratch), and the gather waits for both. With
-  /// one item per thread at P_1 (8–12 warps per multiprocessor), each kernel's last partial
-  /// wave left the GPU part idle. On Table 2's slab (H100, same build, two runs): P_1
-  /// re-assemblies 2–4 % faster, P_2 the same, P_3–P_5 0.4–1.4 % slower — hence 2. The
-  /// diagonal blocks get the same sums in the same order (element, gather, boundary): the
-  /// results do not depend on it, bit for bit.
-  int overlap_interior_faces_max_degree = 2;
+  /// In the deterministic mode, on meshes whose highest degree is at most this (−1: never; by
+  /// default every degree), the interior-face kernels run on a second stream beside the
+  /// element and boundary kernels: they write blocks of their own (the off-diagonal ones and
+  /// the scratch), and the gather waits for all. With one item per thread at P_1 (8–12 warps per
+  /// multiprocessor), each kernel's last partial wave left the GPU part idle. On Table 2's slab,
+  /// against one stream in the same run: P_1 re-assemblies 6–7 % faster (H100, H200), P_2 and
+  /// P_3 0.5–1 %, P_4 1.2 % slower (H100) or 1.1 % faster (H200), P_5 0–0.5 % faster. (Beside
+  /// the element kernel alone, before the boundary kernel moved ahead of the gather, P_1 had
+  /// gained 2–4 % and P_3–P_5 lost 0.4–1.4 %.) The diagonal blocks get the same sums in the
+  /// same order (element, boundary, gather): the results do not depend on it, bit for bit.
+  int overlap_interior_faces_max_degree = max_basis_degree;
 };
 
 /// Seconds of the phases of the last assembly (record_timings), measured with CUDA events. Where
 /// the interior faces overlap (overlap_interior_faces_max_degree), their phase (from their
-/// kernels' start to the end of the gather) runs beside the elements'.
+/// kernels' start to the end of the gather) runs beside the elements' and the boundaries'.
 struct DeviceAssemblyTimings {
   double zero = 0, diffusion_ranges = 0, elements = 0, interior_faces = 0, boundary_faces = 0,
          finite_check = 0;
@@ -388,9 +391,10 @@ class DeviceAssembler {
     const device::detail::LaunchLimits limits = launch_limits();
     diffusion_ranges_.update(mesh_, coefficients);
     end(ranges_phase);
-    // The interior faces beside the elements (overlap_interior_faces_max_degree), on the
-    // side stream from here to the gather; their own blocks only, so the order of the sums
-    // into the diagonal blocks — element, gather, boundary — is that of one stream.
+    // The interior faces beside the elements and the boundary faces
+    // (overlap_interior_faces_max_degree), on the side stream from here to the gather; their
+    // own blocks only, so the order of the sums into the diagonal blocks — element, boundary,
+    // gather — is that of one stream.
     const bool beside = values && interface_fork_ != nullptr;
     const auto interior_faces = [&](cudaStream_t stream) {
       device::detail::LaunchLimits interior_limits = limits;
@@ -401,12 +405,6 @@ class DeviceAssembler {
                                    device_options_.write_mode, scratch_.view(),
                                    interface_workspace_, values, interior_limits, first_non_finite);
     };
-    const auto gather = [&] {
-      if (device_options_.write_mode == FaceWriteMode::deterministic)
-        gather_interface_diagonals(mesh_, pattern, scratch_.view(), values, first_non_finite,
-                                   nullptr);
-      end(interior_phase);
-    };
     if (beside) {
       interface_fork_->fork(nullptr);
       interior_faces(interface_fork_->side());
@@ -415,17 +413,23 @@ class DeviceAssembler {
     assemble_elements_on_device(mesh_, pattern, coefficients, values, rhs, limits, first_non_finite,
                                 DiagonalBlockWrite::overwrite);
     end(element_phase);
-    if (beside) {
-      interface_fork_->join(nullptr);
-    } else {
-      interior_faces(nullptr);
-    }
-    gather();
+    // The boundary faces add into the diagonal blocks the element kernel wrote, before the
+    // gather: so with the interior faces beside, both the element and the boundary kernels
+    // fill the multiprocessors the interface kernels leave idle.
     begin(boundary_phase);
     assemble_boundary_faces_on_device(mesh_, pattern, diffusion_ranges_.data(),
                                       options_.penalty_constant, coefficients, values, rhs, limits,
                                       first_non_finite);
     end(boundary_phase);
+    if (beside) {
+      interface_fork_->join(nullptr);
+    } else {
+      interior_faces(nullptr);
+    }
+    if (device_options_.write_mode == FaceWriteMode::deterministic)
+      gather_interface_diagonals(mesh_, pattern, scratch_.view(), values, first_non_finite,
+                                 nullptr);
+    end(interior_phase);
     begin(check_phase);
     if (device_options_.check_finite) check_finite(values, rhs);
     end(check_phase);

@@ -384,9 +384,9 @@ struct InteriorFaceWorkspace {
 /// The interior-face kernels of assemble_interior_faces_on_device (below) without the gather
 /// of the deterministic mode: σ per sub-facet, then the faces of each degree. In the
 /// deterministic and scratch_only modes they write the off-diagonal blocks and the scratch only,
-/// so they may run beside the element kernel (DeviceAssembler does, on a second stream, at
-/// degrees up to overlap_interior_faces_max_degree); the atomic mode adds into the diagonal
-/// blocks. Asynchronous on limits.stream.
+/// so they may run beside the element and boundary kernels (DeviceAssembler does, on a second
+/// stream, unless overlap_interior_faces_max_degree says not); the atomic mode adds into the
+/// diagonal blocks. Asynchronous on limits.stream.
 template <int Dim, class Real, class Coefficients>
 void launch_interior_face_kernels(const DeviceQuadratureMesh<Dim>& mesh,
                                   const DeviceBlockPatternView& pattern,
