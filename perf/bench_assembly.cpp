@@ -20,7 +20,7 @@
 //                            [--spacetime] [--gpu] [--cpu-max-p 5] [--fp64-peak-tflops 34]
 //                            [--mesh FILE.msh]
 //                            [--pieces prisms|simplices] [--capped-shared-kib 40] [--repeats 3]
-//                            [--overlap-max-degree 10]
+//                            [--overlap-max-degree 2]
 //                            [--quadrature-extra 2] [--json perf/results/assembly_cpu.json]
 // --pieces: the slab's quadrature pieces (QuadraturePieces): prisms (default, what SlabSolver
 // uses) or the three tetrahedra of each prism (the first GPU measurements' setting).
@@ -28,8 +28,8 @@
 // (the library's default 2: (p+2)³-point prism rules). The slab problem's coefficients are
 // constant, so 0 integrates its matrix exactly: (p+1)³-point prism rules, the rules the
 // issue's FLOP targets assume (the rhs, sin(x + t), then with a degree-2p rule).
-// --overlap-max-degree: DeviceAssemblyOptions::overlap_interior_faces_max_degree (default: every
-// degree) of every re-assembly but the "interior faces after elements" rows (one stream).
+// --overlap-max-degree: DeviceAssemblyOptions::overlap_interior_faces_max_degree (default 2) of
+// every re-assembly but the "interior faces after elements" rows (one stream).
 // --capped-shared-kib: the cap on the shared memory per block of the "KiB cap" re-assembly rows
 // (DeviceAssemblyOptions::max_block_shared_bytes; 0 skips them), against the default (128 KiB,
 // and each launch sized to keep its resident blocks): 40 KiB was the earlier default.

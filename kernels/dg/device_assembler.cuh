@@ -52,7 +52,6 @@
 #include "polydg/core/error.hpp"
 #include "polydg/dg/assembler.hpp"
 #include "polydg/dg/quadrature_mesh.hpp"
-#include "polydg/fem/basis_indexing.hpp"
 #include "polydg/fem/basis_space.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
 #include "polydg/sparse/block_matrix.hpp"
@@ -104,17 +103,15 @@ struct DeviceAssemblyOptions {
   /// changes the rounding (the same terms, summed four at a time; either way within 1e-13 of
   /// the CPU in the tests); every run and every other option gives the same bits either way.
   bool tensor_cores = true;
-  /// In the deterministic mode, on meshes whose highest degree is at most this (−1: never; by
-  /// default every degree), the interior-face kernels run on a second stream beside the
-  /// element and boundary kernels: they write blocks of their own (the off-diagonal ones and
-  /// the scratch), and the gather waits for all. With one item per thread at P_1 (8–12 warps per
-  /// multiprocessor), each kernel's last partial wave left the GPU part idle. On Table 2's slab,
-  /// against one stream in the same run: P_1 re-assemblies 6–7 % faster (H100, H200), P_2 and
-  /// P_3 0.5–1 %, P_4 1.2 % slower (H100) or 1.1 % faster (H200), P_5 0–0.5 % faster. (Beside
-  /// the element kernel alone, before the boundary kernel moved ahead of the gather, P_1 had
-  /// gained 2–4 % and P_3–P_5 lost 0.4–1.4 %.) The diagonal blocks get the same sums in the
-  /// same order (element, boundary, gather): the results do not depend on it, bit for bit.
-  int overlap_interior_faces_max_degree = max_basis_degree;
+  /// In the deterministic mode, on meshes whose highest degree is at most this (−1: never), the
+  /// interior-face kernels run on a second stream beside the element and boundary kernels: they
+  /// write blocks of their own (the off-diagonal ones and the scratch), and the gather waits for
+  /// all. With one item per thread at P_1 (8–12 warps per multiprocessor), each kernel's last
+  /// partial wave left the GPU part idle. On Table 2's slab (H100, against one stream in the
+  /// same run): P_1 re-assemblies 8 % faster, P_2 the same, P_3–P_5 0.6–1.6 % slower — hence 2.
+  /// The diagonal blocks get the same sums in the same order (element, boundary, gather): the
+  /// results do not depend on it, bit for bit.
+  int overlap_interior_faces_max_degree = 2;
 };
 
 /// Seconds of the phases of the last assembly (record_timings), measured with CUDA events. Where

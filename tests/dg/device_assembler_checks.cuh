@@ -96,9 +96,11 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
   // under another launch configuration.
   DeviceAssemblyOptions fma, fma_few_narrow_blocks = few_narrow_blocks;
   fma.tensor_cores = fma_few_narrow_blocks.tensor_cores = false;
-  // The interior faces after the elements and the boundaries, not beside them (the default).
-  DeviceAssemblyOptions one_stream;
+  // The interior faces after the elements and the boundaries, or beside them at every degree
+  // (the default: at p ≤ 2).
+  DeviceAssemblyOptions one_stream, beside;
   one_stream.overlap_interior_faces_max_degree = -1;
+  beside.overlap_interior_faces_max_degree = max_basis_degree;
   DeviceAssemblyOptions atomic;
   atomic.write_mode = FaceWriteMode::atomic;
   const Host first = run({}), atomic_run = run(atomic), fma_run = run(fma);
@@ -141,6 +143,7 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
   };
   const Configuration configurations[] = {{"second", {}, false},
                                           {"one stream", one_stream, true},
+                                          {"interior faces beside", beside, true},
                                           {"narrow", narrow, true},
                                           {"small batches", small_batches, false},
                                           {"warps", warps, true},
