@@ -70,10 +70,12 @@ VariantTimes time_variant_reassembly(Assembler& assembler, const Coefficients& c
 // The FLOPs of the integrands (entries and per-function fluxes and trial vectors; not the basis
 // evaluation, the map or the coefficients), counted as in element_integrand.hpp and
 // face_integrand.hpp (the factored forms: 2 FLOPs per entry and component), summed over the
-// quadrature points of the mesh. element_components: those the element kernel computes (d for
-// the slab's A = diag(a, 0), element_components_for).
+// quadrature points of the mesh where a term acts (a slab's top face has none for the heat
+// problem's coefficients, top_face_idle). element_components: those the element kernel computes (d
+// for the slab's A = diag(a, 0), element_components_for).
 void count_flops(const QuadratureMesh<3>& mesh, const QuadratureDegrees& degrees,
                  int element_components, GpuAssemblyTimes& times) {
+  static_assert(top_face_idle<decltype(heat_slab_coefficients())>);
   constexpr int d = 3;
   auto size = [&](Index e) {
     return double(space_basis_size(mesh.space, d, mesh.element_degrees[e]));
@@ -85,8 +87,9 @@ void count_flops(const QuadratureMesh<3>& mesh, const QuadratureDegrees& degrees
         double(mesh.element_simplex_offsets[e + 1] - mesh.element_simplex_offsets[e]) *
         double(element_piece_rule<3>(mesh.pieces, degrees.element(p)).size());
     times.element_flops += points * (n * n * 2 * element_components + n * (2 * d * d + 2 * d + 2));
+    // Not the top face's points: nothing acts there, and the kernels leave them out.
     const double boundary_points =
-        double(mesh.element_boundary_offsets[e + 1] - mesh.element_boundary_offsets[e]) *
+        double(mesh.element_boundary_top_begins[e] - mesh.element_boundary_offsets[e]) *
         double(simplex_rule<2>(degrees.face(p, p)).size());
     times.boundary_flops += boundary_points * (n * n * 4 + n * (2 * d + 4));
   }

@@ -10,9 +10,10 @@
 //   the piece rules follow QuadratureMesh::pieces (simplices or slab prisms).
 // * Work lists, grouped by degree so one launch has one block shape: all elements (by degree),
 //   interfaces (by the larger degree of their elements, which their rule uses), elements with
-//   boundary facets, elements with previous_slab facets; within a degree, items with more
-//   pieces (sub-simplices / sub-facets) first. Each group knows the most pieces of its items, to
-//   size the point batches.
+//   boundary facets, the same counting only the facets before their top ones (a slab's top
+//   face, QuadratureMesh::element_boundary_top_begins), elements with previous_slab facets; within
+//   a degree, items with more pieces (sub-simplices / sub-facets) first. Each group knows the most
+//   pieces of its items, to size the point batches.
 // Built once per mesh; update_geometry re-uploads coordinates after map_last_coordinate.
 #include <algorithm>
 #include <array>
@@ -56,6 +57,9 @@ struct DeviceQuadratureMeshView {
   const double* interface_facet_cell_measures = nullptr;  ///< 2 per sub-facet
   // boundary sub-facets, grouped by element
   const Index* element_boundary_offsets = nullptr;
+  /// QuadratureMesh::element_boundary_top_begins: each element's boundary sub-facets from here
+  /// to its end have normals along +e_last (a slab's top face)
+  const Index* element_boundary_top_begins = nullptr;
   const Point<Dim>* boundary_facet_vertices = nullptr;  ///< Dim per sub-facet
   const Point<Dim>* boundary_facet_normals = nullptr;
   const double* boundary_facet_measures = nullptr;
@@ -239,6 +243,7 @@ class DeviceQuadratureMesh {
             device::DeviceBuffer<Index>(detail::flat_view(mesh.interface_elements))),
         interface_facet_offsets_(detail::upload(mesh.interface_facet_offsets)),
         element_boundary_offsets_(detail::upload(mesh.element_boundary_offsets)),
+        element_boundary_top_begins_(checked_top_begins(mesh)),
         boundary_facet_kinds_(detail::upload(mesh.boundary_facet_kinds)) {
     allocate_geometry(mesh);
     update_geometry(mesh);
@@ -286,6 +291,12 @@ class DeviceQuadratureMesh {
     boundary_elements_ = detail::make_degree_groups(
         element_count_, max_degree_, element_degree,
         [&](Index e) { return boundary_facets(e) > 0; }, boundary_facets);
+    const auto facets_below_top = [&](Index e) {
+      return mesh.element_boundary_top_begins[e] - mesh.element_boundary_offsets[e];
+    };
+    boundary_elements_below_top_ = detail::make_degree_groups(
+        element_count_, max_degree_, element_degree,
+        [&](Index e) { return facets_below_top(e) > 0; }, facets_below_top);
     previous_slab_elements_ = detail::make_degree_groups(
         element_count_, max_degree_, element_degree,
         [&](Index e) {
@@ -365,6 +376,9 @@ class DeviceQuadratureMesh {
   const DegreeGroups& elements() const { return elements_; }
   const DegreeGroups& interfaces() const { return interfaces_; }
   const DegreeGroups& boundary_elements() const { return boundary_elements_; }
+  /// The elements with boundary sub-facets before their top ones (element_boundary_top_begins),
+  /// their pieces those facets.
+  const DegreeGroups& boundary_elements_below_top() const { return boundary_elements_below_top_; }
   const DegreeGroups& previous_slab_elements() const { return previous_slab_elements_; }
 
   DeviceQuadratureMeshView<Dim> view() const {
@@ -384,6 +398,7 @@ class DeviceQuadratureMesh {
     v.interface_facet_measures = interface_facet_measures_.data();
     v.interface_facet_cell_measures = interface_facet_cell_measures_.data();
     v.element_boundary_offsets = element_boundary_offsets_.data();
+    v.element_boundary_top_begins = element_boundary_top_begins_.data();
     v.boundary_facet_vertices = boundary_facet_vertices_.data();
     v.boundary_facet_normals = boundary_facet_normals_.data();
     v.boundary_facet_measures = boundary_facet_measures_.data();
@@ -404,6 +419,14 @@ class DeviceQuadratureMesh {
   }
 
  private:
+  static device::DeviceBuffer<Index> checked_top_begins(const QuadratureMesh<Dim>& mesh) {
+    require(mesh.element_boundary_top_begins.size() == std::size_t(mesh.element_count()),
+            "DeviceQuadratureMesh: element_boundary_top_begins has ",
+            mesh.element_boundary_top_begins.size(), " entries for ", mesh.element_count(),
+            " elements");
+    return detail::upload(mesh.element_boundary_top_begins);
+  }
+
   void update_box_inverse_extents() {
     if (boxes_.size() == 0) return;
     detail::box_inverse_extents_kernel<Dim><<<detail::map_blocks(boxes_.size()), 256>>>(
@@ -435,7 +458,8 @@ class DeviceQuadratureMesh {
   PenaltyScaling penalty_scaling_;
   Index element_count_, interface_count_;
   int max_degree_;
-  DegreeGroups elements_, interfaces_, boundary_elements_, previous_slab_elements_;
+  DegreeGroups elements_, interfaces_, boundary_elements_, boundary_elements_below_top_,
+      previous_slab_elements_;
   device::DeviceBuffer<int> degrees_;
   device::DeviceBuffer<Box<Dim>> boxes_;
   device::DeviceBuffer<Point<Dim>> box_inverse_extents_;
@@ -445,7 +469,7 @@ class DeviceQuadratureMesh {
   device::DeviceBuffer<Index> interface_elements_, interface_facet_offsets_;
   device::DeviceBuffer<Point<Dim>> interface_facet_vertices_, interface_facet_normals_;
   device::DeviceBuffer<double> interface_facet_measures_, interface_facet_cell_measures_;
-  device::DeviceBuffer<Index> element_boundary_offsets_;
+  device::DeviceBuffer<Index> element_boundary_offsets_, element_boundary_top_begins_;
   device::DeviceBuffer<Point<Dim>> boundary_facet_vertices_, boundary_facet_normals_;
   device::DeviceBuffer<double> boundary_facet_measures_, boundary_facet_cell_measures_;
   device::DeviceBuffer<BoundaryKind> boundary_facet_kinds_;

@@ -38,16 +38,18 @@ struct ElementItemLaunch {
     ElementTableTargets<Real> targets;
   };
 
-  /// Item b: element elements[b], whose pieces are piece_offsets[e] .. piece_offsets[e + 1] − 1,
-  /// each integrated with the rule rule_offsets[p] .. rule_offsets[p + 1] − 1.
-  __device__ Item element_item(Index b, const Index* piece_offsets,
-                               const Index* rule_offsets) const {
+  /// Item b: element elements[b], whose pieces are piece_offsets[e] .. piece_ends[e] − 1
+  /// (piece_ends null: piece_offsets + 1), each integrated with the rule rule_offsets[p] ..
+  /// rule_offsets[p + 1] − 1.
+  __device__ Item element_item(Index b, const Index* piece_offsets, const Index* rule_offsets,
+                               const Index* piece_ends = nullptr) const {
     Item it;
     it.element = elements[b];
     it.piece_begin = piece_offsets[it.element];
     it.rule_begin = rule_offsets[p];
     it.rule_size = rule_offsets[p + 1] - it.rule_begin;
-    it.point_count = Index(piece_offsets[it.element + 1] - it.piece_begin) * it.rule_size;
+    const Index piece_end = piece_ends ? piece_ends[it.element] : piece_offsets[it.element + 1];
+    it.point_count = Index(piece_end - it.piece_begin) * it.rule_size;
     it.targets =
         ElementTableTargets<Real>(pattern, it.element, n, values, rhs, overwrite_blocks, watch);
     return it;

@@ -7,10 +7,14 @@
 //   assembles the CPU's matrix;
 // * a DeviceAssembler built from a QuadratureMesh gives the same bits as from the polytopic mesh,
 //   and one whose pieces are not the options' is refused;
+// * through space_time_coefficients, whose types make a slab's top face idle (top_face_idle),
+//   the boundary kernels leave the top faces out and still give the CPU's matrix and rhs;
 // * Approach 1's CSR holds Approach 2's matrix;
 // * a NaN coefficient on a P_1 slab is reported naming the first non-finite block row.
 // Exits 77 (ctest: Skipped) when no CUDA device is present.
 #include "dg/device_assembler_checks.cuh"
+#include "polydg/dg/face_integrand.hpp"
+#include "polydg/spacetime/space_time_coefficients.hpp"
 
 namespace device_assembler_test {
 
@@ -56,6 +60,40 @@ void check_slab_meshes() {
                       pieces == QuadraturePieces::slab_prisms ? "prisms" : "tetrahedra");
         check_problem(slab, conditions, options, coefficients, &previous_slab, name);
       }
+  }
+
+  // The same problem through space_time_coefficients: A = diag(a, 0) and b = (w, 1) by their
+  // types, so the device's boundary kernels do not launch the top faces (the CPU integrates them,
+  // to exact zeros). Plain make_coefficients<3> callables say nothing, and keep them.
+  const auto space_time = space_time_coefficients(
+      make_coefficients<2>()
+          .with_diffusion([] __host__ __device__(const Point<3>& x) {
+            Tensor<2> a{};
+            a[0][0] = 1 + x[0] * x[0];
+            a[1][1] = 1 + x[1] * x[2];
+            a[0][1] = a[1][0] = 0.1 * x[0];
+            return a;
+          })
+          .with_advection([] __host__ __device__(const Point<3>& x) {
+            return Point<2>{{x[1] - 0.5, 0.5 - x[0]}};
+          })
+          .with_reaction([] __host__ __device__(const Point<3>& x) { return 0.5 + x[2]; })
+          .with_source([] __host__ __device__(const Point<3>& x) {
+            return cos(2 * x[0]) * (1 + x[1]) * exp(-x[2]);
+          })
+          .with_dirichlet([] __host__ __device__(const Point<3>& x) { return x[0] * x[2]; }));
+  static_assert(top_face_idle<decltype(space_time)>);
+  static_assert(!top_face_idle<decltype(coefficients)>);
+  for (int p = 1; p <= (small_run() ? 1 : 2); ++p) {
+    const PolytopicMesh<3> slab = make_slab_mesh(spatial, p);
+    for (BasisSpace space : {BasisSpace::total_degree, BasisSpace::total_degree_times_last}) {
+      AssemblyOptions options = slab_assembly_options();
+      options.space = space;
+      char name[64];
+      std::snprintf(name, sizeof name, "space-time %s_%d prisms",
+                    space == BasisSpace::total_degree ? "P" : "PQ", p);
+      check_problem(slab, conditions, options, space_time, &previous_slab, name);
+    }
   }
 
   // map_last_coordinate: both backends moved onto [0.5, 0.75] (and from there onto [0.75, 1.1])

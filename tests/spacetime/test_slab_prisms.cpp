@@ -98,6 +98,38 @@ BOOST_AUTO_TEST_CASE(prisms_cover_the_elements_and_interfaces_with_fewer_pieces)
   BOOST_TEST(worst < 1e-13, "interface areas: " << worst);
 }
 
+// Every element of a slab has its top face (the triangles of its polygon at the later time
+// level, normal +e_t exactly) as the last of its boundary sub-facets, from
+// element_boundary_top_begins on; no facet before it has that normal, and the facets are the
+// same (tags and areas) as in the fine mesh's order.
+BOOST_AUTO_TEST_CASE(top_faces_come_last_in_each_element) {
+  const PolytopicMesh<2> base = polygons(10, 1);
+  const PolytopicMesh<3> slab = make_slab_mesh(base);
+  for (const QuadraturePieces pieces :
+       {QuadraturePieces::simplices, QuadraturePieces::slab_prisms}) {
+    const QuadratureMesh<3> mesh(slab, slab_conditions(), pieces);
+    BOOST_TEST(mesh.element_boundary_top_begins.size() == std::size_t(mesh.element_count()));
+    Index lateral = 0;
+    for (Index e = 0; e < mesh.element_count(); ++e) {
+      const Index begin = mesh.element_boundary_offsets[e],
+                  end = mesh.element_boundary_offsets[e + 1];
+      const Index top = mesh.element_boundary_top_begins[e];
+      BOOST_TEST_REQUIRE((begin <= top && top <= end));
+      // the top face: the element's polygon's triangles, all of them there
+      BOOST_TEST(end - top == base.element_cells(e).size());
+      double top_area = 0;
+      for (Index f = begin; f < end; ++f) {
+        BOOST_TEST(is_last_axis_top(mesh.boundary_facet_normals[f]) == (f >= top));
+        BOOST_TEST((mesh.boundary_facet_tags[f] == slab_top_tag) == (f >= top));
+        if (f >= top) top_area += mesh.boundary_facet_measures[f];
+        if (f < top && mesh.boundary_facet_tags[f] != slab_bottom_tag) ++lateral;
+      }
+      BOOST_TEST(std::fabs(top_area - base.element_measure(e)) <= 1e-14 * base.element_measure(e));
+    }
+    BOOST_TEST(lateral > 0);  // the domain's sides: before the top faces too
+  }
+}
+
 // QuadratureMesh fills its arrays in parallel, each item's pieces at offsets from a first
 // pass: one thread and several give the same arrays, byte for byte, for both piece kinds.
 BOOST_AUTO_TEST_CASE(quadrature_meshes_do_not_depend_on_the_thread_count) {
@@ -130,6 +162,8 @@ BOOST_AUTO_TEST_CASE(quadrature_meshes_do_not_depend_on_the_thread_count) {
     BOOST_TEST(testing::same_bits(serial.interfaces_by_degree, parallel.interfaces_by_degree));
     BOOST_TEST(
         testing::same_bits(serial.element_boundary_offsets, parallel.element_boundary_offsets));
+    BOOST_TEST(testing::same_bits(serial.element_boundary_top_begins,
+                                  parallel.element_boundary_top_begins));
     BOOST_TEST(
         testing::same_bits(serial.boundary_facet_vertices, parallel.boundary_facet_vertices));
     BOOST_TEST(testing::same_bits(serial.boundary_facet_normals, parallel.boundary_facet_normals));

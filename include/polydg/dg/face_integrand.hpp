@@ -30,6 +30,7 @@
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/dg/boundary_conditions.hpp"
+#include "polydg/dg/element_integrand.hpp"
 
 namespace polydg {
 
@@ -86,6 +87,23 @@ POLYDG_HD inline BoundaryPointClass classify_boundary_point(BoundaryKind kind, d
   point.inflow_data = point.inflow && kind != BoundaryKind::previous_slab;
   return point;
 }
+
+/// Whether an advection coefficient type has a positive last component by construction: it says
+/// so with `static constexpr bool last_component_positive = true` (SpaceTimeAdvection, b = (w, 1)).
+template <class Advection>
+inline constexpr bool positive_last_component_advection = requires {
+  requires Advection::last_component_positive;
+};
+
+/// Whether, for coefficients of this type, no boundary term acts at any point of a facet whose
+/// normal is along +e_last (is_last_axis_top, quadrature_mesh.hpp: a slab's top face), whatever
+/// its tag: A's last row and column are zero, so nᵀAn = 0 (not diffusive), and b's last
+/// component is positive, so β > 0 (outflow) — classify_boundary_point finds nothing for the
+/// matrix or the rhs. (Non-finite spatial data make nᵀAn or β NaN there: neither diffusive nor
+/// inflow, idle all the same.) The device's boundary kernels then leave those facets out.
+template <class Coefficients>
+inline constexpr bool top_face_idle = last_axis_free_diffusion<decltype(Coefficients::diffusion)>&&
+    positive_last_component_advection<decltype(Coefficients::advection)>;
 
 /// The coefficients of one boundary point's contribution (see the file comment), in the
 /// precision Real of the values.

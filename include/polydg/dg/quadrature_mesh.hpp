@@ -10,7 +10,10 @@
 ///   element, its measure and |K_F| on both sides; `interfaces_by_degree` groups interfaces by
 ///   the larger degree of their elements (the degree their quadrature uses);
 /// * boundary sub-facets grouped by element (CSR), each with vertices, outward unit normal,
-///   measure, |K_F|, tag and the tag's BoundaryKind.
+///   measure, |K_F|, tag and the tag's BoundaryKind; within an element, those whose normal is
+///   along +e_last (is_last_axis_top: a slab's top face) come last, from
+///   element_boundary_top_begins[e] on, so kernels for which that face is idle leave them out
+///   (boundary_face_kernel.cuh).
 /// Vertices are copied (not indexed) so a kernel reads one contiguous record per piece.
 ///
 /// Pieces (QuadraturePieces): by default the sub-cells and sub-facets are the fine simplices.
@@ -106,6 +109,9 @@ struct QuadratureMesh {
 
   // boundary sub-facets, grouped by element
   std::vector<Index> element_boundary_offsets;
+  /// Per element, its first boundary sub-facet whose normal is along +e_last (is_last_axis_top;
+  /// the rest of its range are such too); element_boundary_offsets[e + 1] where it has none.
+  std::vector<Index> element_boundary_top_begins;
   GeometryArray<FacetVertices> boundary_facet_vertices;
   GeometryArray<Point<Dim>> boundary_facet_normals;
   GeometryArray<double> boundary_facet_measures;
@@ -113,6 +119,16 @@ struct QuadratureMesh {
   std::vector<int> boundary_facet_tags;
   std::vector<BoundaryKind> boundary_facet_kinds;
 };
+
+/// Whether a normal points along +e_last: its other components exact zeros, the last positive
+/// (a space-time slab's top face, n = e_t; a facet at one time level has exact zeros there, and
+/// its last component is 1 to rounding).
+template <int Dim>
+bool is_last_axis_top(const Point<Dim>& normal) {
+  for (int d = 0; d + 1 < Dim; ++d)
+    if (normal[d] != 0) return false;
+  return normal[Dim - 1] > 0;
+}
 
 /// Maps the mesh's last coordinate affinely from [from_begin, from_end] onto [to_begin, to_end]
 /// (a space-time slab onto the next time interval; LastCoordinateMap): vertices, boxes and

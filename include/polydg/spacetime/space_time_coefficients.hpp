@@ -41,6 +41,8 @@ struct SpaceTimeDiffusion {
 
 template <class SpatialAdvection>
 struct SpaceTimeAdvection {
+  /// b's last component is 1: a slab's top face is outflow (top_face_idle, face_integrand.hpp).
+  static constexpr bool last_component_positive = true;
   SpatialAdvection w;
   POLYDG_HD Point<3> operator()(const Point<3>& x) const {
     const Point<2> spatial_w = w(x);
