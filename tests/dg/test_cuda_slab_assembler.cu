@@ -18,29 +18,47 @@
 
 namespace device_assembler_test {
 
+// The data of a space-time heat problem at X = (x, y, t): spatial a and w, c, f, g_D.
+__host__ __device__ Tensor<2> heat_diffusion(const Point<3>& x) {
+  Tensor<2> a{};
+  a[0][0] = 1 + x[0] * x[0];
+  a[1][1] = 1 + x[1] * x[2];
+  a[0][1] = a[1][0] = 0.1 * x[0];
+  return a;
+}
+__host__ __device__ Point<2> heat_advection(const Point<3>& x) {
+  return Point<2>{{x[1] - 0.5, 0.5 - x[0]}};
+}
+__host__ __device__ double heat_reaction(const Point<3>& x) { return 0.5 + x[2]; }
+__host__ __device__ double heat_source(const Point<3>& x) {
+  return cos(2 * x[0]) * (1 + x[1]) * exp(-x[2]);
+}
+__host__ __device__ double heat_dirichlet(const Point<3>& x) { return x[0] * x[2]; }
+
 // The space-time heat problem's structure: spatial diffusion, b = (w, 1), the bottom face
 // reading a previous slab (here a smooth function of (e, x)), the top face outflow.
 void check_slab_meshes() {
   const auto fine = fine_square(8);
   const Agglomeration parts = agglomerate(*fine, 10);
   const PolytopicMesh<2> spatial(fine, parts.element_of_cell, 1);
+  // Spatial callables of their own: their types say nothing of A's last row or of b's last
+  // component.
   const auto coefficients =
       make_coefficients<3>()
           .with_diffusion([] __host__ __device__(const Point<3>& x) {
+            const Tensor<2> spatial = heat_diffusion(x);
             Tensor<3> a{};
-            a[0][0] = 1 + x[0] * x[0];
-            a[1][1] = 1 + x[1] * x[2];
-            a[0][1] = a[1][0] = 0.1 * x[0];
+            for (int i = 0; i < 2; ++i)
+              for (int j = 0; j < 2; ++j) a[i][j] = spatial[i][j];
             return a;
           })
           .with_advection([] __host__ __device__(const Point<3>& x) {
-            return Point<3>{{x[1] - 0.5, 0.5 - x[0], 1.0}};
+            const Point<2> w = heat_advection(x);
+            return Point<3>{{w[0], w[1], 1.0}};
           })
-          .with_reaction([] __host__ __device__(const Point<3>& x) { return 0.5 + x[2]; })
-          .with_source([] __host__ __device__(const Point<3>& x) {
-            return cos(2 * x[0]) * (1 + x[1]) * exp(-x[2]);
-          })
-          .with_dirichlet([] __host__ __device__(const Point<3>& x) { return x[0] * x[2]; });
+          .with_reaction([] __host__ __device__(const Point<3>& x) { return heat_reaction(x); })
+          .with_source([] __host__ __device__(const Point<3>& x) { return heat_source(x); })
+          .with_dirichlet([] __host__ __device__(const Point<3>& x) { return heat_dirichlet(x); });
   const auto previous_slab = [] __host__ __device__(Index e, const Point<3>& x) {
     return sin(x[0] + 0.1 * e) * x[1];
   };
@@ -67,21 +85,11 @@ void check_slab_meshes() {
   // to exact zeros). Plain make_coefficients<3> callables say nothing, and keep them.
   const auto space_time = space_time_coefficients(
       make_coefficients<2>()
-          .with_diffusion([] __host__ __device__(const Point<3>& x) {
-            Tensor<2> a{};
-            a[0][0] = 1 + x[0] * x[0];
-            a[1][1] = 1 + x[1] * x[2];
-            a[0][1] = a[1][0] = 0.1 * x[0];
-            return a;
-          })
-          .with_advection([] __host__ __device__(const Point<3>& x) {
-            return Point<2>{{x[1] - 0.5, 0.5 - x[0]}};
-          })
-          .with_reaction([] __host__ __device__(const Point<3>& x) { return 0.5 + x[2]; })
-          .with_source([] __host__ __device__(const Point<3>& x) {
-            return cos(2 * x[0]) * (1 + x[1]) * exp(-x[2]);
-          })
-          .with_dirichlet([] __host__ __device__(const Point<3>& x) { return x[0] * x[2]; }));
+          .with_diffusion([] __host__ __device__(const Point<3>& x) { return heat_diffusion(x); })
+          .with_advection([] __host__ __device__(const Point<3>& x) { return heat_advection(x); })
+          .with_reaction([] __host__ __device__(const Point<3>& x) { return heat_reaction(x); })
+          .with_source([] __host__ __device__(const Point<3>& x) { return heat_source(x); })
+          .with_dirichlet([] __host__ __device__(const Point<3>& x) { return heat_dirichlet(x); }));
   static_assert(top_face_idle<decltype(space_time)>);
   static_assert(!top_face_idle<decltype(coefficients)>);
   for (int p = 1; p <= (small_run() ? 1 : 2); ++p) {
