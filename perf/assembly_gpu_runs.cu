@@ -59,12 +59,17 @@ std::pair<double, DeviceAssemblyTimings> time_matrix_reassembly(Assembler& assem
   return {seconds, assembler.last_timings()};
 }
 
-/// time_matrix_reassembly as VariantTimes: the median and its run's three kernels.
+/// A re-assembly's median and its run's three kernel phases, as VariantTimes.
+VariantTimes variant_times(double seconds, const DeviceAssemblyTimings& phases) {
+  return {seconds, phases.elements, phases.interior_faces, phases.boundary_faces};
+}
+
+/// time_matrix_reassembly as VariantTimes.
 template <class Assembler, class Coefficients>
 VariantTimes time_variant_reassembly(Assembler& assembler, const Coefficients& coefficients,
                                      int repeats) {
   const auto [seconds, phases] = time_matrix_reassembly(assembler, coefficients, repeats);
-  return {seconds, phases.elements, phases.interior_faces, phases.boundary_faces};
+  return variant_times(seconds, phases);
 }
 
 // The FLOPs of the integrands (entries and per-function fluxes and trial vectors; not the basis
@@ -276,7 +281,7 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
     one_stream.overlap_interior_faces_max_degree = -1;
     DeviceAssembler<3> assembler(slab, conditions, assembly_options, one_stream);
     const auto [seconds, phases] = time_matrix_reassembly(assembler, coefficients, repeats);
-    times.one_stream = {seconds, phases.elements, phases.interior_faces, phases.boundary_faces};
+    times.one_stream = variant_times(seconds, phases);
     times.matrix_phases = phase_times(phases);
   }
 

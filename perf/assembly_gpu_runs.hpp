@@ -58,7 +58,7 @@ struct GpuAssemblyTimes {
                                 ///< beside it (overlap_interior_faces_max_degree −1)
   /// Of one deterministic matrix re-assembly with the kernels in turn (one_stream), so that
   /// each phase is one kernel's time: where the interior faces overlap (values_s and the
-  /// other variants at p ≤ 2) their phase runs beside the element kernel.
+  /// other variants at p ≤ 2) their phase runs beside the element and boundary kernels.
   PhaseTimes matrix_phases;
   double interior_atomic_s = 0;
   double element_flops = 0, interior_flops = 0, boundary_flops = 0;  ///< integrand FLOPs

@@ -154,7 +154,7 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
     for (const Row& r : rows) std::printf("%10.5f", value(r) / (r.dofs * 1e-6));
   };
   // The kernel rows: the kernels in turn (matrix_phases); in the variants' rows at p ≤ 2, but
-  // the one stream's, the interior faces' phase runs beside the element kernel.
+  // the one stream's, the interior faces' phase runs beside the element and boundary kernels.
   line("element kernel", [](const Row& r) { return r.gpu.matrix_phases.element_s; });
   line("interior kernel (+ gather)", [](const Row& r) { return r.gpu.matrix_phases.interior_s; });
   line("boundary (inflow) kernel", [](const Row& r) { return r.gpu.matrix_phases.boundary_s; });

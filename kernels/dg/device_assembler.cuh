@@ -388,10 +388,10 @@ class DeviceAssembler {
     const device::detail::LaunchLimits limits = launch_limits();
     diffusion_ranges_.update(mesh_, coefficients);
     end(ranges_phase);
-    // The interior faces beside the elements and the boundary faces
-    // (overlap_interior_faces_max_degree), on the side stream from here to the gather; their
-    // own blocks only, so the order of the sums into the diagonal blocks — element, boundary,
-    // gather — is that of one stream.
+    // The interior faces beside the element and boundary faces
+    // (overlap_interior_faces_max_degree), on the side stream forked below and joined before the
+    // gather; their own blocks only, so the order of the sums into the diagonal blocks —
+    // element, boundary, gather — is that of one stream.
     const bool beside = values && interface_fork_ != nullptr;
     const auto interior_faces = [&](cudaStream_t stream) {
       device::detail::LaunchLimits interior_limits = limits;

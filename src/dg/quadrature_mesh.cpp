@@ -291,23 +291,22 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
   boundary_facet_kinds.resize(boundary_pieces);
   element_boundary_top_begins.resize(std::size_t(elements));
   parallel_for(0, elements, [&](GlobalIndex e) {
-    Index at = element_boundary_offsets[e];
-    // The facets whose normal is along +e_last after the others (is_last_axis_top), each group in
-    // the mesh's order.
-    for (const bool top : {false, true}) {
-      if (top) element_boundary_top_begins[e] = at;
-      for (const auto& facet : mesh.element_boundary_facets(Index(e))) {
-        const Point<Dim> normal = fine.facet_unit_normal(facet.facet);
-        if (is_last_axis_top(normal) != top) continue;
-        const auto points = fine.facet_points(facet.facet);
-        std::copy(points.begin(), points.end(), boundary_facet_vertices[at].begin());
-        boundary_facet_normals[at] = normal;
-        boundary_facet_measures[at] = fine.facet_measure(facet.facet);
-        boundary_facet_cell_measures[at] = fine.cell_measure(facet.cell);
-        boundary_facet_tags[at] = facet.tag;
-        boundary_facet_kinds[at++] = conditions.kind(facet.tag);
-      }
+    // One pass, each normal computed once: the facets whose normal is along +e_last
+    // (is_last_axis_top) fill the element's range from its end, the others from its start, so
+    // the top ones come last (in reverse mesh order), the others in the mesh's order.
+    Index front = element_boundary_offsets[e], back = element_boundary_offsets[e + 1];
+    for (const auto& facet : mesh.element_boundary_facets(Index(e))) {
+      const Point<Dim> normal = fine.facet_unit_normal(facet.facet);
+      const Index at = is_last_axis_top(normal) ? --back : front++;
+      const auto points = fine.facet_points(facet.facet);
+      std::copy(points.begin(), points.end(), boundary_facet_vertices[at].begin());
+      boundary_facet_normals[at] = normal;
+      boundary_facet_measures[at] = fine.facet_measure(facet.facet);
+      boundary_facet_cell_measures[at] = fine.cell_measure(facet.cell);
+      boundary_facet_tags[at] = facet.tag;
+      boundary_facet_kinds[at] = conditions.kind(facet.tag);
     }
+    element_boundary_top_begins[e] = front;  // = back
   });
 }
 

@@ -99,9 +99,9 @@ BOOST_AUTO_TEST_CASE(prisms_cover_the_elements_and_interfaces_with_fewer_pieces)
 }
 
 // Every element of a slab has its top face (the triangles of its polygon at the later time
-// level, normal +e_t exactly) as the last of its boundary sub-facets, from
-// element_boundary_top_begins on; no facet before it has that normal, and the facets are the
-// same (tags and areas) as in the fine mesh's order.
+// level, normal along +e_t) as the last of its boundary sub-facets, from
+// element_boundary_top_begins on: exactly the facets with the top tag, covering the polygon's
+// area; no facet before them has such a normal, and the domain's sides come before them too.
 BOOST_AUTO_TEST_CASE(top_faces_come_last_in_each_element) {
   const PolytopicMesh<2> base = polygons(10, 1);
   const PolytopicMesh<3> slab = make_slab_mesh(base);
