@@ -22,8 +22,11 @@ struct PhaseTimes {
 };
 
 struct GpuAssemblyTimes {
-  double host_mesh_s = 0;    ///< QuadratureMesh on the host (CPU preprocessing)
-  double pattern_s = 0;      ///< build_block_pattern_on_device alone
+  double host_mesh_s = 0;  ///< QuadratureMesh on the host (CPU preprocessing)
+  /// The device pattern alone, as DeviceAssembler builds it: from device arrays
+  /// (build_block_pattern_from_device_arrays), and from host arrays (build_block_pattern_on_device,
+  /// with the host checks and the uploads)
+  double pattern_s = 0, pattern_host_arrays_s = 0;
   double device_mesh_s = 0;  ///< DeviceQuadratureMesh from the host mesh (uploads) alone
   double scratch_s = 0;      ///< InterfaceScratch (host layout, uploads, allocation) alone
   /// The host mesh's geometry arrays (upload_bytes) copied to the device, array by array, by

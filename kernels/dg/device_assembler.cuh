@@ -10,9 +10,9 @@
 //   assembler.copy_to_host(matrix, rhs);       // one staged copy (e.g. for the AIJ export)
 //
 // Construction: the QuadratureMesh on the host (as Assembler), then on the device: its arrays
-// (DeviceQuadratureMesh), the BlockPattern (build_block_pattern_on_device: Thrust/CUB sort of
-// the element pairs, equal to the CPU pattern), zeroed values and rhs, and the interface
-// scratch of the deterministic mode. An assembly is, in this order: zero the rhs; the
+// (DeviceQuadratureMesh), the BlockPattern (build_block_pattern_from_device_arrays, from the
+// device mesh's degrees and interfaces; equal to the CPU pattern), zeroed values and rhs, and the
+// interface scratch of the deterministic mode. An assembly is, in this order: zero the rhs; the
 // diffusion ranges (the penalty's ā: filled once for a constant A, device_diffusion_ranges.cuh);
 // element kernel (it overwrites the diagonal blocks, and the interior-face kernel the
 // off-diagonal ones: the matrix is never zeroed); boundary faces; interior faces (+ gather);
@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "core/cuda_check.cuh"
+#include "core/forall.cuh"
 #include "core/stream_fork.cuh"
 #include "dg/boundary_face_kernel.cuh"
 #include "dg/device_diffusion_ranges.cuh"
@@ -164,6 +165,19 @@ class PhaseEvents {
   std::vector<cudaEvent_t> events_;
 };
 
+/// N_e of every element of `mesh` in `space`, formed on the device from its degrees.
+template <int Dim>
+device::DeviceBuffer<Index> block_sizes_of(const DeviceQuadratureMesh<Dim>& mesh,
+                                           BasisSpace space) {
+  device::DeviceBuffer<Index> sizes(std::size_t(mesh.element_count()));
+  Index* out = sizes.data();
+  const int* degrees = mesh.view().degrees;
+  device::forall(mesh.element_count(), [=] __device__(GlobalIndex e) {
+    out[e] = space_basis_size(space, Dim, degrees[e]);
+  });
+  return sizes;
+}
+
 }  // namespace device::detail
 
 /// Real: the precision of the values and rhs (float or double), of the basis values and of the
@@ -191,7 +205,11 @@ class DeviceAssembler {
     block_sizes_.resize(std::size_t(elements));
     for (Index e = 0; e < elements; ++e)
       block_sizes_[e] = space_basis_size(options.space, Dim, host_mesh_.element_degrees[e]);
-    pattern_ = build_block_pattern_on_device(block_sizes_, host_mesh_.interface_elements);
+    // From the device mesh's degrees and interfaces: uploading the host's block_sizes_ and
+    // interfaces again cost more than the build.
+    pattern_ = build_block_pattern_from_device_arrays(
+        device::detail::block_sizes_of(mesh_, options.space), mesh_.view().interface_elements,
+        mesh_.interface_count());
     values_ = device::DeviceBuffer<Real>(std::size_t(pattern_.value_count()));
     rhs_ = device::DeviceBuffer<Real>(std::size_t(pattern_.dof_count()));
     values_.fill_zero();

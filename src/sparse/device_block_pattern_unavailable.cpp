@@ -10,4 +10,11 @@ DeviceBlockPattern build_block_pattern_on_device(std::span<const Index>,
   raise("build_block_pattern_on_device: libpolydg was built without CUDA (POLYDG_CUDA=OFF)");
 }
 
+DeviceBlockPattern build_block_pattern_from_device_arrays(device::DeviceBuffer<Index>, const Index*,
+                                                          Index) {
+  raise(
+      "build_block_pattern_from_device_arrays: libpolydg was built without CUDA "
+      "(POLYDG_CUDA=OFF)");
+}
+
 }  // namespace polydg

@@ -1,8 +1,9 @@
 // The BlockPattern built on the device equals the CPU BlockPattern (the reference) exactly, array
 // by array: hand-made and random interface sets (1 to 200k elements, block sizes 3, 6, 10, 21)
-// and the interfaces of agglomerated polytopic meshes with mixed degrees. Bad input gives
-// polydg::Error with the CPU pattern's message; the host-side checks run (and are tested) even
-// without a device. Exits 77 (ctest: Skipped) when no CUDA device is present.
+// and the interfaces of agglomerated polytopic meshes with mixed degrees, built from host
+// arrays and from device arrays. Bad input gives polydg::Error with the CPU pattern's message:
+// the host-side checks run (and are tested) even without a device, the device-side ones (of the
+// build from device arrays) with one. Exits 77 (ctest: Skipped) when no CUDA device is present.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -41,21 +42,43 @@ std::string error_message(Build build) {
   return "";
 }
 
-// Bad input: the device build throws the CPU pattern's error.
-void check_same_error(const std::vector<Index>& sizes, const Pairs& pairs, const char* what) {
+// The pattern built from the same input uploaded first (build_block_pattern_from_device_arrays,
+// as DeviceAssembler builds it from its device mesh).
+DeviceBlockPattern build_from_device_arrays(const std::vector<Index>& sizes, const Pairs& pairs) {
+  const device::DeviceBuffer<Index> ends(
+      std::span<const Index>(reinterpret_cast<const Index*>(pairs.data()), 2 * pairs.size()));
+  return build_block_pattern_from_device_arrays(device::DeviceBuffer<Index>(std::span(sizes)),
+                                                ends.data(), Index(pairs.size()));
+}
+
+// Bad input: the device build throws the CPU pattern's error; with a device, so does the build
+// from device arrays, which checks on the device.
+void check_same_error(const std::vector<Index>& sizes, const Pairs& pairs, const char* what,
+                      bool from_device_arrays) {
   const std::string host = error_message([&] { BlockPattern(sizes, pairs); });
   const std::string device = error_message([&] { build_block_pattern_on_device(sizes, pairs); });
   std::printf("%s: CPU \"%s\", device \"%s\"\n", what, host.c_str(), device.c_str());
   POLYDG_GPU_CHECK(!host.empty());
   POLYDG_GPU_CHECK(device == host);
+  if (from_device_arrays) {
+    const std::string arrays = error_message([&] { build_from_device_arrays(sizes, pairs); });
+    std::printf("%s, from device arrays: \"%s\"\n", what, arrays.c_str());
+    POLYDG_GPU_CHECK(arrays == host);
+  }
 }
 
-// The checks made on the host before the device is touched: they hold without a device.
-void check_host_side_validation() {
-  check_same_error({3, 0, 6}, {{0, 1}}, "block size 0");
-  check_same_error({3, 6, 10}, {{0, 1}, {1, 3}}, "element out of range");
-  check_same_error({3, 6, 10}, {{0, 1}, {-1, 2}}, "negative element");
-  check_same_error({3, 6, 10}, {{0, 1}, {2, 2}}, "pair (e, e)");
+// The checks made on the host before the device is touched: they hold without a device. With
+// one (`on_device`), the same inputs through the device-side checks, and the CPU's order where
+// one input has several faults.
+void check_validation(bool on_device) {
+  check_same_error({3, 0, 6}, {{0, 1}}, "block size 0", on_device);
+  check_same_error({3, 6, 10}, {{0, 1}, {1, 3}}, "element out of range", on_device);
+  check_same_error({3, 6, 10}, {{0, 1}, {-1, 2}}, "negative element", on_device);
+  check_same_error({3, 6, 10}, {{0, 1}, {2, 2}}, "pair (e, e)", on_device);
+  check_same_error({}, {{0, 1}}, "interface without elements", on_device);
+  check_same_error({3, 6, -2, 0}, {{0, 1}, {5, 5}, {2, 2}, {1, 0}}, "several faults", on_device);
+  check_same_error({3, 6, 10, 3}, {{0, 1}, {3, 3}, {1, 7}, {1, 0}}, "bad pairs and a repeat",
+                   on_device);
 }
 
 // Every array of the device pattern equals the CPU pattern's.
@@ -113,7 +136,8 @@ void check_pattern(const std::vector<Index>& sizes, const Pairs& pairs, const ch
                    bool check_determinism = false) {
   const BlockPattern cpu(sizes, pairs);
   const DeviceBlockPattern device_pattern = build_block_pattern_on_device(sizes, pairs);
-  const bool same = equal_to_cpu(device_pattern, cpu);
+  const bool same = equal_to_cpu(device_pattern, cpu) &&
+                    equal_to_cpu(build_from_device_arrays(sizes, pairs), cpu);
   const bool found = find_block_works(device_pattern);
   std::printf("%-40s %7d elements %8zu interfaces %9d blocks %11lld values: %s\n", what,
               int(sizes.size()), pairs.size(), int(cpu.block_count()),
@@ -180,8 +204,8 @@ void check_small_cases() {
 }
 
 void check_repeated_pairs(std::mt19937_64& random) {
-  check_same_error({3, 6, 10}, {{0, 1}, {1, 2}, {0, 1}}, "repeated pair");
-  check_same_error({3, 6, 10}, {{0, 1}, {1, 2}, {2, 1}}, "repeated pair, other orientation");
+  check_same_error({3, 6, 10}, {{0, 1}, {1, 2}, {0, 1}}, "repeated pair", true);
+  check_same_error({3, 6, 10}, {{0, 1}, {1, 2}, {2, 1}}, "repeated pair, other orientation", true);
   // A repeat hidden in a large random set: the smallest repeated (row, column) is named.
   std::vector<Index> sizes;
   Pairs pairs;
@@ -189,7 +213,7 @@ void check_repeated_pairs(std::mt19937_64& random) {
   pairs.push_back(pairs[pairs.size() / 3]);
   pairs.push_back({pairs[17][1], pairs[17][0]});
   std::shuffle(pairs.begin(), pairs.end(), random);
-  check_same_error(sizes, pairs, "repeated pairs among 150k");
+  check_same_error(sizes, pairs, "repeated pairs among 150k", true);
 }
 
 // The interfaces of agglomerated meshes, with degrees 1..5 per element (N = 3, 6, 10, 15, 21).
@@ -214,7 +238,7 @@ void check_agglomerated_meshes(std::mt19937_64& random) {
 
 int main() {
   try {
-    check_host_side_validation();
+    check_validation(false);
     if (testing::no_cuda_device()) {
       // A valid input without a device: an error, not a crash.
       const std::string message = error_message([] {
@@ -227,6 +251,7 @@ int main() {
       return testing::gpu_test_failures() ? testing::gpu_test_result() : testing::skipped_exit_code;
     }
     std::mt19937_64 random(2024);
+    check_validation(true);
     check_small_cases();
     check_random_graphs(random);
     check_repeated_pairs(random);
