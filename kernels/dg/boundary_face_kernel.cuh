@@ -95,8 +95,9 @@ struct BoundaryLaunch : ElementItemLaunch<Dim, ValueType> {
   static constexpr int components = boundary_face_components;
   static constexpr bool tensor_tables = true;  ///< tiled_point_schedule.cuh
   PointTerms terms;
-  /// Per element, the end of the facets integrated (element_boundary_top_begins: not its top
-  /// ones); null: all of its boundary facets.
+  /// Per element, the facets integrated (BoundaryFacetRanges: begins, ends; null: the first, the
+  /// end of its boundary facets).
+  const Index* facet_begins = nullptr;
   const Index* facet_ends = nullptr;
 
   // Record of one point (Reals): w, the four BoundaryPointTerms, 1 where the point acts (0 and
@@ -108,10 +109,10 @@ struct BoundaryLaunch : ElementItemLaunch<Dim, ValueType> {
   }
   POLYDG_HD int record_size() const { return record_size_for(stride()); }
 
-  /// Pieces: the element's boundary sub-facets (up to facet_ends).
+  /// Pieces: the element's boundary sub-facets facet_begins .. facet_ends.
   __device__ Item item(Index b) const {
     return this->element_item(b, mesh.element_boundary_offsets, mesh.boundary_rule_offsets,
-                              facet_ends);
+                              facet_begins, facet_ends);
   }
   /// FixedStride (> 0): the launch's stride, known at compile time (thread_item_kernel.cuh).
   template <int FixedStride = 0>
@@ -165,21 +166,22 @@ struct BoundaryLaunch : ElementItemLaunch<Dim, ValueType> {
 };
 
 /// The matrix terms (values; rhs null) or the rhs terms (rhs; values null): a launch per degree
-/// (launch_element_items). below_top: each element's facets before its top ones only
-/// (element_boundary_top_begins; the groups must be boundary_elements_below_top).
+/// (launch_element_items) over the facets of `facets` (DeviceQuadratureMesh::boundary_facets).
 template <int Dim, class Real, class PointTerms>
-void launch_boundary(const DeviceQuadratureMesh<Dim>& mesh, const DegreeGroups& groups,
-                     bool below_top, const DeviceBlockPatternView& pattern, const PointTerms& terms,
-                     Real* values, Real* rhs, const char* name, const LaunchLimits& limits,
+void launch_boundary(const DeviceQuadratureMesh<Dim>& mesh, const BoundaryFacetRanges& facets,
+                     const DeviceBlockPatternView& pattern, const PointTerms& terms, Real* values,
+                     Real* rhs, const char* name, const LaunchLimits& limits,
                      unsigned long long* first_non_finite) {
   const DeviceQuadratureMeshView<Dim> view = mesh.view();
+  const DegreeGroups& groups = *facets.groups;
   for (int p = 0; p <= mesh.max_degree(); ++p) {
     if (groups.count(p) == 0) continue;
     const int n = space_basis_size(mesh.space(), Dim, p);
     const BoundaryLaunch<Dim, Real, PointTerms> launch{
         {view, pattern, groups.group(p), p, n, values, rhs, {values, first_non_finite}},
         terms,
-        below_top ? view.element_boundary_top_begins : nullptr};
+        facets.begins,
+        facets.ends};
     launch_element_items(launch, groups, mesh.boundary_rule_size(p), name, limits);
   }
 }
@@ -199,19 +201,22 @@ void assemble_boundary_faces_on_device(const DeviceQuadratureMesh<Dim>& mesh,
                                        unsigned long long* first_non_finite = nullptr) {
   // The matrix and the rhs in launches of their own (vector_point_schedule.cuh says why).
   using Terms = device::detail::BoundaryTerms<Dim, Coefficients>;
-  // Where the coefficients leave a slab's top face idle, its facets are not launched.
+  using Selection = BoundaryFacetSelection;
+  // Where the coefficients leave a slab's top face idle, its facets are not launched; nor, for
+  // the rhs, the previous_slab facets, which get no boundary data (classify_boundary_point:
+  // their inflow data comes from add_previous_slab_term).
   constexpr bool below_top = top_face_idle<Coefficients>;
-  const DegreeGroups& groups =
-      below_top ? mesh.boundary_elements_below_top() : mesh.boundary_elements();
   if (values)
     device::detail::launch_boundary(
-        mesh, groups, below_top, pattern,
+        mesh, mesh.boundary_facets(below_top ? Selection::all_below_top : Selection::all), pattern,
         Terms{coefficients, diffusion_ranges, penalty_constant, true, false}, values,
         static_cast<Real*>(nullptr), "boundary face kernel", limits, first_non_finite);
   if (rhs)
     device::detail::launch_boundary(
-        mesh, groups, below_top, pattern,
-        Terms{coefficients, diffusion_ranges, penalty_constant, false, true},
+        mesh,
+        mesh.boundary_facets(below_top ? Selection::not_previous_slab_below_top
+                                       : Selection::not_previous_slab),
+        pattern, Terms{coefficients, diffusion_ranges, penalty_constant, false, true},
         static_cast<Real*>(nullptr), rhs, "boundary face rhs kernel", limits, nullptr);
 }
 
@@ -223,9 +228,9 @@ void assemble_previous_slab_faces_on_device(const DeviceQuadratureMesh<Dim>& mes
                                             const Value& value, Real* rhs,
                                             const device::detail::LaunchLimits& limits = {}) {
   const device::detail::PreviousSlabTerms<Dim, Value> terms{value};
-  device::detail::launch_boundary(mesh, mesh.previous_slab_elements(), false, pattern, terms,
-                                  static_cast<Real*>(nullptr), rhs, "previous slab face kernel",
-                                  limits, nullptr);
+  device::detail::launch_boundary(mesh, mesh.boundary_facets(BoundaryFacetSelection::previous_slab),
+                                  pattern, terms, static_cast<Real*>(nullptr), rhs,
+                                  "previous slab face kernel", limits, nullptr);
 }
 
 }  // namespace polydg

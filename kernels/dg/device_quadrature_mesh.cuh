@@ -9,15 +9,15 @@
 //   facet rule of face(p, p), each kind concatenated (rule p at offsets[p] .. offsets[p + 1]);
 //   the piece rules follow QuadratureMesh::pieces (simplices or slab prisms).
 // * Work lists, grouped by degree so one launch has one block shape: all elements (by degree),
-//   interfaces (by the larger degree of their elements, which their rule uses), elements with
-//   boundary facets, the same counting only the facets before their top ones (a slab's top
-//   face, QuadratureMesh::element_boundary_top_begins), elements with previous_slab facets; within
-//   a degree, items with more pieces (sub-simplices / sub-facets) first. Each group knows the most
-//   pieces of its items, to size the point batches.
+//   interfaces (by the larger degree of their elements, which their rule uses), and for each
+//   BoundaryFacetSelection the elements with facets in it (QuadratureMesh's runs of previous_slab,
+//   other and top facets); within a degree, items with more pieces (sub-simplices / sub-facets)
+//   first. Each group knows the most pieces of its items, to size the point batches.
 // Built once per mesh; update_geometry re-uploads coordinates after map_last_coordinate.
 #include <algorithm>
 #include <array>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/cuda_check.cuh"
@@ -57,8 +57,10 @@ struct DeviceQuadratureMeshView {
   const double* interface_facet_cell_measures = nullptr;  ///< 2 per sub-facet
   // boundary sub-facets, grouped by element
   const Index* element_boundary_offsets = nullptr;
-  /// QuadratureMesh::element_boundary_top_begins: each element's boundary sub-facets from here
-  /// to its end have normals along +e_last (a slab's top face)
+  /// QuadratureMesh::element_boundary_previous_slab_ends and element_boundary_top_begins: each
+  /// element's boundary sub-facets are previous_slab ones up to the first, then others, then
+  /// from the second on those with normals along +e_last (a slab's top face)
+  const Index* element_boundary_previous_slab_ends = nullptr;
   const Index* element_boundary_top_begins = nullptr;
   const Point<Dim>* boundary_facet_vertices = nullptr;  ///< Dim per sub-facet
   const Point<Dim>* boundary_facet_normals = nullptr;
@@ -97,6 +99,25 @@ struct DegreeGroups {
 
   Index count(int p) const { return offsets[p + 1] - offsets[p]; }
   const Index* group(int p) const { return items.data() + offsets[p]; }
+};
+
+/// Which of each element's boundary sub-facets a launch integrates, from QuadratureMesh's three
+/// runs (previous_slab, other, top).
+enum class BoundaryFacetSelection {
+  all,
+  all_below_top,                ///< not the top ones
+  not_previous_slab,            ///< not the leading previous_slab ones
+  not_previous_slab_below_top,  ///< neither (the other run alone)
+  previous_slab,  ///< every previous_slab facet (the leading run, where all are there)
+};
+
+/// The facets of one BoundaryFacetSelection: per element of `groups` (those with any), facets
+/// begins[e] .. ends[e] − 1 (device arrays; null: element_boundary_offsets[e], [e + 1]); the
+/// groups' pieces count those facets.
+struct BoundaryFacetRanges {
+  const DegreeGroups* groups = nullptr;
+  const Index* begins = nullptr;
+  const Index* ends = nullptr;
 };
 
 namespace detail {
@@ -243,7 +264,9 @@ class DeviceQuadratureMesh {
             device::DeviceBuffer<Index>(detail::flat_view(mesh.interface_elements))),
         interface_facet_offsets_(detail::upload(mesh.interface_facet_offsets)),
         element_boundary_offsets_(detail::upload(mesh.element_boundary_offsets)),
-        element_boundary_top_begins_(checked_top_begins(mesh)),
+        element_boundary_previous_slab_ends_(
+            detail::upload(checked_boundary_runs(mesh).element_boundary_previous_slab_ends)),
+        element_boundary_top_begins_(detail::upload(mesh.element_boundary_top_begins)),
         boundary_facet_kinds_(detail::upload(mesh.boundary_facet_kinds)) {
     allocate_geometry(mesh);
     update_geometry(mesh);
@@ -271,9 +294,6 @@ class DeviceQuadratureMesh {
 
     const auto element_degree = [&](Index e) { return mesh.element_degrees[e]; };
     const auto all = [](Index) { return true; };
-    const auto boundary_facets = [&](Index e) {
-      return mesh.element_boundary_offsets[e + 1] - mesh.element_boundary_offsets[e];
-    };
     elements_ =
         detail::make_degree_groups(element_count_, max_degree_, element_degree, all, [&](Index e) {
           return mesh.element_simplex_offsets[e + 1] - mesh.element_simplex_offsets[e];
@@ -288,24 +308,46 @@ class DeviceQuadratureMesh {
         [&](Index i) {
           return mesh.interface_facet_offsets[i + 1] - mesh.interface_facet_offsets[i];
         });
-    boundary_elements_ = detail::make_degree_groups(
-        element_count_, max_degree_, element_degree,
-        [&](Index e) { return boundary_facets(e) > 0; }, boundary_facets);
-    const auto facets_below_top = [&](Index e) {
-      return mesh.element_boundary_top_begins[e] - mesh.element_boundary_offsets[e];
+    // The boundary selections' groups: the elements with facets in [begin(e), end(e)).
+    const auto boundary_groups = [&](const std::vector<Index>& begins,
+                                     const std::vector<Index>& ends) {
+      const auto facets = [&](Index e) { return ends[e] - begins[e]; };
+      return detail::make_degree_groups(
+          element_count_, max_degree_, element_degree, [&](Index e) { return facets(e) > 0; },
+          facets);
     };
-    boundary_elements_below_top_ = detail::make_degree_groups(
-        element_count_, max_degree_, element_degree,
-        [&](Index e) { return facets_below_top(e) > 0; }, facets_below_top);
-    previous_slab_elements_ = detail::make_degree_groups(
-        element_count_, max_degree_, element_degree,
-        [&](Index e) {
-          for (Index f = mesh.element_boundary_offsets[e]; f < mesh.element_boundary_offsets[e + 1];
-               ++f)
-            if (mesh.boundary_facet_kinds[f] == BoundaryKind::previous_slab) return true;
-          return false;
-        },
-        boundary_facets);
+    const std::vector<Index>& offsets = mesh.element_boundary_offsets;
+    const std::vector<Index> ends(offsets.begin() + 1, offsets.end());
+    const std::vector<Index>& previous_slab_ends = mesh.element_boundary_previous_slab_ends;
+    const std::vector<Index>& top_begins = mesh.element_boundary_top_begins;
+    using Selection = BoundaryFacetSelection;
+    boundary_groups_[int(Selection::all)] = boundary_groups(offsets, ends);
+    boundary_groups_[int(Selection::all_below_top)] = boundary_groups(offsets, top_begins);
+    boundary_groups_[int(Selection::not_previous_slab)] = boundary_groups(previous_slab_ends, ends);
+    boundary_groups_[int(Selection::not_previous_slab_below_top)] =
+        boundary_groups(previous_slab_ends, top_begins);
+    // A previous_slab facet on top (a tag given previous_slab on a slab's top face) is outside
+    // the leading run: then every facet of the elements that have any (the kernel checks the
+    // kind per point).
+    previous_slab_all_leading_ = true;
+    for (Index e = 0; e < element_count_; ++e)
+      for (Index f = top_begins[e]; f < ends[e]; ++f)
+        if (mesh.boundary_facet_kinds[f] == BoundaryKind::previous_slab)
+          previous_slab_all_leading_ = false;
+    if (previous_slab_all_leading_) {
+      boundary_groups_[int(Selection::previous_slab)] =
+          boundary_groups(offsets, previous_slab_ends);
+    } else {
+      std::vector<Index> with_previous_slab_ends(ends.size());
+      for (Index e = 0; e < element_count_; ++e) {
+        bool any = false;
+        for (Index f = offsets[e]; f < ends[e]; ++f)
+          any = any || mesh.boundary_facet_kinds[f] == BoundaryKind::previous_slab;
+        with_previous_slab_ends[e] = any ? ends[e] : offsets[e];
+      }
+      boundary_groups_[int(Selection::previous_slab)] =
+          boundary_groups(offsets, with_previous_slab_ends);
+    }
   }
 
   /// Re-uploads the coordinates, boxes and measures of `mesh` (the same mesh, mapped: see
@@ -375,11 +417,21 @@ class DeviceQuadratureMesh {
   Index boundary_rule_size(int p) const { return boundary_rules_.size(p); }
   const DegreeGroups& elements() const { return elements_; }
   const DegreeGroups& interfaces() const { return interfaces_; }
-  const DegreeGroups& boundary_elements() const { return boundary_elements_; }
-  /// The elements with boundary sub-facets before their top ones (element_boundary_top_begins),
-  /// their pieces those facets.
-  const DegreeGroups& boundary_elements_below_top() const { return boundary_elements_below_top_; }
-  const DegreeGroups& previous_slab_elements() const { return previous_slab_elements_; }
+  /// The facets of a selection and the elements that have any (the boundary kernels' launch).
+  BoundaryFacetRanges boundary_facets(BoundaryFacetSelection selection) const {
+    using Selection = BoundaryFacetSelection;
+    BoundaryFacetRanges ranges;
+    ranges.groups = &boundary_groups_[int(selection)];
+    const bool after_previous_slab = selection == Selection::not_previous_slab ||
+                                     selection == Selection::not_previous_slab_below_top;
+    const bool below_top = selection == Selection::all_below_top ||
+                           selection == Selection::not_previous_slab_below_top;
+    if (after_previous_slab) ranges.begins = element_boundary_previous_slab_ends_.data();
+    if (below_top) ranges.ends = element_boundary_top_begins_.data();
+    if (selection == Selection::previous_slab && previous_slab_all_leading_)
+      ranges.ends = element_boundary_previous_slab_ends_.data();
+    return ranges;
+  }
 
   DeviceQuadratureMeshView<Dim> view() const {
     DeviceQuadratureMeshView<Dim> v;
@@ -398,6 +450,7 @@ class DeviceQuadratureMesh {
     v.interface_facet_measures = interface_facet_measures_.data();
     v.interface_facet_cell_measures = interface_facet_cell_measures_.data();
     v.element_boundary_offsets = element_boundary_offsets_.data();
+    v.element_boundary_previous_slab_ends = element_boundary_previous_slab_ends_.data();
     v.element_boundary_top_begins = element_boundary_top_begins_.data();
     v.boundary_facet_vertices = boundary_facet_vertices_.data();
     v.boundary_facet_normals = boundary_facet_normals_.data();
@@ -419,12 +472,31 @@ class DeviceQuadratureMesh {
   }
 
  private:
-  static device::DeviceBuffer<Index> checked_top_begins(const QuadratureMesh<Dim>& mesh) {
-    require(mesh.element_boundary_top_begins.size() == std::size_t(mesh.element_count()),
-            "DeviceQuadratureMesh: element_boundary_top_begins has ",
-            mesh.element_boundary_top_begins.size(), " entries for ", mesh.element_count(),
-            " elements");
-    return detail::upload(mesh.element_boundary_top_begins);
+  /// `mesh`, after checking the bounds of its elements' runs of boundary facets (QuadratureMesh):
+  /// one of each per element, offsets[e] ≤ previous_slab_ends[e] ≤ top_begins[e] ≤
+  /// offsets[e + 1], or polydg::Error. (The facets' kinds and normals are trusted.)
+  static const QuadratureMesh<Dim>& checked_boundary_runs(const QuadratureMesh<Dim>& mesh) {
+    const std::size_t elements = std::size_t(mesh.element_count());
+    for (const auto& [array, name] :
+         {std::pair{&mesh.element_boundary_previous_slab_ends,
+                    "element_boundary_previous_slab_ends"},
+          std::pair{&mesh.element_boundary_top_begins, "element_boundary_top_begins"}})
+      require(array->size() == elements, "DeviceQuadratureMesh: ", name, " has ", array->size(),
+              " entries for ", elements, " elements");
+    require(mesh.element_boundary_offsets.size() == elements + 1,
+            "DeviceQuadratureMesh: element_boundary_offsets has ",
+            mesh.element_boundary_offsets.size(), " entries for ", elements, " elements");
+    for (std::size_t e = 0; e < elements; ++e) {
+      const Index begin = mesh.element_boundary_offsets[e],
+                  end = mesh.element_boundary_offsets[e + 1];
+      const Index previous_slab_end = mesh.element_boundary_previous_slab_ends[e];
+      const Index top_begin = mesh.element_boundary_top_begins[e];
+      require(begin <= previous_slab_end && previous_slab_end <= top_begin && top_begin <= end,
+              "DeviceQuadratureMesh: element ", e, "'s boundary facets ", begin, " .. ", end,
+              " have runs ending at ", previous_slab_end, " (previous_slab) and ", top_begin,
+              " (others), out of order");
+    }
+    return mesh;
   }
 
   void update_box_inverse_extents() {
@@ -458,8 +530,9 @@ class DeviceQuadratureMesh {
   PenaltyScaling penalty_scaling_;
   Index element_count_, interface_count_;
   int max_degree_;
-  DegreeGroups elements_, interfaces_, boundary_elements_, boundary_elements_below_top_,
-      previous_slab_elements_;
+  DegreeGroups elements_, interfaces_;
+  DegreeGroups boundary_groups_[5];  ///< per BoundaryFacetSelection
+  bool previous_slab_all_leading_ = true;
   device::DeviceBuffer<int> degrees_;
   device::DeviceBuffer<Box<Dim>> boxes_;
   device::DeviceBuffer<Point<Dim>> box_inverse_extents_;
@@ -469,7 +542,8 @@ class DeviceQuadratureMesh {
   device::DeviceBuffer<Index> interface_elements_, interface_facet_offsets_;
   device::DeviceBuffer<Point<Dim>> interface_facet_vertices_, interface_facet_normals_;
   device::DeviceBuffer<double> interface_facet_measures_, interface_facet_cell_measures_;
-  device::DeviceBuffer<Index> element_boundary_offsets_, element_boundary_top_begins_;
+  device::DeviceBuffer<Index> element_boundary_offsets_, element_boundary_previous_slab_ends_,
+      element_boundary_top_begins_;
   device::DeviceBuffer<Point<Dim>> boundary_facet_vertices_, boundary_facet_normals_;
   device::DeviceBuffer<double> boundary_facet_measures_, boundary_facet_cell_measures_;
   device::DeviceBuffer<BoundaryKind> boundary_facet_kinds_;

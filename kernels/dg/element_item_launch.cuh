@@ -38,14 +38,15 @@ struct ElementItemLaunch {
     ElementTableTargets<Real> targets;
   };
 
-  /// Item b: element elements[b], whose pieces are piece_offsets[e] .. piece_ends[e] − 1
-  /// (piece_ends null: piece_offsets + 1), each integrated with the rule rule_offsets[p] ..
-  /// rule_offsets[p + 1] − 1.
+  /// Item b: element elements[b], whose pieces are piece_begins[e] .. piece_ends[e] − 1
+  /// (piece_begins null: piece_offsets; piece_ends null: piece_offsets + 1), each integrated
+  /// with the rule rule_offsets[p] .. rule_offsets[p + 1] − 1.
   __device__ Item element_item(Index b, const Index* piece_offsets, const Index* rule_offsets,
+                               const Index* piece_begins = nullptr,
                                const Index* piece_ends = nullptr) const {
     Item it;
     it.element = elements[b];
-    it.piece_begin = piece_offsets[it.element];
+    it.piece_begin = piece_begins ? piece_begins[it.element] : piece_offsets[it.element];
     it.rule_begin = rule_offsets[p];
     it.rule_size = rule_offsets[p + 1] - it.rule_begin;
     const Index piece_end = piece_ends ? piece_ends[it.element] : piece_offsets[it.element + 1];

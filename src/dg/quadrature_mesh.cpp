@@ -289,24 +289,44 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
   boundary_facet_cell_measures.resize(boundary_pieces);
   boundary_facet_tags.resize(boundary_pieces);
   boundary_facet_kinds.resize(boundary_pieces);
+  element_boundary_previous_slab_ends.resize(std::size_t(elements));
   element_boundary_top_begins.resize(std::size_t(elements));
   parallel_for(0, elements, [&](GlobalIndex e) {
-    // One pass, each normal computed once: the facets whose normal is along +e_last
-    // (is_last_axis_top) fill the element's range from its end, the others from its start, so
-    // the top ones come last (in reverse mesh order), the others in the mesh's order.
-    Index front = element_boundary_offsets[e], back = element_boundary_offsets[e + 1];
-    for (const auto& facet : mesh.element_boundary_facets(Index(e))) {
-      const Point<Dim> normal = fine.facet_unit_normal(facet.facet);
-      const Index at = is_last_axis_top(normal) ? --back : front++;
+    // Each facet's place in the element's range from one look at it (its normal computed
+    // once): the previous_slab facets not on top first, then the other facets not on top, each
+    // in the mesh's order, then those whose normal is along +e_last (is_last_axis_top) filled
+    // from the end (so in reverse mesh order).
+    const auto facets = mesh.element_boundary_facets(Index(e));
+    thread_local std::vector<Point<Dim>> normals;  // per thread: no allocation per element
+    thread_local std::vector<BoundaryKind> kinds;
+    thread_local std::vector<char> groups;  // 0 previous slab, 1 other, 2 top
+    normals.resize(facets.size());
+    kinds.resize(facets.size());
+    groups.resize(facets.size());
+    Index previous_slab = 0;
+    for (std::size_t k = 0; k < facets.size(); ++k) {
+      normals[k] = fine.facet_unit_normal(facets[k].facet);
+      kinds[k] = conditions.kind(facets[k].tag);
+      groups[k] = is_last_axis_top(normals[k])              ? 2
+                  : kinds[k] == BoundaryKind::previous_slab ? 0
+                                                            : 1;
+      previous_slab += groups[k] == 0;
+    }
+    const Index begin = element_boundary_offsets[e];
+    Index next[3] = {begin, begin + previous_slab, element_boundary_offsets[e + 1]};
+    for (std::size_t k = 0; k < facets.size(); ++k) {
+      const auto& facet = facets[k];
+      const Index at = groups[k] == 2 ? --next[2] : next[int(groups[k])]++;
       const auto points = fine.facet_points(facet.facet);
       std::copy(points.begin(), points.end(), boundary_facet_vertices[at].begin());
-      boundary_facet_normals[at] = normal;
+      boundary_facet_normals[at] = normals[k];
       boundary_facet_measures[at] = fine.facet_measure(facet.facet);
       boundary_facet_cell_measures[at] = fine.cell_measure(facet.cell);
       boundary_facet_tags[at] = facet.tag;
-      boundary_facet_kinds[at] = conditions.kind(facet.tag);
+      boundary_facet_kinds[at] = kinds[k];
     }
-    element_boundary_top_begins[e] = front;  // = back
+    element_boundary_previous_slab_ends[e] = begin + previous_slab;
+    element_boundary_top_begins[e] = next[1];  // = next[2]
   });
 }
 

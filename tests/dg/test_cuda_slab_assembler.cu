@@ -9,6 +9,8 @@
 //   and one whose pieces are not the options' is refused;
 // * through space_time_coefficients, whose types make a slab's top face idle (top_face_idle),
 //   the boundary kernels leave the top faces out and still give the CPU's matrix and rhs;
+// * with previous_slab on the top face too (outside the leading run of such facets), the
+//   previous slab term still matches the CPU's;
 // * Approach 1's CSR holds Approach 2's matrix;
 // * a NaN coefficient on a P_1 slab is reported naming the first non-finite block row.
 // Exits 77 (ctest: Skipped) when no CUDA device is present.
@@ -102,6 +104,19 @@ void check_slab_meshes() {
                     space == BasisSpace::total_degree ? "P" : "PQ", p);
       check_problem(slab, conditions, options, space_time, &previous_slab, name);
     }
+  }
+
+  // previous_slab on the top face too (an odd choice, but a valid one): those facets lie outside
+  // the leading run of previous_slab facets (the top ones come last whatever their kind), so the
+  // device's previous slab term takes every facet of the elements that have any.
+  BoundaryConditions top_too = conditions;
+  top_too.set(slab_top_tag, BoundaryKind::previous_slab);
+  {
+    const PolytopicMesh<3> slab = make_slab_mesh(spatial, 1);
+    check_problem(slab, top_too, slab_assembly_options(), coefficients, &previous_slab,
+                  "slab P_1 prisms, previous_slab on top too");
+    check_problem(slab, top_too, slab_assembly_options(), space_time, &previous_slab,
+                  "space-time P_1 prisms, previous_slab on top too");
   }
 
   // map_last_coordinate: both backends moved onto [0.5, 0.75] (and from there onto [0.75, 1.1])

@@ -98,35 +98,45 @@ BOOST_AUTO_TEST_CASE(prisms_cover_the_elements_and_interfaces_with_fewer_pieces)
   BOOST_TEST(worst < 1e-13, "interface areas: " << worst);
 }
 
-// Every element of a slab has its top face (the triangles of its polygon at the later time
-// level, normal along +e_t) as the last of its boundary sub-facets, from
-// element_boundary_top_begins on: exactly the facets with the top tag, covering the polygon's
-// area; no facet before them has such a normal, and the domain's sides come before them too.
-BOOST_AUTO_TEST_CASE(top_faces_come_last_in_each_element) {
+// Every element of a slab has its bottom face (previous_slab) first, up to
+// element_boundary_previous_slab_ends, and its top face (the triangles of its polygon at the later
+// time level, normal along +e_t) last, from element_boundary_top_begins on: exactly the facets
+// with the bottom and the top tag, each covering the polygon's area; the facets between are the
+// domain's sides, none with a top normal.
+BOOST_AUTO_TEST_CASE(bottom_faces_come_first_and_top_faces_last_in_each_element) {
   const PolytopicMesh<2> base = polygons(10, 1);
   const PolytopicMesh<3> slab = make_slab_mesh(base);
   for (const QuadraturePieces pieces :
        {QuadraturePieces::simplices, QuadraturePieces::slab_prisms}) {
     const QuadratureMesh<3> mesh(slab, slab_conditions(), pieces);
     BOOST_TEST(mesh.element_boundary_top_begins.size() == std::size_t(mesh.element_count()));
+    BOOST_TEST(mesh.element_boundary_previous_slab_ends.size() ==
+               std::size_t(mesh.element_count()));
     Index lateral = 0;
     for (Index e = 0; e < mesh.element_count(); ++e) {
       const Index begin = mesh.element_boundary_offsets[e],
                   end = mesh.element_boundary_offsets[e + 1];
+      const Index bottom_end = mesh.element_boundary_previous_slab_ends[e];
       const Index top = mesh.element_boundary_top_begins[e];
-      BOOST_TEST_REQUIRE((begin <= top && top <= end));
-      // the top face: the element's polygon's triangles, all of them there
+      BOOST_TEST_REQUIRE((begin <= bottom_end && bottom_end <= top && top <= end));
+      // the bottom and the top face: the element's polygon's triangles, all of them there
+      BOOST_TEST(bottom_end - begin == base.element_cells(e).size());
       BOOST_TEST(end - top == base.element_cells(e).size());
-      double top_area = 0;
+      double bottom_area = 0, top_area = 0;
       for (Index f = begin; f < end; ++f) {
         BOOST_TEST(is_last_axis_top(mesh.boundary_facet_normals[f]) == (f >= top));
         BOOST_TEST((mesh.boundary_facet_tags[f] == slab_top_tag) == (f >= top));
+        BOOST_TEST((mesh.boundary_facet_tags[f] == slab_bottom_tag) == (f < bottom_end));
+        BOOST_TEST((mesh.boundary_facet_kinds[f] == BoundaryKind::previous_slab) ==
+                   (f < bottom_end));
         if (f >= top) top_area += mesh.boundary_facet_measures[f];
-        if (f < top && mesh.boundary_facet_tags[f] != slab_bottom_tag) ++lateral;
+        if (f < bottom_end) bottom_area += mesh.boundary_facet_measures[f];
+        if (f >= bottom_end && f < top) ++lateral;
       }
-      BOOST_TEST(std::fabs(top_area - base.element_measure(e)) <= 1e-14 * base.element_measure(e));
+      for (const double area : {bottom_area, top_area})
+        BOOST_TEST(std::fabs(area - base.element_measure(e)) <= 1e-14 * base.element_measure(e));
     }
-    BOOST_TEST(lateral > 0);  // the domain's sides: before the top faces too
+    BOOST_TEST(lateral > 0);  // the domain's sides: between the bottom and the top faces
   }
 }
 
@@ -164,6 +174,8 @@ BOOST_AUTO_TEST_CASE(quadrature_meshes_do_not_depend_on_the_thread_count) {
         testing::same_bits(serial.element_boundary_offsets, parallel.element_boundary_offsets));
     BOOST_TEST(testing::same_bits(serial.element_boundary_top_begins,
                                   parallel.element_boundary_top_begins));
+    BOOST_TEST(testing::same_bits(serial.element_boundary_previous_slab_ends,
+                                  parallel.element_boundary_previous_slab_ends));
     BOOST_TEST(
         testing::same_bits(serial.boundary_facet_vertices, parallel.boundary_facet_vertices));
     BOOST_TEST(testing::same_bits(serial.boundary_facet_normals, parallel.boundary_facet_normals));

@@ -10,10 +10,13 @@
 ///   element, its measure and |K_F| on both sides; `interfaces_by_degree` groups interfaces by
 ///   the larger degree of their elements (the degree their quadrature uses);
 /// * boundary sub-facets grouped by element (CSR), each with vertices, outward unit normal,
-///   measure, |K_F|, tag and the tag's BoundaryKind; within an element, those whose normal is
-///   along +e_last (is_last_axis_top: a slab's top face) come last, from
-///   element_boundary_top_begins[e] on, so kernels for which that face is idle leave them out
-///   (boundary_face_kernel.cuh).
+///   measure, |K_F|, tag and the tag's BoundaryKind; within an element, in three runs: the
+///   previous_slab facets (a slab's bottom face) up to element_boundary_previous_slab_ends[e],
+///   the other facets, and those whose normal is along +e_last (is_last_axis_top: a slab's top
+///   face, whatever their kind) from element_boundary_top_begins[e] on. So the device's
+///   boundary kernels take each element's facets as one range: without the top ones where the
+///   coefficients leave that face idle, without the previous_slab ones for the rhs (which they
+///   give no boundary data), those alone for the previous slab's term (boundary_face_kernel.cuh).
 /// Vertices are copied (not indexed) so a kernel reads one contiguous record per piece.
 ///
 /// Pieces (QuadraturePieces): by default the sub-cells and sub-facets are the fine simplices.
@@ -109,6 +112,9 @@ struct QuadratureMesh {
 
   // boundary sub-facets, grouped by element
   std::vector<Index> element_boundary_offsets;
+  /// Per element, the end of its leading previous_slab sub-facets (those not on top; see the
+  /// file comment): element_boundary_offsets[e] where it has none.
+  std::vector<Index> element_boundary_previous_slab_ends;
   /// Per element, its first boundary sub-facet whose normal is along +e_last (is_last_axis_top;
   /// the rest of its range are such too); element_boundary_offsets[e + 1] where it has none.
   std::vector<Index> element_boundary_top_begins;
