@@ -14,6 +14,7 @@ bool compiled_with_cuda() { return false; }
 int device_count() { return 0; }
 void* allocate(std::size_t) { unavailable("allocate"); }
 void deallocate(void*) noexcept {}
+void release_cached_memory() {}
 void* allocate_pinned(std::size_t) { unavailable("allocate_pinned"); }
 void deallocate_pinned(void*) noexcept {}
 void copy_host_to_device(void*, const void*, std::size_t) { unavailable("copy_host_to_device"); }

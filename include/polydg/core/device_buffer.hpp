@@ -17,10 +17,16 @@ namespace polydg::device {
 bool compiled_with_cuda();
 /// Number of usable CUDA devices; 0 without CUDA support or without a device (never throws).
 int device_count();
-/// Allocates `bytes` of device memory; throws polydg::Error (with the free memory) on failure.
+/// Allocates `bytes` of device memory, ordered on the default stream (CUDA's stream-ordered
+/// pool where the device has one); throws polydg::Error (with the free memory) on failure.
 void* allocate(std::size_t bytes);
-/// Frees memory from allocate(); null is ignored. Never throws.
+/// Frees memory from allocate() once the work queued before on the default stream is done; null
+/// is ignored. Never throws. The memory stays in the pool for the library's next allocations.
 void deallocate(void* pointer) noexcept;
+/// Gives the memory the library freed, kept in the pool, back to the device (for other
+/// allocators in the process, e.g. PETSc's); an allocation that fails does this and tries again.
+/// Waits for the device. Without CUDA or a pool: nothing to do.
+void release_cached_memory();
 /// Allocates `bytes` of page-locked (pinned) host memory (cudaMallocHost), which the GPU's copy
 /// engines read and write directly; throws polydg::Error naming the size on failure.
 void* allocate_pinned(std::size_t bytes);
