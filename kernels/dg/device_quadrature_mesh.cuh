@@ -57,11 +57,7 @@ struct DeviceQuadratureMeshView {
   const double* interface_facet_cell_measures = nullptr;  ///< 2 per sub-facet
   // boundary sub-facets, grouped by element
   const Index* element_boundary_offsets = nullptr;
-  /// QuadratureMesh::element_boundary_previous_slab_ends and element_boundary_top_begins: each
-  /// element's boundary sub-facets are previous_slab ones up to the first, then others, then
-  /// from the second on those with normals along +e_last (a slab's top face)
-  const Index* element_boundary_previous_slab_ends = nullptr;
-  const Index* element_boundary_top_begins = nullptr;
+  // (the runs of each element's facets reach the kernels as BoundaryFacetRanges)
   const Point<Dim>* boundary_facet_vertices = nullptr;  ///< Dim per sub-facet
   const Point<Dim>* boundary_facet_normals = nullptr;
   const double* boundary_facet_measures = nullptr;
@@ -110,6 +106,7 @@ enum class BoundaryFacetSelection {
   not_previous_slab_below_top,  ///< neither (the other run alone)
   previous_slab,  ///< every previous_slab facet (the leading run, where all are there)
 };
+inline constexpr int boundary_facet_selections = 5;  ///< BoundaryFacetSelection's values
 
 /// The facets of one BoundaryFacetSelection: per element of `groups` (those with any), facets
 /// begins[e] .. ends[e] − 1 (device arrays; null: element_boundary_offsets[e], [e + 1]); the
@@ -450,8 +447,6 @@ class DeviceQuadratureMesh {
     v.interface_facet_measures = interface_facet_measures_.data();
     v.interface_facet_cell_measures = interface_facet_cell_measures_.data();
     v.element_boundary_offsets = element_boundary_offsets_.data();
-    v.element_boundary_previous_slab_ends = element_boundary_previous_slab_ends_.data();
-    v.element_boundary_top_begins = element_boundary_top_begins_.data();
     v.boundary_facet_vertices = boundary_facet_vertices_.data();
     v.boundary_facet_normals = boundary_facet_normals_.data();
     v.boundary_facet_measures = boundary_facet_measures_.data();
@@ -531,7 +526,7 @@ class DeviceQuadratureMesh {
   Index element_count_, interface_count_;
   int max_degree_;
   DegreeGroups elements_, interfaces_;
-  DegreeGroups boundary_groups_[5];  ///< per BoundaryFacetSelection
+  DegreeGroups boundary_groups_[boundary_facet_selections];  ///< per BoundaryFacetSelection
   bool previous_slab_all_leading_ = true;
   device::DeviceBuffer<int> degrees_;
   device::DeviceBuffer<Box<Dim>> boxes_;

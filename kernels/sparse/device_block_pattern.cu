@@ -97,7 +97,9 @@ T copy_one_to_host(const T* device_source) {
 DeviceBlockPattern build_block_pattern_from_device_arrays(device::DeviceBuffer<Index> block_sizes,
                                                           const Index* interface_ends,
                                                           Index interface_count) {
-  check_block_count(block_sizes.size(), std::size_t(std::max<Index>(interface_count, 0)));
+  require(interface_count >= 0, "build_block_pattern_from_device_arrays: ", interface_count,
+          " interfaces");
+  check_block_count(block_sizes.size(), std::size_t(interface_count));
   DeviceBlockPattern pattern;
   const Index rows = Index(block_sizes.size());
   const Index interfaces = interface_count;
