@@ -169,6 +169,29 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
     const InterfaceScratch<double> scratch(host_mesh.interface_elements, block_sizes);
     device::synchronize();
     times.scratch_s = seconds_since(start);
+    // Their parts: what the geometry's upload (upload_staged_s, below) leaves of them.
+    start = Clock::now();
+    const auto work_lists = DeviceQuadratureMesh<3>::order_work_lists(host_mesh);
+    times.work_lists_host_s = seconds_since(start);
+    start = Clock::now();
+    {
+      const device::DeviceBuffer<int> degrees{std::span(host_mesh.element_degrees)};
+      const device::DeviceBuffer<Index> index_arrays[] = {
+          device::DeviceBuffer<Index>{std::span(host_mesh.element_simplex_offsets)},
+          device::DeviceBuffer<Index>{
+              std::span<const Index>(host_mesh.interface_elements.data()->data(),
+                                     2 * host_mesh.interface_elements.size())},
+          device::DeviceBuffer<Index>{std::span(host_mesh.interface_facet_offsets)},
+          device::DeviceBuffer<Index>{std::span(host_mesh.element_boundary_offsets)},
+          device::DeviceBuffer<Index>{std::span(host_mesh.element_boundary_previous_slab_ends)},
+          device::DeviceBuffer<Index>{std::span(host_mesh.element_boundary_top_begins)}};
+      const device::DeviceBuffer<BoundaryKind> kinds{std::span(host_mesh.boundary_facet_kinds)};
+      device::synchronize();
+      times.index_upload_s = seconds_since(start);
+    }
+    start = Clock::now();
+    const InterfaceScratchLayout layout(host_mesh.interface_elements, block_sizes);
+    times.scratch_layout_host_s = seconds_since(start);
     // A time step's move of the slab onto the next interval: the host mesh mapped and uploaded
     // again (DeviceAssembler::map_last_coordinate before), then mapped on the device (now).
     QuadratureMesh<3> moved = host_mesh;

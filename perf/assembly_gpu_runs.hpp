@@ -29,6 +29,10 @@ struct GpuAssemblyTimes {
   double pattern_s = 0, pattern_host_arrays_s = 0;
   double device_mesh_s = 0;  ///< DeviceQuadratureMesh from the host mesh (uploads) alone
   double scratch_s = 0;      ///< InterfaceScratch (host layout, uploads, allocation) alone
+  /// Parts of those, alone: the work lists' host loops (DeviceQuadratureMesh::order_work_lists),
+  /// the uploads of the mesh's index arrays (offsets, interfaces, run bounds, kinds), and the
+  /// scratch's host layout (InterfaceScratchLayout)
+  double work_lists_host_s = 0, index_upload_s = 0, scratch_layout_host_s = 0;
   /// The host mesh's geometry arrays (upload_bytes) copied to the device, array by array, by
   /// cudaMemcpy from pageable memory and by device::copy_host_to_device (staged, pinned)
   double upload_bytes = 0, upload_pageable_s = 0, upload_staged_s = 0;

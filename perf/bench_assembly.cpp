@@ -198,6 +198,9 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   line("  of which set-up (construction)", [](const Row& r) { return r.gpu.setup_s; });
   line("  of which device mesh upload", [](const Row& r) { return r.gpu.device_mesh_s; });
   line("  of which interface scratch", [](const Row& r) { return r.gpu.scratch_s; });
+  line("  parts: work lists (host loops)", [](const Row& r) { return r.gpu.work_lists_host_s; });
+  line("  parts: index arrays uploaded", [](const Row& r) { return r.gpu.index_upload_s; });
+  line("  parts: scratch layout (host)", [](const Row& r) { return r.gpu.scratch_layout_host_s; });
   line("geometry upload, pageable cudaMemcpy",
        [](const Row& r) { return r.gpu.upload_pageable_s; });
   line("geometry upload, staged (library)", [](const Row& r) { return r.gpu.upload_staged_s; });
@@ -267,7 +270,10 @@ void write_gpu_json(std::ofstream& json, const polydg::bench::GpuAssemblyTimes& 
        << ", \"pattern_host_arrays_s\": " << g.pattern_host_arrays_s
        << ", \"pattern_values_rhs_s\": " << first_without_setup(g) << ", \"setup_s\": " << g.setup_s
        << ", \"first_s\": " << g.first_s << ", \"device_mesh_s\": " << g.device_mesh_s
-       << ", \"scratch_s\": " << g.scratch_s << ", \"upload_bytes\": " << g.upload_bytes
+       << ", \"scratch_s\": " << g.scratch_s << ", \"work_lists_host_s\": " << g.work_lists_host_s
+       << ", \"index_upload_s\": " << g.index_upload_s
+       << ", \"scratch_layout_host_s\": " << g.scratch_layout_host_s
+       << ", \"upload_bytes\": " << g.upload_bytes
        << ", \"upload_pageable_s\": " << g.upload_pageable_s
        << ", \"upload_staged_s\": " << g.upload_staged_s
        << ", \"geometry_allocation_s\": " << g.geometry_allocation_s

@@ -16,6 +16,7 @@
 // Built once per mesh; update_geometry re-uploads coordinates after map_last_coordinate.
 #include <algorithm>
 #include <array>
+#include <future>
 #include <span>
 #include <utility>
 #include <vector>
@@ -125,7 +126,7 @@ namespace detail {
 /// waiting on their largest item (on Table 2's slab at P_1 a warp's interfaces had 8 points at
 /// most against 5.1 on average: Nsight Compute, H100), and the largest items go first; which
 /// item a thread or block takes does not change the sums.
-/// (The host part: everything but `items`, which make_degree_groups uploads.)
+/// (The host part: everything but `items`, which DeviceQuadratureMesh uploads.)
 template <class Degree, class Include, class Pieces>
 DegreeGroups order_degree_groups(Index count, int max_degree, const Degree& degree,
                                  const Include& include, const Pieces& pieces) {
@@ -155,14 +156,6 @@ DegreeGroups order_degree_groups(Index count, int max_degree, const Degree& degr
     if (include(i))
       groups.host_items[fill[degree(i)][std::size_t(groups.max_pieces[degree(i)] - pieces(i))]++] =
           i;
-  return groups;
-}
-
-template <class Degree, class Include, class Pieces>
-DegreeGroups make_degree_groups(Index count, int max_degree, const Degree& degree,
-                                const Include& include, const Pieces& pieces) {
-  DegreeGroups groups = order_degree_groups(count, max_degree, degree, include, pieces);
-  groups.items = device::DeviceBuffer<Index>(std::span<const Index>(groups.host_items));
   return groups;
 }
 
@@ -289,62 +282,106 @@ class DeviceQuadratureMesh {
           return simplex_rule<Dim - 1>(degrees.face(p, p));
         });
 
+    WorkLists lists = order_work_lists(mesh);
+    const auto upload_items = [](DegreeGroups& groups) {
+      groups.items = device::DeviceBuffer<Index>(std::span<const Index>(groups.host_items));
+    };
+    elements_ = std::move(lists.elements);
+    interfaces_ = std::move(lists.interfaces);
+    upload_items(elements_);
+    upload_items(interfaces_);
+    for (int k = 0; k < boundary_facet_selections; ++k) {
+      boundary_groups_[k] = std::move(lists.boundary[k]);
+      upload_items(boundary_groups_[k]);
+    }
+    previous_slab_all_leading_ = lists.previous_slab_all_leading;
+  }
+
+  /// The host part of the work lists (detail::order_degree_groups; items not uploaded).
+  struct WorkLists {
+    DegreeGroups elements, interfaces;
+    DegreeGroups boundary[boundary_facet_selections];  ///< per BoundaryFacetSelection
+    bool previous_slab_all_leading = true;  ///< every previous_slab facet before the top ones
+  };
+  /// The work lists' host part for `mesh` (the constructor's host loops, timed apart by
+  /// bench_assembly).
+  static WorkLists order_work_lists(const QuadratureMesh<Dim>& mesh) {
+    WorkLists lists;
+    const Index element_count = mesh.element_count();
+    const int max_degree = mesh.max_degree();
     const auto element_degree = [&](Index e) { return mesh.element_degrees[e]; };
     const auto all = [](Index) { return true; };
-    elements_ =
-        detail::make_degree_groups(element_count_, max_degree_, element_degree, all, [&](Index e) {
-          return mesh.element_simplex_offsets[e + 1] - mesh.element_simplex_offsets[e];
-        });
-    interfaces_ = detail::make_degree_groups(
-        interface_count_, max_degree_,
-        [&](Index i) {
-          return std::max(element_degree(mesh.interface_elements[i][0]),
-                          element_degree(mesh.interface_elements[i][1]));
-        },
-        all,
-        [&](Index i) {
-          return mesh.interface_facet_offsets[i + 1] - mesh.interface_facet_offsets[i];
-        });
-    // The boundary selections' groups: the elements with facets in [begin(e), end(e)).
-    const auto boundary_groups = [&](const std::vector<Index>& begins,
-                                     const std::vector<Index>& ends) {
-      const auto facets = [&](Index e) { return ends[e] - begins[e]; };
-      return detail::make_degree_groups(
-          element_count_, max_degree_, element_degree, [&](Index e) { return facets(e) > 0; },
-          facets);
-    };
     const std::vector<Index>& offsets = mesh.element_boundary_offsets;
     const std::vector<Index> ends(offsets.begin() + 1, offsets.end());
     const std::vector<Index>& previous_slab_ends = mesh.element_boundary_previous_slab_ends;
     const std::vector<Index>& top_begins = mesh.element_boundary_top_begins;
-    using Selection = BoundaryFacetSelection;
-    boundary_groups_[int(Selection::all)] = boundary_groups(offsets, ends);
-    boundary_groups_[int(Selection::all_below_top)] = boundary_groups(offsets, top_begins);
-    boundary_groups_[int(Selection::not_previous_slab)] = boundary_groups(previous_slab_ends, ends);
-    boundary_groups_[int(Selection::not_previous_slab_below_top)] =
-        boundary_groups(previous_slab_ends, top_begins);
     // A previous_slab facet on top (a tag given previous_slab on a slab's top face) is outside
     // the leading run: then every facet of the elements that have any (the kernel checks the
     // kind per point).
-    previous_slab_all_leading_ = true;
-    for (Index e = 0; e < element_count_; ++e)
+    std::vector<Index> with_previous_slab_ends;
+    for (Index e = 0; e < element_count; ++e)
       for (Index f = top_begins[e]; f < ends[e]; ++f)
         if (mesh.boundary_facet_kinds[f] == BoundaryKind::previous_slab)
-          previous_slab_all_leading_ = false;
-    if (previous_slab_all_leading_) {
-      boundary_groups_[int(Selection::previous_slab)] =
-          boundary_groups(offsets, previous_slab_ends);
-    } else {
-      std::vector<Index> with_previous_slab_ends(ends.size());
-      for (Index e = 0; e < element_count_; ++e) {
+          lists.previous_slab_all_leading = false;
+    if (!lists.previous_slab_all_leading) {
+      with_previous_slab_ends.resize(ends.size());
+      for (Index e = 0; e < element_count; ++e) {
         bool any = false;
         for (Index f = offsets[e]; f < ends[e]; ++f)
           any = any || mesh.boundary_facet_kinds[f] == BoundaryKind::previous_slab;
         with_previous_slab_ends[e] = any ? ends[e] : offsets[e];
       }
-      boundary_groups_[int(Selection::previous_slab)] =
-          boundary_groups(offsets, with_previous_slab_ends);
     }
+    // The boundary selections' groups: the elements with facets in [begin(e), end(e)).
+    const auto boundary_groups = [&](const std::vector<Index>& begins,
+                                     const std::vector<Index>& ends_of) {
+      const auto facets = [&](Index e) { return ends_of[e] - begins[e]; };
+      return detail::order_degree_groups(
+          element_count, max_degree, element_degree, [&](Index e) { return facets(e) > 0; },
+          facets);
+    };
+    using Selection = BoundaryFacetSelection;
+    // The seven groups are independent, each a few serial loops: ~10 ms in turn on seed 004's
+    // Table 2 slab (H100 host), so a thread each.
+    const auto task = [&](int k) -> DegreeGroups {
+      if (k == 0)
+        return detail::order_degree_groups(
+            element_count, max_degree, element_degree, all, [&](Index e) {
+              return mesh.element_simplex_offsets[e + 1] - mesh.element_simplex_offsets[e];
+            });
+      if (k == 1)
+        return detail::order_degree_groups(
+            mesh.interface_count(), max_degree,
+            [&](Index i) {
+              return std::max(element_degree(mesh.interface_elements[i][0]),
+                              element_degree(mesh.interface_elements[i][1]));
+            },
+            all,
+            [&](Index i) {
+              return mesh.interface_facet_offsets[i + 1] - mesh.interface_facet_offsets[i];
+            });
+      switch (Selection(k - 2)) {
+        case Selection::all:
+          return boundary_groups(offsets, ends);
+        case Selection::all_below_top:
+          return boundary_groups(offsets, top_begins);
+        case Selection::not_previous_slab:
+          return boundary_groups(previous_slab_ends, ends);
+        case Selection::not_previous_slab_below_top:
+          return boundary_groups(previous_slab_ends, top_begins);
+        case Selection::previous_slab:
+          break;
+      }
+      return boundary_groups(
+          offsets, lists.previous_slab_all_leading ? previous_slab_ends : with_previous_slab_ends);
+    };
+    std::vector<std::future<DegreeGroups>> groups;
+    for (int k = 0; k < 2 + boundary_facet_selections; ++k)
+      groups.push_back(std::async(std::launch::async, task, k));
+    lists.elements = groups[0].get();
+    lists.interfaces = groups[1].get();
+    for (int k = 0; k < boundary_facet_selections; ++k) lists.boundary[k] = groups[2 + k].get();
+    return lists;
   }
 
   /// Re-uploads the coordinates, boxes and measures of `mesh` (the same mesh, mapped: see
