@@ -105,7 +105,7 @@ enum class BoundaryFacetSelection {
   all_below_top,                ///< not the top ones
   not_previous_slab,            ///< not the leading previous_slab ones
   not_previous_slab_below_top,  ///< neither (the other run alone)
-  previous_slab,  ///< every previous_slab facet (the leading run, where all are there)
+  previous_slab,                ///< the leading previous_slab ones alone
 };
 inline constexpr int boundary_facet_selections = 5;  ///< BoundaryFacetSelection's values
 
@@ -294,14 +294,12 @@ class DeviceQuadratureMesh {
       boundary_groups_[k] = std::move(lists.boundary[k]);
       upload_items(boundary_groups_[k]);
     }
-    previous_slab_all_leading_ = lists.previous_slab_all_leading;
   }
 
   /// The host part of the work lists (detail::order_degree_groups; items not uploaded).
   struct WorkLists {
     DegreeGroups elements, interfaces;
     DegreeGroups boundary[boundary_facet_selections];  ///< per BoundaryFacetSelection
-    bool previous_slab_all_leading = true;  ///< every previous_slab facet before the top ones
   };
   /// The work lists' host part for `mesh` (the constructor's host loops, timed apart by
   /// bench_assembly).
@@ -315,23 +313,6 @@ class DeviceQuadratureMesh {
     const std::vector<Index> ends(offsets.begin() + 1, offsets.end());
     const std::vector<Index>& previous_slab_ends = mesh.element_boundary_previous_slab_ends;
     const std::vector<Index>& top_begins = mesh.element_boundary_top_begins;
-    // A previous_slab facet on top (a tag given previous_slab on a slab's top face) is outside
-    // the leading run: then every facet of the elements that have any (the kernel checks the
-    // kind per point).
-    std::vector<Index> with_previous_slab_ends;
-    for (Index e = 0; e < element_count; ++e)
-      for (Index f = top_begins[e]; f < ends[e]; ++f)
-        if (mesh.boundary_facet_kinds[f] == BoundaryKind::previous_slab)
-          lists.previous_slab_all_leading = false;
-    if (!lists.previous_slab_all_leading) {
-      with_previous_slab_ends.resize(ends.size());
-      for (Index e = 0; e < element_count; ++e) {
-        bool any = false;
-        for (Index f = offsets[e]; f < ends[e]; ++f)
-          any = any || mesh.boundary_facet_kinds[f] == BoundaryKind::previous_slab;
-        with_previous_slab_ends[e] = any ? ends[e] : offsets[e];
-      }
-    }
     // The boundary selections' groups: the elements with facets in [begin(e), end(e)).
     const auto boundary_groups = [&](const std::vector<Index>& begins,
                                      const std::vector<Index>& ends_of) {
@@ -372,8 +353,7 @@ class DeviceQuadratureMesh {
         case Selection::previous_slab:
           break;
       }
-      return boundary_groups(
-          offsets, lists.previous_slab_all_leading ? previous_slab_ends : with_previous_slab_ends);
+      return boundary_groups(offsets, previous_slab_ends);
     };
     std::vector<std::future<DegreeGroups>> groups;
     for (int k = 0; k < 2 + boundary_facet_selections; ++k)
@@ -462,7 +442,7 @@ class DeviceQuadratureMesh {
                            selection == Selection::not_previous_slab_below_top;
     if (after_previous_slab) ranges.begins = element_boundary_previous_slab_ends_.data();
     if (below_top) ranges.ends = element_boundary_top_begins_.data();
-    if (selection == Selection::previous_slab && previous_slab_all_leading_)
+    if (selection == Selection::previous_slab)
       ranges.ends = element_boundary_previous_slab_ends_.data();
     return ranges;
   }
@@ -564,7 +544,6 @@ class DeviceQuadratureMesh {
   int max_degree_;
   DegreeGroups elements_, interfaces_;
   DegreeGroups boundary_groups_[boundary_facet_selections];  ///< per BoundaryFacetSelection
-  bool previous_slab_all_leading_ = true;
   device::DeviceBuffer<int> degrees_;
   device::DeviceBuffer<Box<Dim>> boxes_;
   device::DeviceBuffer<Point<Dim>> box_inverse_extents_;

@@ -293,9 +293,9 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
   element_boundary_top_begins.resize(std::size_t(elements));
   parallel_for(0, elements, [&](GlobalIndex e) {
     // Each facet's place in the element's range from one look at it (its normal computed
-    // once): the previous_slab facets not on top first, then the other facets not on top, each
-    // in the mesh's order, then those whose normal is along +e_last (is_last_axis_top) filled
-    // from the end (so in reverse mesh order).
+    // once): the previous_slab facets first, then the others not on top, each in the mesh's
+    // order, then the others whose normal is along +e_last (is_last_axis_top) filled from the
+    // end (so in reverse mesh order).
     const auto facets = mesh.element_boundary_facets(Index(e));
     thread_local std::vector<Point<Dim>> normals;  // per thread: no allocation per element
     thread_local std::vector<BoundaryKind> kinds;
@@ -307,9 +307,9 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
     for (std::size_t k = 0; k < facets.size(); ++k) {
       normals[k] = fine.facet_unit_normal(facets[k].facet);
       kinds[k] = conditions.kind(facets[k].tag);
-      groups[k] = is_last_axis_top(normals[k])              ? 2
-                  : kinds[k] == BoundaryKind::previous_slab ? 0
-                                                            : 1;
+      groups[k] = kinds[k] == BoundaryKind::previous_slab ? 0
+                  : is_last_axis_top(normals[k])          ? 2
+                                                          : 1;
       previous_slab += groups[k] == 0;
     }
     const Index begin = element_boundary_offsets[e];

@@ -9,8 +9,9 @@
 //   and one whose pieces are not the options' is refused;
 // * through space_time_coefficients, whose types make a slab's top face idle (top_face_idle),
 //   the boundary kernels leave the top faces out and still give the CPU's matrix and rhs;
-// * with previous_slab on the top face too (outside the leading run of such facets), the
-//   previous slab term still matches the CPU's;
+// * with previous_slab on the top face too (those facets then lead, as the bottom's, and the
+//   matrix launch takes them where the coefficients leave the top idle), the matrix, the rhs
+//   and the previous slab term still match the CPU's;
 // * Approach 1's CSR holds Approach 2's matrix;
 // * a NaN coefficient on a P_1 slab is reported naming the first non-finite block row.
 // Exits 77 (ctest: Skipped) when no CUDA device is present.
@@ -106,9 +107,10 @@ void check_slab_meshes() {
     }
   }
 
-  // previous_slab on the top face too (an odd choice, but a valid one): those facets lie outside
-  // the leading run of previous_slab facets (the top ones come last whatever their kind), so the
-  // device's previous slab term takes every facet of the elements that have any.
+  // previous_slab on the top face too (an odd choice, but a valid one): those facets join the
+  // leading run of previous_slab facets, so the previous slab term takes them, the rhs launch
+  // leaves them out, and the matrix launch takes them even where the top face is idle (their
+  // points then add exact zeros).
   BoundaryConditions top_too = conditions;
   top_too.set(slab_top_tag, BoundaryKind::previous_slab);
   {

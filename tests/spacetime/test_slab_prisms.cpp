@@ -140,6 +140,26 @@ BOOST_AUTO_TEST_CASE(bottom_faces_come_first_and_top_faces_last_in_each_element)
   }
 }
 
+// The previous_slab facets lead whatever their normal: with the top tag previous_slab too, the
+// bottom and the top faces both make up the leading run, and no top run is left.
+BOOST_AUTO_TEST_CASE(previous_slab_facets_lead_whatever_their_normal) {
+  const PolytopicMesh<2> base = polygons(10, 1);
+  const PolytopicMesh<3> slab = make_slab_mesh(base);
+  BoundaryConditions conditions = slab_conditions();
+  conditions.set(slab_top_tag, BoundaryKind::previous_slab);
+  const QuadratureMesh<3> mesh(slab, conditions, QuadraturePieces::slab_prisms);
+  for (Index e = 0; e < mesh.element_count(); ++e) {
+    const Index begin = mesh.element_boundary_offsets[e],
+                end = mesh.element_boundary_offsets[e + 1];
+    const Index leading_end = mesh.element_boundary_previous_slab_ends[e];
+    BOOST_TEST(leading_end - begin == 2 * Index(base.element_cells(e).size()));
+    BOOST_TEST(mesh.element_boundary_top_begins[e] == end);
+    for (Index f = begin; f < end; ++f)
+      BOOST_TEST((mesh.boundary_facet_kinds[f] == BoundaryKind::previous_slab) ==
+                 (f < leading_end));
+  }
+}
+
 // QuadratureMesh fills its arrays in parallel, each item's pieces at offsets from a first
 // pass: one thread and several give the same arrays, byte for byte, for both piece kinds.
 BOOST_AUTO_TEST_CASE(quadrature_meshes_do_not_depend_on_the_thread_count) {

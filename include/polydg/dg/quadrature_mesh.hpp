@@ -12,8 +12,8 @@
 /// * boundary sub-facets grouped by element (CSR), each with vertices, outward unit normal,
 ///   measure, |K_F|, tag and the tag's BoundaryKind; within an element, in three runs: the
 ///   previous_slab facets (a slab's bottom face) up to element_boundary_previous_slab_ends[e],
-///   the other facets, and those whose normal is along +e_last (is_last_axis_top: a slab's top
-///   face, whatever their kind) from element_boundary_top_begins[e] on. So the device's
+///   the other facets, and the others whose normal is along +e_last (is_last_axis_top: a slab's
+///   top face) from element_boundary_top_begins[e] on. So the device's
 ///   boundary kernels take each element's facets as one range: without the top ones where the
 ///   coefficients leave that face idle, without the previous_slab ones for the rhs (which they
 ///   give no boundary data), those alone for the previous slab's term (boundary_face_kernel.cuh).
@@ -112,11 +112,12 @@ struct QuadratureMesh {
 
   // boundary sub-facets, grouped by element
   std::vector<Index> element_boundary_offsets;
-  /// Per element, the end of its leading previous_slab sub-facets (those not on top; see the
-  /// file comment): element_boundary_offsets[e] where it has none.
+  /// Per element, the end of its leading previous_slab sub-facets (all of them; see the file
+  /// comment): element_boundary_offsets[e] where it has none.
   std::vector<Index> element_boundary_previous_slab_ends;
-  /// Per element, its first boundary sub-facet whose normal is along +e_last (is_last_axis_top;
-  /// the rest of its range are such too); element_boundary_offsets[e + 1] where it has none.
+  /// Per element, its first boundary sub-facet after the previous_slab ones whose normal is
+  /// along +e_last (is_last_axis_top; the rest of its range are such too);
+  /// element_boundary_offsets[e + 1] where it has none.
   std::vector<Index> element_boundary_top_begins;
   GeometryArray<FacetVertices> boundary_facet_vertices;
   GeometryArray<Point<Dim>> boundary_facet_normals;
