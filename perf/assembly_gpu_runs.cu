@@ -90,7 +90,7 @@ void count_flops(const QuadratureMesh<3>& mesh, const QuadratureDegrees& degrees
     const double n = size(e);
     const double points =
         double(mesh.element_simplex_offsets[e + 1] - mesh.element_simplex_offsets[e]) *
-        double(element_piece_rule<3>(mesh.pieces, degrees.element(p)).size());
+        double(element_piece_rule<3>(mesh.pieces, mesh.slab_rules, degrees.element(p)).size());
     times.element_flops += points * (n * n * 2 * element_components + n * (2 * d * d + 2 * d + 2));
     // Not the top face's points: nothing acts there, and the kernels leave them out.
     const double boundary_points =
@@ -103,9 +103,10 @@ void count_flops(const QuadratureMesh<3>& mesh, const QuadratureDegrees& degrees
     const double n = size(a) + size(b);
     const double points =
         double(mesh.interface_facet_offsets[i + 1] - mesh.interface_facet_offsets[i]) *
-        double(interface_piece_rule<3>(
-                   mesh.pieces, degrees.face(mesh.element_degrees[a], mesh.element_degrees[b]))
-                   .size());
+        double(
+            interface_piece_rule<3>(mesh.pieces, mesh.slab_rules,
+                                    degrees.face(mesh.element_degrees[a], mesh.element_degrees[b]))
+                .size());
     times.interior_flops += points * (n * n * 2 * interior_face_components + n * (2 * d + 8));
   }
 }

@@ -21,13 +21,17 @@
 //                            [--mesh FILE.msh]
 //                            [--pieces prisms|simplices] [--capped-shared-kib 40] [--repeats 3]
 //                            [--overlap-max-degree 2]
-//                            [--quadrature-extra 2] [--json perf/results/assembly_cpu.json]
+//                            [--quadrature-extra 2] [--slab-rules total_degree|tensor]
+//                            [--json perf/results/assembly_cpu.json]
 // --pieces: the slab's quadrature pieces (QuadraturePieces): prisms (default, what SlabSolver
 // uses) or the three tetrahedra of each prism (the first GPU measurements' setting).
+// --slab-rules: the prism and lateral-rectangle rules (SlabRules): total-degree symmetric rules
+// (default: 11 / 28 / 46 / 85 prism points at degree 4 / 6 / 8 / 10) or tensor rules (a triangle
+// rule times Gauss in time: 18 / 48 / 80 / 150 points; the issue's FLOP model assumes such
+// rules, with (p+1)³ points).
 // --quadrature-extra: QuadratureDegrees::extra of the slab problem, rules of degree 2p + extra
-// (the library's default 2: (p+2)³-point prism rules). The slab problem's coefficients are
-// constant, so 0 integrates its matrix exactly: (p+1)³-point prism rules, the rules the
-// issue's FLOP targets assume (the rhs, sin(x + t), then with a degree-2p rule).
+// (the library's default 2). The slab problem's coefficients are constant, so 0 integrates its
+// matrix exactly (the rhs, sin(x + t), then with a degree-2p rule).
 // --overlap-max-degree: DeviceAssemblyOptions::overlap_interior_faces_max_degree (default 2) of
 // every re-assembly but the "interior faces after elements" rows (one stream).
 // --capped-shared-kib: the cap on the shared memory per block of the "KiB cap" re-assembly rows
@@ -351,6 +355,11 @@ int main(int argc, char** argv) {
                         "--pieces is prisms or simplices, not ", value);
         slab_options.pieces = value == "prisms" ? polydg::QuadraturePieces::slab_prisms
                                                 : polydg::QuadraturePieces::simplices;
+      } else if (flag == "--slab-rules") {
+        polydg::require(value == "total_degree" || value == "tensor",
+                        "--slab-rules is total_degree or tensor, not ", value);
+        slab_options.slab_rules =
+            value == "tensor" ? polydg::SlabRules::tensor : polydg::SlabRules::total_degree;
       } else if (flag == "--repeats")
         repeats = polydg::parse_integer(flag, value);
       else if (flag == "--json")
@@ -414,7 +423,9 @@ int main(int argc, char** argv) {
         "CPU reference assembly, %s, %s: %d fine triangles, %d polygons (%.1f triangles each), "
         "quadrature degree 2p + %d, %d OpenMP threads, median of %d\n",
         spacetime ? (slab_options.pieces == polydg::QuadraturePieces::slab_prisms
-                         ? "2D+1 slab (prism pieces)"
+                         ? (slab_options.slab_rules == polydg::SlabRules::tensor
+                                ? "2D+1 slab (prism pieces, tensor rules)"
+                                : "2D+1 slab (prism pieces, total-degree rules)")
                          : "2D+1 slab (tetrahedron pieces)")
                   : "2D steady",
         mesh_path.empty() ? "oscillating domain" : mesh_path.c_str(), int(fine->cell_count()),
@@ -438,6 +449,8 @@ int main(int argc, char** argv) {
            << (spacetime && slab_options.pieces == polydg::QuadraturePieces::slab_prisms
                    ? "prisms"
                    : "simplices")
+           << "\", \"slab_rules\": \""
+           << (slab_options.slab_rules == polydg::SlabRules::tensor ? "tensor" : "total_degree")
            << "\", \"quadrature_extra\": "
            << (spacetime ? slab_options.quadrature.extra : polydg::QuadratureDegrees{}.extra)
            << ", \"threads\": " << omp_get_max_threads() << ", \"mesh\": \""

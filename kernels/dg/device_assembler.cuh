@@ -353,6 +353,7 @@ class DeviceAssembler {
             name(quadrature_mesh.pieces), " as pieces, but the options ask for ",
             name(options.pieces));
     quadrature_mesh.space = options.space;
+    quadrature_mesh.slab_rules = slab_rules_for(options.space, options.slab_rules);
     quadrature_mesh.penalty_scaling = options.penalty_scaling;
     return quadrature_mesh;
   }

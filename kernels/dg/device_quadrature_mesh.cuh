@@ -271,11 +271,11 @@ class DeviceQuadratureMesh {
 
     element_rules_ = detail::RuleTable<Dim>(
         max_degree_, [&](int p) -> const auto& {
-          return element_piece_rule<Dim>(mesh.pieces, degrees.element(p));
+          return element_piece_rule<Dim>(mesh.pieces, mesh.slab_rules, degrees.element(p));
         });
     interface_rules_ = detail::RuleTable<Dim - 1>(
         max_degree_, [&](int p) -> const auto& {
-          return interface_piece_rule<Dim>(mesh.pieces, degrees.face(p, p));
+          return interface_piece_rule<Dim>(mesh.pieces, mesh.slab_rules, degrees.face(p, p));
         });
     boundary_rules_ = detail::RuleTable<Dim - 1>(
         max_degree_, [&](int p) -> const auto& {

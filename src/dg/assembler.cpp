@@ -14,6 +14,7 @@ Assembler<Dim>::Assembler(const PolytopicMesh<Dim>& mesh, const BoundaryConditio
   require(options.quadrature.extra >= 0, "Assembler: extra quadrature degree ",
           options.quadrature.extra, " must be >= 0");
   mesh_.space = options.space;
+  mesh_.slab_rules = slab_rules_for(options.space, options.slab_rules);
   mesh_.penalty_scaling = options.penalty_scaling;
   const Index elements = mesh_.element_count();
   std::vector<Index> block_sizes(elements);

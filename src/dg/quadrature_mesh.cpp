@@ -137,16 +137,22 @@ class SlabPrisms {
 }  // namespace
 
 template <int Dim>
-const QuadratureRule<Dim>& element_piece_rule(QuadraturePieces pieces, int degree) {
+const QuadratureRule<Dim>& element_piece_rule(QuadraturePieces pieces, SlabRules rules,
+                                              int degree) {
   if (pieces == QuadraturePieces::simplices) return simplex_rule<Dim>(degree);
+  if constexpr (Dim == 3) {
+    if (rules == SlabRules::total_degree) return total_degree_prism_rule(degree);
+  }
   return prism_rule<Dim>(degree, degree);
 }
 
 template <int Dim>
-const QuadratureRule<Dim - 1>& interface_piece_rule(QuadraturePieces pieces, int degree) {
+const QuadratureRule<Dim - 1>& interface_piece_rule(QuadraturePieces pieces, SlabRules rules,
+                                                    int degree) {
   if (pieces == QuadraturePieces::simplices) return simplex_rule<Dim - 1>(degree);
   if constexpr (Dim == 3) {
-    return cube_rule<2>(degree);
+    return rules == SlabRules::total_degree ? total_degree_square_rule(degree)
+                                            : cube_rule<2>(degree);
   } else {
     raise("interface_piece_rule: slab_prisms needs a 3D space-time slab, not a ", Dim, "D mesh");
   }
@@ -330,10 +336,10 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
   });
 }
 
-template const QuadratureRule<2>& element_piece_rule<2>(QuadraturePieces, int);
-template const QuadratureRule<3>& element_piece_rule<3>(QuadraturePieces, int);
-template const QuadratureRule<1>& interface_piece_rule<2>(QuadraturePieces, int);
-template const QuadratureRule<2>& interface_piece_rule<3>(QuadraturePieces, int);
+template const QuadratureRule<2>& element_piece_rule<2>(QuadraturePieces, SlabRules, int);
+template const QuadratureRule<3>& element_piece_rule<3>(QuadraturePieces, SlabRules, int);
+template const QuadratureRule<1>& interface_piece_rule<2>(QuadraturePieces, SlabRules, int);
+template const QuadratureRule<2>& interface_piece_rule<3>(QuadraturePieces, SlabRules, int);
 template struct QuadratureMesh<2>;
 template struct QuadratureMesh<3>;
 

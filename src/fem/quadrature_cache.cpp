@@ -7,6 +7,7 @@
 
 #include "polydg/fem/gauss_jacobi.hpp"
 #include "polydg/fem/simplex_quadrature.hpp"
+#include "polydg/fem/symmetric_slab_rules.hpp"
 #include "polydg/fem/tensor_quadrature.hpp"
 
 namespace polydg {
@@ -56,6 +57,22 @@ const QuadratureRule<Dim>& prism_rule(int space_degree, int time_degree) {
   static RuleCache<std::pair<int, int>, Dim> cache;
   return cache.get({space_degree, time_degree}, [space_degree, time_degree] {
     return make_prism_rule<Dim>(space_degree, time_degree);
+  });
+}
+
+const QuadratureRule<3>& total_degree_prism_rule(int degree) {
+  static RuleCache<int, 3> cache;
+  return cache.get(degree, [degree] {
+    if (auto symmetric = make_symmetric_prism_rule(degree)) return std::move(*symmetric);
+    return make_prism_rule<3>(degree, degree);
+  });
+}
+
+const QuadratureRule<2>& total_degree_square_rule(int degree) {
+  static RuleCache<int, 2> cache;
+  return cache.get(degree, [degree] {
+    if (auto symmetric = make_symmetric_square_rule(degree)) return std::move(*symmetric);
+    return make_cube_rule<2>(degree);
   });
 }
 

@@ -68,7 +68,8 @@ BOOST_AUTO_TEST_CASE(prisms_cover_the_elements_and_interfaces_with_fewer_pieces)
              tetrahedra.interface_facet_vertices.size());
   BOOST_TEST(prisms.boundary_facet_vertices.size() == tetrahedra.boundary_facet_vertices.size());
   BOOST_TEST(prisms.interface_count() == tetrahedra.interface_count());
-  const auto& volume_rule = element_piece_rule<3>(QuadraturePieces::slab_prisms, 4);
+  const auto& volume_rule =
+      element_piece_rule<3>(QuadraturePieces::slab_prisms, SlabRules::tensor, 4);
   double worst = 0;
   for (Index e = 0; e < prisms.element_count(); ++e) {
     double volume = 0;
@@ -79,8 +80,10 @@ BOOST_AUTO_TEST_CASE(prisms_cover_the_elements_and_interfaces_with_fewer_pieces)
                      std::fabs(volume - prisms.element_measures[e]) / prisms.element_measures[e]);
   }
   BOOST_TEST(worst < 1e-13, "element volumes: " << worst);
-  const auto& rectangle_rule = interface_piece_rule<3>(QuadraturePieces::slab_prisms, 4);
-  const auto& triangle_rule = interface_piece_rule<3>(QuadraturePieces::simplices, 4);
+  const auto& rectangle_rule =
+      interface_piece_rule<3>(QuadraturePieces::slab_prisms, SlabRules::tensor, 4);
+  const auto& triangle_rule =
+      interface_piece_rule<3>(QuadraturePieces::simplices, SlabRules::tensor, 4);
   worst = 0;
   for (Index i = 0; i < prisms.interface_count(); ++i) {
     double rectangles = 0, triangles = 0;
@@ -208,7 +211,8 @@ BOOST_AUTO_TEST_CASE(quadrature_meshes_do_not_depend_on_the_thread_count) {
   }
 }
 
-// The quadrature is exact for polynomial data on both piece kinds, so with constant
+// The quadrature is exact for polynomial data on both piece kinds (and with both SlabRules on
+// prisms), so with constant
 // coefficients the two assemble the same matrix and rhs: without diffusion (no penalty) at
 // every p, and with diffusion at p = 1, where the penalty's polytopic cap decides σ alone.
 // PQ_p integrands have total degree up to 4p, which simplex rules of total degree 2p + 2 miss
@@ -229,20 +233,26 @@ BOOST_AUTO_TEST_CASE(prisms_and_tetrahedra_assemble_the_same_system) {
       if (space == BasisSpace::total_degree_times_last) options.quadrature.extra += 2 * p;
       Assembler<3> tetrahedra(slab, slab_conditions(), options);
       options.pieces = QuadraturePieces::slab_prisms;
-      Assembler<3> prisms(slab, slab_conditions(), options);
-      const auto compare = [&](const auto& coefficients, const char* what) {
-        BlockMatrix<double> a = tetrahedra.make_matrix(), b = prisms.make_matrix();
-        std::vector<double> f = tetrahedra.make_vector(), g = prisms.make_vector();
-        tetrahedra.assemble(coefficients, a, f);
-        prisms.assemble(coefficients, b, g);
-        const double matrix = relative_difference(b.values(), a.values());
-        const double rhs = relative_difference(g, f);
-        BOOST_TEST_MESSAGE(what << " p = " << p << ": matrix " << matrix << ", rhs " << rhs);
-        BOOST_TEST(matrix < 1e-13, what << " p = " << p << " matrix " << matrix);
-        BOOST_TEST(rhs < 1e-13, what << " p = " << p << " rhs " << rhs);
-      };
-      compare(transport, "advection-reaction");
-      if (p == 1) compare(heat, "with diffusion");
+      for (SlabRules rules : {SlabRules::total_degree, SlabRules::tensor}) {
+        options.slab_rules = rules;
+        Assembler<3> prisms(slab, slab_conditions(), options);
+        // PQ_p keeps the tensor rules whatever is asked (its products have degree 4p).
+        BOOST_TEST((prisms.quadrature_mesh().slab_rules == slab_rules_for(space, rules)));
+        const auto compare = [&](const auto& coefficients, const char* what) {
+          BlockMatrix<double> a = tetrahedra.make_matrix(), b = prisms.make_matrix();
+          std::vector<double> f = tetrahedra.make_vector(), g = prisms.make_vector();
+          tetrahedra.assemble(coefficients, a, f);
+          prisms.assemble(coefficients, b, g);
+          const double matrix = relative_difference(b.values(), a.values());
+          const double rhs = relative_difference(g, f);
+          BOOST_TEST_MESSAGE(what << " p = " << p << " rules " << int(rules) << ": matrix "
+                                  << matrix << ", rhs " << rhs);
+          BOOST_TEST(matrix < 1e-13, what << " p = " << p << " matrix " << matrix);
+          BOOST_TEST(rhs < 1e-13, what << " p = " << p << " rhs " << rhs);
+        };
+        compare(transport, "advection-reaction");
+        if (p == 1) compare(heat, "with diffusion");
+      }
     }
 }
 

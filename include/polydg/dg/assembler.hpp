@@ -42,6 +42,10 @@ struct AssemblyOptions {
   /// The quadrature pieces: the fine simplices, or on space-time slabs (make_slab_mesh) the
   /// prisms K × I_n — a third of the element points (see quadrature_mesh.hpp).
   QuadraturePieces pieces = QuadraturePieces::simplices;
+  /// The rules on slab_prisms pieces: total-degree symmetric rules (fewer points, exact for the
+  /// same P_p integrands), or tensor rules (exact in space and time separately; always for
+  /// PQ_p). See quadrature_mesh.hpp, slab_rules_for.
+  SlabRules slab_rules = SlabRules::total_degree;
 };
 
 template <int Dim>

@@ -131,8 +131,8 @@ double boundary_penalty(const AssemblyData<Dim>& data, Index e, Index facet) {
 template <int Dim>
 void prepare_rules(const QuadratureMesh<Dim>& mesh, const QuadratureDegrees& degrees) {
   for (int p = 0; p <= mesh.max_degree(); ++p) {
-    element_piece_rule<Dim>(mesh.pieces, degrees.element(p));
-    interface_piece_rule<Dim>(mesh.pieces, degrees.face(p, p));
+    element_piece_rule<Dim>(mesh.pieces, mesh.slab_rules, degrees.element(p));
+    interface_piece_rule<Dim>(mesh.pieces, mesh.slab_rules, degrees.face(p, p));
     simplex_rule<Dim - 1>(degrees.face(p, p));
   }
 }
@@ -187,7 +187,8 @@ void assemble_elements(const AssemblyData<Dim>& data, const Coefficients& coeffi
   detail::prepare_rules(mesh, data.degrees);
   parallel_for(0, mesh.element_count(), [&](Index e) {
     const auto [element, p, n, block, rhs] = detail::element_targets(data, e);
-    const auto& rule = element_piece_rule<Dim>(mesh.pieces, data.degrees.element(p));
+    const auto& rule =
+        element_piece_rule<Dim>(mesh.pieces, mesh.slab_rules, data.degrees.element(p));
     constexpr int table_size = element_components<Dim> * detail::BasisAtPoint<Dim>::capacity;
     double test[table_size], trial[table_size];
     for (Index s = mesh.element_simplex_offsets[e]; s < mesh.element_simplex_offsets[e + 1]; ++s) {
@@ -243,7 +244,8 @@ void assemble_interior_faces(const AssemblyData<Dim>& data, const Coefficients& 
         {data.matrix.data() + data.pattern.block_value_offset(interface_blocks[i][2]),
          diagonal + n[0] * n[0]}};
     std::fill(diagonal, diagonal + n[0] * n[0] + n[1] * n[1], 0.0);
-    const auto& rule = interface_piece_rule<Dim>(mesh.pieces, data.degrees.face(p[0], p[1]));
+    const auto& rule =
+        interface_piece_rule<Dim>(mesh.pieces, mesh.slab_rules, data.degrees.face(p[0], p[1]));
     for (Index f = mesh.interface_facet_offsets[i]; f < mesh.interface_facet_offsets[i + 1]; ++f) {
       const Point<Dim>& normal = mesh.interface_facet_normals[f];
       double sigma = 0;

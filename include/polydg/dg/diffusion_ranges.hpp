@@ -46,10 +46,10 @@ void compute_diffusion_ranges(const QuadratureMesh<Dim>& mesh, const Coefficient
   } else {
     // Rules are looked up (and built) before the parallel loop: the cache locks on first use.
     for (int p = 0; p <= mesh.max_degree(); ++p)
-      element_piece_rule<Dim>(mesh.pieces, degrees.element(p));
+      element_piece_rule<Dim>(mesh.pieces, mesh.slab_rules, degrees.element(p));
     parallel_for(0, mesh.element_count(), [&](Index e) {
-      const auto& rule =
-          element_piece_rule<Dim>(mesh.pieces, degrees.element(mesh.element_degrees[e]));
+      const auto& rule = element_piece_rule<Dim>(mesh.pieces, mesh.slab_rules,
+                                                 degrees.element(mesh.element_degrees[e]));
       DiffusionRange<Dim> range;
       bool first = true;
       for (Index s = mesh.element_simplex_offsets[e]; s < mesh.element_simplex_offsets[e + 1]; ++s)

@@ -89,9 +89,9 @@ ErrorNorms compute_error_norms(const QuadratureMesh<Dim>& mesh, const Coefficien
       compute_diffusion_ranges(mesh, coefficients, options.assembly_degrees);
   const QuadratureDegrees degrees{options.extra_degree};
   for (int p : mesh.element_degrees) {  // build the cached rules outside the parallel loops
-    element_piece_rule<Dim>(mesh.pieces, degrees.element(p));
+    element_piece_rule<Dim>(mesh.pieces, mesh.slab_rules, degrees.element(p));
     simplex_rule<Dim - 1>(degrees.element(p));
-    interface_piece_rule<Dim>(mesh.pieces, degrees.face(p, p));
+    interface_piece_rule<Dim>(mesh.pieces, mesh.slab_rules, degrees.face(p, p));
   }
   const double c_sigma = options.penalty_constant;
 
@@ -105,7 +105,7 @@ ErrorNorms compute_error_norms(const QuadratureMesh<Dim>& mesh, const Coefficien
     double l2 = 0, h1 = 0, dg = 0;
 
     const QuadratureRule<Dim>& volume_reference =
-        element_piece_rule<Dim>(mesh.pieces, degrees.element(p));
+        element_piece_rule<Dim>(mesh.pieces, mesh.slab_rules, degrees.element(p));
     for (Index s = mesh.element_simplex_offsets[e]; s < mesh.element_simplex_offsets[e + 1]; ++s) {
       const QuadratureRule<Dim> rule = map_to_simplex(volume_reference, mesh.simplex_vertices[s]);
       for (std::size_t q = 0; q < rule.size(); ++q) {
@@ -154,7 +154,7 @@ ErrorNorms compute_error_norms(const QuadratureMesh<Dim>& mesh, const Coefficien
     const auto [a, b] = mesh.interface_elements[i];
     const int p_a = mesh.element_degrees[a], p_b = mesh.element_degrees[b];
     const QuadratureRule<Dim - 1>& reference =
-        interface_piece_rule<Dim>(mesh.pieces, degrees.face(p_a, p_b));
+        interface_piece_rule<Dim>(mesh.pieces, mesh.slab_rules, degrees.face(p_a, p_b));
     double dg = 0;
     for (Index f = mesh.interface_facet_offsets[i]; f < mesh.interface_facet_offsets[i + 1]; ++f) {
       const Point<Dim>& n = mesh.interface_facet_normals[f];

@@ -22,6 +22,12 @@ const QuadratureRule<Dim>& cube_rule(int degree);
 template <int Dim>
 const QuadratureRule<Dim>& prism_rule(int space_degree, int time_degree);
 
+/// Total-degree rules on a slab's pieces (SlabRules::total_degree): make_symmetric_prism_rule
+/// (degree) and make_symmetric_square_rule(degree) where they exist, else prism_rule<3>(degree,
+/// degree) and cube_rule<2>(degree).
+const QuadratureRule<3>& total_degree_prism_rule(int degree);
+const QuadratureRule<2>& total_degree_square_rule(int degree);
+
 /// The simplex rules by name: [0, 1], the reference triangle, the reference tetrahedron.
 inline const QuadratureRule<1>& segment_rule(int degree) { return simplex_rule<1>(degree); }
 inline const QuadratureRule<2>& triangle_rule(int degree) { return simplex_rule<2>(degree); }

@@ -40,7 +40,8 @@ SlabErrors compute_slab_errors(const QuadratureMesh<3>& mesh, const BlockPattern
       require(std::isfinite(difference), "compute_slab_errors: error not finite in element ", e);
       return difference * difference;
     };
-    const auto& volume_rule = element_piece_rule<3>(mesh.pieces, 2 * p + extra_degree);
+    const auto& volume_rule =
+        element_piece_rule<3>(mesh.pieces, mesh.slab_rules, 2 * p + extra_degree);
     for (Index s = mesh.element_simplex_offsets[e]; s < mesh.element_simplex_offsets[e + 1]; ++s) {
       const auto& vertices = mesh.simplex_vertices[s];
       const double jacobian = affine_measure_ratio<3, 3>(vertices.data());
