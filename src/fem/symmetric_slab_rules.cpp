@@ -28,9 +28,9 @@ struct TabulatedPrismRule {
 };
 
 /// An orbit of the square's eight symmetries about its centre (1/2, 1/2), by offsets from it:
-/// the centre, (±a, 0) and (0, ±a), (±a, ±a), or (±a, ±b) and (±b, ±a). Weight per point on
-/// [0, 1]².
-enum class SquareOrbit { centre, axes, diagonals, general };
+/// the centre, (±a, 0) and (0, ±a), (±a, ±a), or (±a, ±b) and (±b, ±a); or of the reflection
+/// y ↦ −y alone (the even-degree rules below): (a, 0), or (a, ±b). Weight per point on [0, 1]².
+enum class SquareOrbit { centre, axes, diagonals, general, on_axis, mirrored };
 struct SquareOrbitWeights {
   SquareOrbit kind;
   double a, b, weight;
@@ -41,11 +41,12 @@ struct TabulatedSquareRule {
   std::vector<SquareOrbitWeights> orbits;
 };
 
-// Witherden and Vincent's rules (see the header), converted from their published points
+// The prism rules and the square's from degree 5 on are Witherden and Vincent's (see the
+// header), converted from their published points
 // (prism conv{(−1, −1), (1, −1), (−1, 1)} × [−1, 1], square [−1, 1]²) to the orbits above on
-// this library's reference domains; 21 significant digits. Degrees below 4 are left out: their
-// rules have no fewer points than the tensor rules (degree 2: 5 against 6, with two points on
-// the faces to 16 digits).
+// this library's reference domains; 21 significant digits. Prism degrees below 4 are left out:
+// their rules have no fewer points than the tensor rules (degree 2: 5 against 6, with two
+// points on the faces to 16 digits).
 const std::vector<TabulatedPrismRule>& prism_rules() {
   static const std::vector<TabulatedPrismRule> rules = {
       {4,  // 11 points
@@ -172,6 +173,21 @@ const std::vector<TabulatedPrismRule>& prism_rules() {
 
 const std::vector<TabulatedSquareRule>& square_rules() {
   static const std::vector<TabulatedSquareRule> rules = {
+      // Degree 2: Stroud's three-point rule, equal weights, (−√(2/3), 0) and (√(1/6), ±√(1/2))
+      // on [−1, 1]².
+      {2,  // 3 points
+       {{SquareOrbit::on_axis, -0.40824829046386301637, 0, 1.0 / 3.0},
+        {SquareOrbit::mirrored, 0.20412414523193150818, 0.35355339059327376220, 1.0 / 3.0}}},
+      // Degree 4: six points (the fewest a degree-4 rule can have), symmetric about y = 1/2 —
+      // a member of the one-parameter family of such rules with positive weights and interior
+      // points, solved here by Newton's method on the moment equations to 50 digits.
+      {4,  // 6 points
+       {{SquareOrbit::on_axis, 6.63844032055237554415e-2, 0, 2.92041428436685234617e-1},
+        {SquareOrbit::on_axis, -4.64401089455244995201e-1, 0, 1.25152033127365215033e-1},
+        {SquareOrbit::mirrored, 3.84326623111577586273e-1, 3.30819079967486784510e-1,
+         1.37321550582700596875e-1},
+        {SquareOrbit::mirrored, -2.16829457867507726082e-1, 4.15791335381649119545e-1,
+         1.54081718635274178300e-1}}},
       {5,  // 8 points
        {{SquareOrbit::axes, 3.41565025531986612774e-1, 0, 2.04081632653061224490e-1},
         {SquareOrbit::diagonals, 4.40958551844098431750e-1, 0, 4.59183673469387755102e-2}}},
@@ -258,6 +274,13 @@ QuadratureRule<2> expand(const std::vector<SquareOrbitWeights>& orbits) {
         for (const auto& [x, y] :
              {std::pair{a, a}, std::pair{-a, a}, std::pair{a, -a}, std::pair{-a, -a}})
           add(x, y, w);
+        break;
+      case SquareOrbit::on_axis:
+        add(a, 0, w);
+        break;
+      case SquareOrbit::mirrored:
+        add(a, b, w);
+        add(a, -b, w);
         break;
       case SquareOrbit::general:
         for (const auto& [x, y] :

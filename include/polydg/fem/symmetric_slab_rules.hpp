@@ -1,18 +1,20 @@
 #pragma once
-/// Fully symmetric rules of a total degree on the pieces of a space-time slab: the reference
-/// prism conv{0, e_1, e_2} × [0, 1] and the unit square (a lateral rectangle F × I_n). They are
-/// Witherden and Vincent's rules (F. D. Witherden, P. E. Vincent, "On the identification of
-/// symmetric quadrature rules for finite element methods", Comput. Math. Appl. 69 (2015)
-/// 1232–1241; prism rules of degree 11 and 12 from the same authors' later tables), all with
+/// Rules of a total degree on the pieces of a space-time slab: the reference prism
+/// conv{0, e_1, e_2} × [0, 1] and the unit square (a lateral rectangle F × I_n). Most are
+/// Witherden and Vincent's fully symmetric rules (F. D. Witherden, P. E. Vincent, "On the
+/// identification of symmetric quadrature rules for finite element methods", Comput. Math.
+/// Appl. 69 (2015) 1232–1241; prism rules of degree 11 and 12 from the same authors' later
+/// tables); the square's degree 2 and 4 rules (3 and 6 points, the fewest possible) are
+/// symmetric about one axis only (Stroud's; one found here, symmetric_slab_rules.cpp). All have
 /// positive weights and interior points, as 20-digit orbit parameters.
 ///
 /// A rule exact to total degree q integrates what a tensor rule of degree q in space and q in
 /// time does whenever the integrand's total degree is at most q: the products of a P_p space
 /// (total degree p in space-time) have degree 2p. At q = 4 / 6 / 8 / 10 / 12 the prism rules
-/// have 11 / 28 / 46 / 85 / 128 points against the tensor rules' 18 / 48 / 80 / 150 / 231, the
-/// square rules 8 / 12 / 20 / 28 / 37 against 9 / 16 / 25 / 36 / 49. A PQ_p space (degree p in
-/// space times degree p in time) has products of total degree up to 4p: it keeps the tensor
-/// rules (quadrature_mesh.hpp, SlabRules).
+/// have 11 / 28 / 46 / 85 / 128 points against the tensor rules' 18 / 48 / 80 / 150 / 231; at
+/// q = 2 / 4 / 6 / 8 / 10 / 12 the square rules 3 / 6 / 12 / 20 / 28 / 37 against 4 / 9 / 16 /
+/// 25 / 36 / 49. A PQ_p space (degree p in space times degree p in time) has products of total
+/// degree up to 4p: it keeps the tensor rules (quadrature_mesh.hpp, SlabRules).
 #include <optional>
 
 #include "polydg/fem/quadrature_rule.hpp"
