@@ -32,7 +32,7 @@
 // --quadrature-extra: QuadratureDegrees::extra of the slab problem, rules of degree 2p + extra
 // (the library's default 2). The slab problem's coefficients are constant, so 0 integrates its
 // matrix exactly (the rhs, sin(x + t), then with a degree-2p rule).
-// --overlap-max-degree: DeviceAssemblyOptions::overlap_interior_faces_max_degree (default 2) of
+// --overlap-max-degree: DeviceAssemblyOptions::overlap_interior_faces_max_degree (default 1) of
 // every re-assembly but the "interior faces after elements" rows (one stream).
 // --capped-shared-kib: the cap on the shared memory per block of the "KiB cap" re-assembly rows
 // (DeviceAssemblyOptions::max_block_shared_bytes; 0 skips them), against the default (128 KiB,

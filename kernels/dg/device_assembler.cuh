@@ -109,10 +109,11 @@ struct DeviceAssemblyOptions {
   /// write blocks of their own (the off-diagonal ones and the scratch), and the gather waits for
   /// all. With one item per thread at P_1 (8–12 warps per multiprocessor), each kernel's last
   /// partial wave left the GPU part idle. On Table 2's slab (H100, against one stream in the
-  /// same run): P_1 re-assemblies 8 % faster, P_2 the same, P_3–P_5 0.6–1.6 % slower — hence 2.
-  /// The diagonal blocks get the same sums in the same order (element, boundary, gather): the
-  /// results do not depend on it, bit for bit.
-  int overlap_interior_faces_max_degree = 2;
+  /// same run): P_1 re-assemblies 8–12 % faster; P_2 the same with tensor rules, 2 % slower
+  /// with the total-degree rules (fewer interface points: 0.00301 against 0.00295 s/MDoF);
+  /// P_3–P_5 0.6–1.6 % slower — hence 1. The diagonal blocks get the same sums in the same
+  /// order (element, boundary, gather): the results do not depend on it, bit for bit.
+  int overlap_interior_faces_max_degree = 1;
 };
 
 /// Seconds of the phases of the last assembly (record_timings), measured with CUDA events. Where
