@@ -7,8 +7,8 @@
 # Tables go to stdout, JSON to $OUT (or build-gpu/out).
 #   scripts/gpu-bench.sh [table2|table5|all] [cells-per-side for table 2, default 502]
 # QUADRATURE_EXTRA (default 0): rules of degree 2p + extra. The benchmark's coefficients are
-# constant, so 0 integrates its matrix exactly ((p+1)^3-point prism rules, the issue's
-# assumption); 2 is the library's default. CPU_MAX_P (default 2): the CPU backend's rows.
+# constant, so 0 integrates its matrix exactly (the default total-degree slab rules; the issue's
+# FLOP model assumed (p+1)^3-point tensor rules); 2 is the library's default. CPU_MAX_P (default 2): the CPU backend's rows.
 # P_LIST (default 1,2,3,4,5): Table 2's degrees — all five take about 180 s on an H100, which with
 # a cold build does not fit one 600 s device call; 3,4,5 take about 120 s.
 which="${1:-all}"
