@@ -39,36 +39,39 @@ double prism_monomial(const MultiIndex<3>& a) {
 
 double square_monomial(const MultiIndex<2>& a) { return 1.0 / ((a[0] + 1) * (a[1] + 1)); }
 
-}  // namespace
-
-BOOST_AUTO_TEST_CASE(prism_rules_are_exact_to_their_total_degree_positive_and_inside) {
-  for (int degree = 0; degree <= 16; ++degree) {
-    const QuadratureRule<3>& rule = total_degree_prism_rule(degree);
-    BOOST_TEST((rule.domain == ReferenceDomain::prism));
-    BOOST_TEST(rule.degree == degree);
-    const double worst = worst_monomial_error(rule, degree, prism_monomial);
-    BOOST_TEST(worst < 1e-13, "prism degree " << degree << ": " << worst);
-    for (std::size_t q = 0; q < rule.size(); ++q) {
-      const Point<3>& x = rule.points[q];
-      BOOST_TEST(rule.weights[q] > 0);
-      BOOST_TEST((x[0] >= 0 && x[1] >= 0 && x[0] + x[1] <= 1 && x[2] >= 0 && x[2] <= 1),
-                 "prism degree " << degree << ": point " << q << " outside");
-    }
+/// The rule of `degree` on its reference domain: that degree, exact to it, positive weights,
+/// every point inside (`inside`).
+template <int Dim, class Exact, class Inside>
+void check_rule(const QuadratureRule<Dim>& rule, int degree, ReferenceDomain domain, Exact exact,
+                Inside inside, const char* name) {
+  BOOST_TEST((rule.domain == domain));
+  BOOST_TEST(rule.degree == degree);
+  const double worst = worst_monomial_error(rule, degree, exact);
+  BOOST_TEST(worst < 1e-13, name << " degree " << degree << ": " << worst);
+  for (std::size_t q = 0; q < rule.size(); ++q) {
+    BOOST_TEST(rule.weights[q] > 0);
+    BOOST_TEST(inside(rule.points[q]),
+               name << " degree " << degree << ": point " << q << " outside");
   }
 }
 
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(prism_rules_are_exact_to_their_total_degree_positive_and_inside) {
+  for (int degree = 0; degree <= 16; ++degree)
+    check_rule(
+        total_degree_prism_rule(degree), degree, ReferenceDomain::prism, prism_monomial,
+        [](const Point<3>& x) {
+          return x[0] >= 0 && x[1] >= 0 && x[0] + x[1] <= 1 && x[2] >= 0 && x[2] <= 1;
+        },
+        "prism");
+}
+
 BOOST_AUTO_TEST_CASE(square_rules_are_exact_to_their_total_degree_positive_and_inside) {
-  for (int degree = 0; degree <= 16; ++degree) {
-    const QuadratureRule<2>& rule = total_degree_square_rule(degree);
-    BOOST_TEST((rule.domain == ReferenceDomain::unit_cube));
-    BOOST_TEST(rule.degree == degree);
-    const double worst = worst_monomial_error(rule, degree, square_monomial);
-    BOOST_TEST(worst < 1e-13, "square degree " << degree << ": " << worst);
-    for (std::size_t q = 0; q < rule.size(); ++q) {
-      BOOST_TEST(rule.weights[q] > 0);
-      for (int i = 0; i < 2; ++i) BOOST_TEST((rule.points[q][i] > 0 && rule.points[q][i] < 1));
-    }
-  }
+  for (int degree = 0; degree <= 16; ++degree)
+    check_rule(
+        total_degree_square_rule(degree), degree, ReferenceDomain::unit_cube, square_monomial,
+        [](const Point<2>& x) { return x[0] > 0 && x[0] < 1 && x[1] > 0 && x[1] < 1; }, "square");
 }
 
 BOOST_AUTO_TEST_CASE(symmetric_rules_are_taken_only_where_they_have_fewer_points) {
