@@ -21,12 +21,12 @@
 
 namespace polydg {
 
-/// The symmetric rule on the reference prism of the lowest tabulated degree ≥ `degree` (1..12),
+/// The symmetric rule on the reference prism of the lowest tabulated degree ≥ `degree` (4..12),
 /// when it has fewer points than make_prism_rule<3>(degree, degree); otherwise none. The rule's
 /// `degree` is the requested one, its domain ReferenceDomain::prism.
 std::optional<QuadratureRule<3>> make_symmetric_prism_rule(int degree);
 
-/// The symmetric rule on [0, 1]² of the lowest tabulated degree ≥ `degree` (1..13), when it has
+/// The tabulated rule on [0, 1]² of the lowest degree ≥ `degree` (2..13), when it has
 /// fewer points than make_cube_rule<2>(degree); otherwise none. Domain ReferenceDomain::unit_cube.
 std::optional<QuadratureRule<2>> make_symmetric_square_rule(int degree);
 
