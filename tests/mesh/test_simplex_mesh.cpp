@@ -1,4 +1,5 @@
 #define BOOST_TEST_MODULE simplex_mesh
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <string>
@@ -10,6 +11,7 @@
 #include "polydg/core/log.hpp"
 #include "polydg/mesh/generators.hpp"
 #include "polydg/mesh/simplex_mesh.hpp"
+#include "test_meshes.hpp"
 
 using namespace polydg;
 using testing::contains;
@@ -64,6 +66,36 @@ BOOST_AUTO_TEST_CASE(normals_of_interior_facets_point_from_first_to_second_cell)
       BOOST_TEST(std::count(facets.begin(), facets.end(), f) == 1);
     }
   }
+}
+
+// Facets are numbered in the lexicographic order of their sorted vertex tuples (the boundary
+// tags are matched by binary search on it), each is a facet of the cells it names, and every
+// facet of every cell is one of them.
+template <int Dim>
+void check_facet_numbering(const SimplexMesh<Dim>& mesh) {
+  for (Index f = 0; f + 1 < mesh.facet_count(); ++f)
+    BOOST_TEST((mesh.facet_vertices(f) < mesh.facet_vertices(f + 1)),
+               "facets " << f << ", " << f + 1);
+  for (Index f = 0; f < mesh.facet_count(); ++f) {
+    const auto [first, second] = mesh.facet_cells(f);
+    BOOST_TEST((mesh.is_boundary_facet(f) ? second < 0 : first < second));
+    for (Index c : {first, second}) {
+      if (c < 0) continue;
+      auto cell = mesh.cell(c);
+      std::sort(cell.begin(), cell.end());
+      const auto facet = mesh.facet_vertices(f);
+      BOOST_TEST(std::includes(cell.begin(), cell.end(), facet.begin(), facet.end()));
+    }
+  }
+  std::size_t cell_facets = 0;
+  for (Index c = 0; c < mesh.cell_count(); ++c) cell_facets += mesh.cell_facets(c).size();
+  BOOST_TEST(cell_facets == std::size_t(2 * mesh.facet_count() - mesh.boundary_facet_count()));
+}
+
+BOOST_AUTO_TEST_CASE(facets_are_numbered_in_vertex_order) {
+  check_facet_numbering(unit_square_mesh(7, 0.2, 5));
+  const auto cube = testing::kuhn_unit_cube(4);
+  check_facet_numbering(SimplexMesh<3>(cube.vertices, cube.cells, {}, {}));
 }
 
 BOOST_AUTO_TEST_CASE(clockwise_cells_are_reoriented) {
