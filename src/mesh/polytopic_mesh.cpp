@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "polydg/core/error.hpp"
+#include "polydg/core/parallel_errors.hpp"
 #include "polydg/mesh/simplex_geometry.hpp"
 #include "polytopic_construction.hpp"
 
@@ -339,17 +340,23 @@ void PolytopicMesh<Dim>::compute_element_data(const PolytopicMeshOptions& option
     element_loop_offsets_.assign(1, 0);
     loop_vertex_offsets_.assign(1, 0);
   }
-  SideSets side_sets;
-  std::vector<detail::ElementSide> loop_sides;
-  std::vector<std::array<Index, 3>> triangles;
-  for (Index e = 0; e < n_elements; ++e) {
+  // Each element's own numbers, in parallel (the faces' normals and subfacet sorts were most of
+  // a 3D slab's build); the element's sums are in the serial loop's order.
+  parallel_for(0, n_elements, [&](GlobalIndex k) {
+    const Index e = Index(k);
     const std::span<const Side> element_sides = sides.of(e);
     for (Index c : element_cells(e)) measures_[e] += mesh.cell_measure(c);
     for (const Side& side : element_sides) boundary_measures_[e] += mesh.facet_measure(side.facet);
     box_and_diameter(mesh, element_sides, boxes_[e], diameters_[e]);
+    SideSets side_sets;
     face_counts_[e] =
         count_faces<Dim>(mesh, element_sides, options.face_angle_tolerance, side_sets);
-
+  });
+  // The loops and the quadrature simplices, appended in element order.
+  std::vector<detail::ElementSide> loop_sides;
+  std::vector<std::array<Index, 3>> triangles;
+  for (Index e = 0; e < n_elements; ++e) {
+    const std::span<const Side> element_sides = sides.of(e);
     bool retriangulated = false;
     if constexpr (Dim == 2) {
       loop_sides.clear();
