@@ -1,6 +1,7 @@
 // Benchmark of the mesh stage on the CPU: building seed 004 §4.1's oscillating-boundary mesh
 // (~504k triangles), agglomerating it as in seed 004 Table 5 (~8k and ~126k elements, and
-// unagglomerated), and building the PolytopicMesh (with and without re-triangulation).
+// unagglomerated), building the PolytopicMesh (with and without re-triangulation), and its 2D+1
+// slab (make_slab_mesh).
 // Prints a table of median seconds over --repeats runs; --json FILE writes the same numbers.
 //
 //   build/bin/bench_mesh [--repeats 3] [--cells-per-side 502] [--json perf/results/mesh.json]
@@ -20,6 +21,7 @@
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/oscillating_domain.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
+#include "polydg/spacetime/slab_mesh.hpp"
 
 namespace {
 
@@ -99,6 +101,12 @@ int main(int argc, char** argv) {
                                                         options);
                         })});
       }
+      // The 2D+1 slab of the polygons (the space-time benchmarks' mesh): the fine prisms'
+      // tetrahedra, their facets and the polytopic prisms.
+      const polydg::PolytopicMesh<2> polygons(fine, agglomeration.element_of_cell, 2);
+      rows.push_back({"make_slab_mesh", agglomeration.element_count, median_seconds(repeats, [&] {
+                        const polydg::PolytopicMesh<3> slab = polydg::make_slab_mesh(polygons);
+                      })});
     }
 
     std::printf("mesh stage, %d fine triangles, %u hardware threads, median of %d runs\n",
