@@ -59,7 +59,7 @@ enum class SlabRules {
   /// segment rule and a Gauss rule in time (fem/tensor_quadrature.hpp).
   tensor,
   /// Exact to the total degree (fem/symmetric_slab_rules.hpp): 1.6–1.8× fewer prism points
-  /// from degree 4 on, 1.25–1.5× fewer rectangle points from degree 2 on; the tensor rule at a
+  /// from degree 4 on, 1.25–1.5× fewer rectangle points at even degrees; the tensor rule at a
   /// degree they do not improve. Exact for the same integrands as `tensor` on P_p spaces, not
   /// on PQ_p (slab_rules_for).
   total_degree,
