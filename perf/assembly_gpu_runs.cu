@@ -126,9 +126,8 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
   auto start = Clock::now();
   QuadratureMesh<3> host_mesh(slab, conditions, assembly_options.pieces);
   times.host_mesh_s = seconds_since(start);
-  // The rules the DeviceAssembler takes, so the FLOPs count the points its kernels evaluate.
-  host_mesh.space = assembly_options.space;
-  host_mesh.slab_rules = slab_rules_for(assembly_options.space, assembly_options.slab_rules);
+  // As the DeviceAssembler's: the FLOPs count the points its kernels evaluate.
+  apply_assembly_options(host_mesh, assembly_options);
   count_flops(host_mesh, assembly_options.quadrature,
               element_components_for<3, decltype(coefficients.diffusion)>, times);
   std::vector<Index> block_sizes(std::size_t(host_mesh.element_count()));

@@ -353,9 +353,7 @@ class DeviceAssembler {
     require(quadrature_mesh.pieces == options.pieces, "DeviceAssembler: the quadrature mesh has ",
             name(quadrature_mesh.pieces), " as pieces, but the options ask for ",
             name(options.pieces));
-    quadrature_mesh.space = options.space;
-    quadrature_mesh.slab_rules = slab_rules_for(options.space, options.slab_rules);
-    quadrature_mesh.penalty_scaling = options.penalty_scaling;
+    apply_assembly_options(quadrature_mesh, options);
     return quadrature_mesh;
   }
 

@@ -13,9 +13,7 @@ Assembler<Dim>::Assembler(const PolytopicMesh<Dim>& mesh, const BoundaryConditio
           "Assembler: penalty constant C_sigma = ", options.penalty_constant, " must be positive");
   require(options.quadrature.extra >= 0, "Assembler: extra quadrature degree ",
           options.quadrature.extra, " must be >= 0");
-  mesh_.space = options.space;
-  mesh_.slab_rules = slab_rules_for(options.space, options.slab_rules);
-  mesh_.penalty_scaling = options.penalty_scaling;
+  apply_assembly_options(mesh_, options);
   const Index elements = mesh_.element_count();
   std::vector<Index> block_sizes(elements);
   for (Index e = 0; e < elements; ++e)

@@ -48,6 +48,15 @@ struct AssemblyOptions {
   SlabRules slab_rules = SlabRules::total_degree;
 };
 
+/// Puts on `mesh` what `options` decide of its integrals — the space, the slab rules it takes
+/// (slab_rules_for) and the penalty scaling — as Assembler and DeviceAssembler do to theirs.
+template <int Dim>
+void apply_assembly_options(QuadratureMesh<Dim>& mesh, const AssemblyOptions& options) {
+  mesh.space = options.space;
+  mesh.slab_rules = slab_rules_for(options.space, options.slab_rules);
+  mesh.penalty_scaling = options.penalty_scaling;
+}
+
 template <int Dim>
 class Assembler {
  public:
