@@ -109,6 +109,31 @@ enum class BoundaryFacetSelection {
 };
 inline constexpr int boundary_facet_selections = 5;  ///< BoundaryFacetSelection's values
 
+/// The bounds of an element's runs of boundary facets: its first facet, the end of its
+/// previous_slab run, the start of its top run, its end.
+enum class FacetRunBound { first, previous_slab_end, top_begin, end };
+/// Where a selection's facets start and stop in each element: the one map from selections to
+/// ranges, for the work lists (host) and the launches (device).
+struct FacetRunBounds {
+  FacetRunBound begin, end;
+};
+constexpr FacetRunBounds run_bounds(BoundaryFacetSelection selection) {
+  using Bound = FacetRunBound;
+  switch (selection) {
+    case BoundaryFacetSelection::all:
+      return {Bound::first, Bound::end};
+    case BoundaryFacetSelection::all_below_top:
+      return {Bound::first, Bound::top_begin};
+    case BoundaryFacetSelection::not_previous_slab:
+      return {Bound::previous_slab_end, Bound::end};
+    case BoundaryFacetSelection::not_previous_slab_below_top:
+      return {Bound::previous_slab_end, Bound::top_begin};
+    case BoundaryFacetSelection::previous_slab:
+      break;
+  }
+  return {Bound::first, Bound::previous_slab_end};
+}
+
 /// The facets of one BoundaryFacetSelection: per element of `groups` (those with any), facets
 /// begins[e] .. ends[e] − 1 (device arrays; null: element_boundary_offsets[e], [e + 1]); the
 /// groups' pieces count those facets.
@@ -309,21 +334,23 @@ class DeviceQuadratureMesh {
     const int max_degree = mesh.max_degree();
     const auto element_degree = [&](Index e) { return mesh.element_degrees[e]; };
     const auto all = [](Index) { return true; };
-    const std::vector<Index>& offsets = mesh.element_boundary_offsets;
-    const std::vector<Index> ends(offsets.begin() + 1, offsets.end());
-    const std::vector<Index>& previous_slab_ends = mesh.element_boundary_previous_slab_ends;
-    const std::vector<Index>& top_begins = mesh.element_boundary_top_begins;
-    // The boundary selections' groups: the elements with facets in [begin(e), end(e)).
-    const auto boundary_groups = [&](const std::vector<Index>& begins,
-                                     const std::vector<Index>& ends_of) {
-      const auto facets = [&](Index e) { return ends_of[e] - begins[e]; };
-      return detail::order_degree_groups(
-          element_count, max_degree, element_degree, [&](Index e) { return facets(e) > 0; },
-          facets);
+    // Per element, its facet at `bound` (at FacetRunBound::end: the offsets shifted by one).
+    const auto bound_values = [&](FacetRunBound bound) -> const Index* {
+      switch (bound) {
+        case FacetRunBound::first:
+          return mesh.element_boundary_offsets.data();
+        case FacetRunBound::previous_slab_end:
+          return mesh.element_boundary_previous_slab_ends.data();
+        case FacetRunBound::top_begin:
+          return mesh.element_boundary_top_begins.data();
+        case FacetRunBound::end:
+          break;
+      }
+      return mesh.element_boundary_offsets.data() + 1;
     };
-    using Selection = BoundaryFacetSelection;
     // The seven groups are independent, each a few serial loops: ~10 ms in turn on seed 004's
-    // Table 2 slab (H100 host), so a thread each.
+    // Table 2 slab (H100 host), so a thread each. A selection's group: the elements with facets
+    // in it, their pieces those facets.
     const auto task = [&](int k) -> DegreeGroups {
       if (k == 0)
         return detail::order_degree_groups(
@@ -341,19 +368,13 @@ class DeviceQuadratureMesh {
             [&](Index i) {
               return mesh.interface_facet_offsets[i + 1] - mesh.interface_facet_offsets[i];
             });
-      switch (Selection(k - 2)) {
-        case Selection::all:
-          return boundary_groups(offsets, ends);
-        case Selection::all_below_top:
-          return boundary_groups(offsets, top_begins);
-        case Selection::not_previous_slab:
-          return boundary_groups(previous_slab_ends, ends);
-        case Selection::not_previous_slab_below_top:
-          return boundary_groups(previous_slab_ends, top_begins);
-        case Selection::previous_slab:
-          break;
-      }
-      return boundary_groups(offsets, previous_slab_ends);
+      const FacetRunBounds bounds = run_bounds(BoundaryFacetSelection(k - 2));
+      const Index* begins = bound_values(bounds.begin);
+      const Index* ends = bound_values(bounds.end);
+      const auto facets = [=](Index e) { return ends[e] - begins[e]; };
+      return detail::order_degree_groups(
+          element_count, max_degree, element_degree, [&](Index e) { return facets(e) > 0; },
+          facets);
     };
     std::vector<std::future<DegreeGroups>> groups;
     for (int k = 0; k < 2 + boundary_facet_selections; ++k)
@@ -433,18 +454,15 @@ class DeviceQuadratureMesh {
   const DegreeGroups& interfaces() const { return interfaces_; }
   /// The facets of a selection and the elements that have any (the boundary kernels' launch).
   BoundaryFacetRanges boundary_facets(BoundaryFacetSelection selection) const {
-    using Selection = BoundaryFacetSelection;
-    BoundaryFacetRanges ranges;
-    ranges.groups = &boundary_groups_[int(selection)];
-    const bool after_previous_slab = selection == Selection::not_previous_slab ||
-                                     selection == Selection::not_previous_slab_below_top;
-    const bool below_top = selection == Selection::all_below_top ||
-                           selection == Selection::not_previous_slab_below_top;
-    if (after_previous_slab) ranges.begins = element_boundary_previous_slab_ends_.data();
-    if (below_top) ranges.ends = element_boundary_top_begins_.data();
-    if (selection == Selection::previous_slab)
-      ranges.ends = element_boundary_previous_slab_ends_.data();
-    return ranges;
+    // first and end are the kernels' defaults (null: element_boundary_offsets[e], [e + 1]).
+    const auto bound_array = [&](FacetRunBound bound) -> const Index* {
+      if (bound == FacetRunBound::previous_slab_end)
+        return element_boundary_previous_slab_ends_.data();
+      if (bound == FacetRunBound::top_begin) return element_boundary_top_begins_.data();
+      return nullptr;
+    };
+    const FacetRunBounds bounds = run_bounds(selection);
+    return {&boundary_groups_[int(selection)], bound_array(bounds.begin), bound_array(bounds.end)};
   }
 
   DeviceQuadratureMeshView<Dim> view() const {
