@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "polydg/fem/tensor_quadrature.hpp"
+#include "triangle_orbit.hpp"
 
 namespace polydg {
 
@@ -234,21 +235,9 @@ QuadratureRule<3> expand(const std::vector<PrismOrbit>& orbits) {
       rule.weights.push_back(o.weight);
     }
   };
-  for (const PrismOrbit& o : orbits) {
-    if (o.triangle_points == 1) {
-      add(1.0 / 3.0, 1.0 / 3.0, o);
-    } else if (o.triangle_points == 3) {
-      const double c = 1 - 2 * o.a;
-      add(o.a, o.a, o);
-      add(o.a, c, o);
-      add(c, o.a, o);
-    } else {
-      const double c = 1 - o.a - o.b;
-      for (const auto& [x, y] : {std::pair{o.a, o.b}, std::pair{o.b, o.a}, std::pair{o.a, c},
-                                 std::pair{c, o.a}, std::pair{o.b, c}, std::pair{c, o.b}})
-        add(x, y, o);
-    }
-  }
+  for (const PrismOrbit& o : orbits)
+    detail::for_each_triangle_orbit_point(o.triangle_points, o.a, o.b,
+                                          [&](double x, double y) { add(x, y, o); });
   return rule;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "polydg/core/error.hpp"
+#include "triangle_orbit.hpp"
 
 namespace polydg {
 
@@ -74,21 +75,9 @@ QuadratureRule<2> expand(std::span<const Orbit> orbits) {
     rule.points.push_back(Point<2>{{l1, l2}});
     rule.weights.push_back(0.5 * weight);
   };
-  for (const Orbit& o : orbits) {
-    if (o.points == 1) {
-      add(1.0 / 3.0, 1.0 / 3.0, o.weight);
-    } else if (o.points == 3) {
-      const double c = 1 - 2 * o.a;
-      add(o.a, o.a, o.weight);
-      add(o.a, c, o.weight);
-      add(c, o.a, o.weight);
-    } else {
-      const double c = 1 - o.a - o.b;
-      for (const auto& [x, y] : {std::pair{o.a, o.b}, std::pair{o.b, o.a}, std::pair{o.a, c},
-                                 std::pair{c, o.a}, std::pair{o.b, c}, std::pair{c, o.b}})
-        add(x, y, o.weight);
-    }
-  }
+  for (const Orbit& o : orbits)
+    detail::for_each_triangle_orbit_point(o.points, o.a, o.b,
+                                          [&](double x, double y) { add(x, y, o.weight); });
   return rule;
 }
 
