@@ -20,7 +20,8 @@
 //   1. points:    thread m evaluates point m of the batch into its record (the map, the weight,
 //                 the coefficients, the per-axis basis tables) — Launch::evaluate_point; in a
 //                 thread-block team one extra warp, the producer, does this for the next batch
-//                 while the others are in phase 3 of this one (two record buffers), because a
+//                 while the others are in phase 3 of this one (tensor-core tables: phases 2 and
+//                 3, the others meeting at a barrier of their own; two record buffers), because a
 //                 point's evaluation is a long dependent chain on one lane: done between
 //                 barriers, the rest of the block waited for it — 30–33 % of the stall samples
 //                 of the P_5 element and interior kernels (Nsight Compute, H100). Persistent
@@ -136,8 +137,8 @@ struct LaunchLimits {
   /// either way.
   bool small_items_per_warp = true;
   /// One-item-per-block launches get a producer warp that evaluates the next batch's points
-  /// while the other warps multiply (phase 1 overlapped with phase 3); false: the three phases
-  /// in turn. The sums are the same either way.
+  /// while the other warps multiply (phase 1 beside phase 3; tensor-core tables: beside phases 2
+  /// and 3); false: the three phases in turn. The sums are the same either way.
   bool overlap_point_evaluation = true;
   /// ... where the launch's items have at least this many points on average, or at any number
   /// when the blocks are persistent.
@@ -173,15 +174,22 @@ __host__ __device__ constexpr int tiles_of(int size, int tile) { return (size + 
 
 /// The threads that work on one item: a whole thread block (items with many outputs), or one warp
 /// of a block (small items: many in flight per multiprocessor, warp barriers only).
+/// sync_first(count): a barrier of the team's first `count` threads alone (a multiple of 32), so
+/// that the others — the producer warp — need not wait there.
 struct BlockTeam {
   __device__ int size() const { return int(blockDim.x); }
   __device__ int rank() const { return int(threadIdx.x); }
   __device__ void sync() const { __syncthreads(); }
+  __device__ void sync_first(int count) const {
+    if (count == size()) return __syncthreads();
+    asm volatile("bar.sync 1, %0;" : : "r"(count) : "memory");  // barrier 0 is __syncthreads
+  }
 };
 struct WarpTeam {
   __device__ int size() const { return 32; }
   __device__ int rank() const { return int(threadIdx.x) % 32; }
   __device__ void sync() const { __syncwarp(); }
+  __device__ void sync_first(int) const { __syncwarp(); }
 };
 
 /// Tensor-core tables (TR = TC = 8): the products of a batch are FP64 MMAs on tiles of 8 × 8
@@ -388,7 +396,15 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
       return true;
   };
 
-  for (int u = t; u < functions; u += threads) codes[u] = launch.function_code(item, u);
+  // The threads that fill the tables (phase 2): all, or — tensor-core tables — all but the
+  // producers, which start on the next batch's points at once: the MMAs are short, and producers
+  // that waited through phase 2 held the P_5 elements back (1.19×, H100). The FMA tiles keep the
+  // earlier code, compiled as before: with the choice and the barrier at run time their P_4 / P_5
+  // interfaces were 1.11–1.22× slower. Only the fillers write the codes: a producer may get here
+  // while the others still read the previous item's.
+  const int fillers = tensor ? threads - producers : threads;
+  if (!tensor || t < fillers)  // (FMA tiles: the condition and the barrier below at compile time)
+    for (int u = t; u < functions; u += fillers) codes[u] = launch.function_code(item, u);
 
   // Thread t's unit in a pass: group t / pass_tiles, tile first_tile + t % pass_tiles (tensor
   // tiles: warp t / 32's region). The producers (t ≥ product_threads) have no unit.
@@ -445,32 +461,38 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
         evaluate_points(item, first, count, batch_records, t, threads);
         team.sync();
       }
-      for (int v = t; v < table_count * functions; v += threads) {
-        const int m = v / functions, u = v % functions;
-        Real* test = u < padded_rows ? test_tables + m * test_step + u : nullptr;
-        Real* trial = u < padded_columns ? trial_tables + m * trial_step + u : nullptr;
-        const bool point = m < count && contributes(batch_records + m * record_size);
-        if (point && (u < rows || u < columns))
-          launch.evaluate_function(item, batch_records + m * record_size, u, codes[u],
-                                   u < rows ? test : nullptr, test_stride,
-                                   u < columns ? trial : nullptr, trial_stride);
-        // Zeros: all K components where the function or the point has none, and the tensor
-        // tables' padding components K..KT always, in a loop of compile-time bounds (straight
-        // stores; K = 3 tables have one padding component).
-        if (test) {
-          if (!point || u >= rows)
-            for (int c = 0; c < K; ++c) test[c * test_stride] = Real(0);
+      if (!tensor || t < fillers) {
+        for (int v = t; v < table_count * functions; v += fillers) {
+          const int m = v / functions, u = v % functions;
+          Real* test = u < padded_rows ? test_tables + m * test_step + u : nullptr;
+          Real* trial = u < padded_columns ? trial_tables + m * trial_step + u : nullptr;
+          const bool point = m < count && contributes(batch_records + m * record_size);
+          if (point && (u < rows || u < columns))
+            launch.evaluate_function(item, batch_records + m * record_size, u, codes[u],
+                                     u < rows ? test : nullptr, test_stride,
+                                     u < columns ? trial : nullptr, trial_stride);
+          // Zeros: all K components where the function or the point has none, and the tensor
+          // tables' padding components K..KT always, in a loop of compile-time bounds (straight
+          // stores; K = 3 tables have one padding component).
+          if (test) {
+            if (!point || u >= rows)
+              for (int c = 0; c < K; ++c) test[c * test_stride] = Real(0);
 #pragma unroll
-          for (int c = K; c < KT; ++c) test[c * test_stride] = Real(0);
-        }
-        if (trial) {
-          if (!point || u >= columns)
-            for (int c = 0; c < K; ++c) trial[c * trial_stride] = Real(0);
+            for (int c = K; c < KT; ++c) test[c * test_stride] = Real(0);
+          }
+          if (trial) {
+            if (!point || u >= columns)
+              for (int c = 0; c < K; ++c) trial[c * trial_stride] = Real(0);
 #pragma unroll
-          for (int c = K; c < KT; ++c) trial[c * trial_stride] = Real(0);
+            for (int c = K; c < KT; ++c) trial[c * trial_stride] = Real(0);
+          }
         }
+        // The tables are written.
+        if constexpr (tensor)
+          team.sync_first(fillers);
+        else
+          team.sync();
       }
-      team.sync();
       const Index next = first + sizes.batch;
       if (next >= point_count && prefetch) prefetched = buffer ^ 1;  // the same on every thread
       if (t >= product_threads) {  // a producer: the next batch's records, in the other buffer
