@@ -196,6 +196,27 @@ BOOST_AUTO_TEST_CASE(assembly_is_bitwise_reproducible_and_allocates_nothing_the_
              0);
 }
 
+// assemble_rhs evaluates basis values only (no gradients) at element points, assemble_matrix
+// no source: each must give the bits of the full assembly's rhs and matrix.
+BOOST_AUTO_TEST_CASE(rhs_only_and_matrix_only_give_the_bits_of_the_full_assembly) {
+  const PolytopicMesh<2> mesh = polygons(3);
+  Assembler<2> assembler(mesh, BoundaryConditions::all_dirichlet());
+  const auto problem = polynomial_problem(Polynomial{3});
+  auto full = assembler.make_matrix();
+  auto full_rhs = assembler.make_vector();
+  assembler.assemble(problem, full, full_rhs);
+  auto matrix_only = assembler.make_matrix();
+  assembler.assemble_matrix(problem, matrix_only);
+  auto rhs_only = assembler.make_vector();
+  assembler.assemble_rhs(problem, rhs_only);
+  BOOST_TEST(std::memcmp(full.values().data(), matrix_only.values().data(),
+                         full.values().size_bytes()) == 0);
+  BOOST_TEST(std::memcmp(full_rhs.data(), rhs_only.data(), full_rhs.size() * sizeof(double)) == 0);
+  double largest = 0;
+  for (const double value : rhs_only) largest = std::max(largest, std::abs(value));
+  BOOST_TEST(largest > 0);  // the comparison is of a rhs with data in it
+}
+
 // A Constant diffusion skips the pass over the points for the penalty's ranges
 // (ConstantCoefficient): the ranges and the whole matrix must be those of a callable that returns
 // the same tensor at every point.

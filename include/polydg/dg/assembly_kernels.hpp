@@ -63,7 +63,10 @@ struct AssemblyData {
 
 namespace detail {
 
-/// All N_p basis functions of one element (values and gradients) at one point.
+/// All N_p basis functions of one element at one point: values, and gradients unless
+/// `with_gradients` is false (then `gradient` is left unset: the rhs of elements and of the
+/// previous slab's faces needs values only, and the gradients were most of a step's rhs time
+/// in the heat demo).
 template <int Dim>
 struct BasisAtPoint {
   static constexpr int capacity = max_space_basis_size(Dim);
@@ -71,9 +74,13 @@ struct BasisAtPoint {
   double value[capacity];
   double gradient[capacity][Dim];
 
-  BasisAtPoint(BasisSpace space, int degree, const Box<Dim>& box, const Point<Dim>& x)
+  BasisAtPoint(BasisSpace space, int degree, const Box<Dim>& box, const Point<Dim>& x,
+               bool with_gradients = true)
       : size(space_basis_size(space, Dim, degree)) {
-    evaluate_space_basis_gradients<Dim, double>(space, degree, box, x, value, gradient);
+    if (with_gradients)
+      evaluate_space_basis_gradients<Dim, double>(space, degree, box, x, value, gradient);
+    else
+      evaluate_space_basis<Dim, double>(space, degree, box, x, value);
   }
 };
 
@@ -197,7 +204,7 @@ void assemble_elements(const AssemblyData<Dim>& data, const Coefficients& coeffi
       for (std::size_t q = 0; q < rule.size(); ++q) {
         const Point<Dim> x = map_reference_point<Dim, Dim>(vertices.data(), rule.points[q]);
         const double w = rule.weights[q] * jacobian;
-        const detail::BasisAtPoint<Dim> phi(mesh.space, p, mesh.element_boxes[e], x);
+        const detail::BasisAtPoint<Dim> phi(mesh.space, p, mesh.element_boxes[e], x, block);
         detail::at_point(x, [&] {
           if (block) {
             const Tensor<Dim> a = detail::checked(coefficients.diffusion(x), "A(x)", e);
@@ -369,7 +376,7 @@ void assemble_previous_slab_faces(const AssemblyData<Dim>& data, const Value& va
         const Index e = t.element;
         const double u = detail::at_point(
             x, [&] { return detail::checked(value(e, x), "the previous slab's value", e); });
-        const detail::BasisAtPoint<Dim> phi(mesh.space, t.degree, mesh.element_boxes[e], x);
+        const detail::BasisAtPoint<Dim> phi(mesh.space, t.degree, mesh.element_boxes[e], x, false);
         for (int i = 0; i < t.size; ++i) t.rhs[i] += w * u * phi.value[i];
       });
 }
