@@ -1,6 +1,7 @@
 // The CUDA backend (DeviceAssembler) against the CPU reference Assembler on 2D+1 slabs, the
 // space-time heat problem's structure (2D meshes: test_cuda_assembler.cu): P_p and PQ_p for
-// p = 1..3 on tetrahedra and prisms, the previous slab's data on the bottom faces. Checked:
+// p = 1..3 on tetrahedra and prisms, P_4 and P_5 and an hp slab (degrees 1..5) on prisms, the
+// previous slab's data on the bottom faces. Checked:
 // * check_problem (device_assembler_checks.cuh): the GPU matrix and rhs within 1e-13 of the CPU's
 //   (1e-5 in single precision), the same bits under every launch configuration;
 // * map_last_coordinate moves the device geometry as the CPU's (bit for bit), and the moved slab
@@ -105,6 +106,26 @@ void check_slab_meshes() {
                     space == BasisSpace::total_degree ? "P" : "PQ", p);
       check_problem(slab, conditions, options, space_time, &previous_slab, name);
     }
+  }
+
+  // P_4 and P_5, the benchmark's setting (prisms, total-degree rules, the top faces idle): the
+  // elements and the element boundaries here have enough points for the FP64 tensor-core
+  // tables (~13 triangles per polygon), and the interfaces take 4 × 8 tiles. And an hp slab,
+  // degrees 1..5 mixed, with the general coefficients: every degree group of every kernel,
+  // interfaces between unequal degrees, the previous slab read at each degree.
+  if (!small_run()) {
+    for (int p = 4; p <= 5; ++p) {
+      char name[64];
+      std::snprintf(name, sizeof name, "space-time P_%d prisms", p);
+      check_problem(make_slab_mesh(spatial, p), conditions, slab_assembly_options(), space_time,
+                    &previous_slab, name);
+    }
+    std::vector<int> mixed(static_cast<std::size_t>(spatial.element_count()));
+    for (std::size_t e = 0; e < mixed.size(); ++e) mixed[e] = 1 + int((3 * e) % 5);
+    const PolytopicMesh<3> hp =
+        make_slab_mesh(PolytopicMesh<2>(fine, parts.element_of_cell, mixed));
+    check_problem(hp, conditions, slab_assembly_options(), coefficients, &previous_slab,
+                  "slab hp 1..5 prisms");
   }
 
   // previous_slab on the top face too (an odd choice, but a valid one): those facets join the
