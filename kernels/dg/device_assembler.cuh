@@ -98,11 +98,12 @@ struct DeviceAssemblyOptions {
   /// items, as on a large mesh — for tests). The results do not depend on it.
   int max_persistent_blocks = 0;
   /// Double-precision tables too large for a warp and small enough for a few warps' registers,
-  /// whose items have at least min_tensor_points_per_item points on average (P_4 / P_5 elements
-  /// and P_5 boundaries in 2D+1; never interfaces), are multiplied on the FP64 tensor cores
-  /// where the device has them (LaunchLimits::tensor_cores). The one option that
-  /// changes the rounding (the same terms, summed four at a time; either way within 1e-13 of
-  /// the CPU in the tests); every run and every other option gives the same bits either way.
+  /// whose items have enough points on average (enough_points_for_tensor_cores: P_5 elements on
+  /// Table 2's slab, P_4 ones with more triangles per polygon; never interfaces), are multiplied
+  /// on the FP64 tensor cores where the device has them (LaunchLimits::tensor_cores). The one
+  /// option that changes the rounding (the same terms, summed four at a time; either way within
+  /// 1e-13 of the CPU in the tests); every run and every other option gives the same bits either
+  /// way.
   bool tensor_cores = true;
   /// In the deterministic mode, on meshes whose highest degree is at most this (−1: never), the
   /// interior-face kernels run on a second stream beside the element and boundary kernels: they

@@ -37,10 +37,10 @@
 //                 a warp's shared-memory reads are consecutive or broadcast): per point and
 //                 component, TR + TC shared loads for TR·TC FMAs. Double tables too large for
 //                 a warp and small enough for a few warps' registers (P_4 / P_5 elements and
-//                 P_5 boundaries in 2D+1) go to the FP64 tensor cores instead
+//                 boundaries in 2D+1) go to the FP64 tensor cores instead
 //                 (LaunchLimits::tensor_cores; tensor_tiles below): a warp per region of 8 × 8
 //                 tiles, one MMA per tile (pair) and four (point, component) terms — where the
-//                 items have enough points (min_tensor_points_per_item). Launches whose tables
+//                 items have enough points (enough_points_for_tensor_cores). Launches whose tables
 //                 never gained from them say so (Launch::tensor_tables = false: the interfaces).
 // So each basis function is evaluated once per point, and the block is a register-tiled
 // product of the point's tables (SPEC §6's "basis tables evaluated once per point").
@@ -116,6 +116,13 @@ inline constexpr int max_tensor_regions = 8;
 /// the P_5 boundaries (157) 1.15–1.2× faster, the P_4 / P_5 elements (247 / 463) 1.01–1.14×
 /// faster. Points, like rows, are the same in every configuration of a launch: the same bits.
 inline constexpr int min_tensor_points_per_item = 128;
+/// ... and tables of at most small_tensor_table_rows rows (P_4 in 3D: 35) at least
+/// min_tensor_points_per_small_item: with the slab's total-degree rules a P_4 element of Table 2
+/// has 142 points, and its kernel was 1.04-1.05x slower on the tensor cores than in 4 x 8 FMA
+/// tiles (H100, three runs), where with the tensor rules' 247 points it was 1.01-1.14x faster.
+/// (A P_5 table, 56 rows, fills seven 8-row tiles; a P_4 one leaves 5 of 40 rows zero.)
+inline constexpr int small_tensor_table_rows = 40;
+inline constexpr int min_tensor_points_per_small_item = 192;
 /// Their blocks: a warp per region and the producer warp. The launch bound follows: ptxas takes
 /// 160 registers there (the region loops of tensor_region_products), where the 128 of a
 /// max_block_threads bound spilled.
@@ -717,10 +724,13 @@ void launch_with_shared_memory(Kernel kernel, Index blocks, int threads, std::si
   check_cuda(cudaGetLastError(), name, __FILE__, __LINE__);
 }
 
-/// Whether a launch's items have enough points on average for the tensor-core tables
-/// (min_tensor_points_per_item); choose_tiling then decides by the rows.
-inline bool enough_points_for_tensor_cores(GlobalIndex total_points, Index items) {
-  return total_points >= GlobalIndex(min_tensor_points_per_item) * GlobalIndex(items);
+/// Whether a launch's items, whose largest table has `rows` rows, have enough points on average
+/// for the tensor-core tables (min_tensor_points_per_item, or per_small_item); choose_tiling then
+/// decides by the rows.
+inline bool enough_points_for_tensor_cores(GlobalIndex total_points, Index items, int rows) {
+  const int least = rows <= small_tensor_table_rows ? min_tensor_points_per_small_item
+                                                    : min_tensor_points_per_item;
+  return total_points >= GlobalIndex(least) * GlobalIndex(items);
 }
 
 /// Items whose (tile, group) units one warp covers in one pass go one per warp; larger ones one
@@ -858,10 +868,11 @@ void launch_tiled_points(const Launch& launch, Index items, int max_rows, int ma
   using Real = typename Launch::Real;
   constexpr bool tensor_capable =
       std::is_same_v<Real, double> && Launch::components <= 4 && Launch::tensor_tables;
-  const Tiling tiling = choose_tiling(max_rows, max_columns,
-                                      tensor_capable && limits.tensor_cores &&
-                                          enough_points_for_tensor_cores(total_points, items) &&
-                                          device_has_fp64_tensor_cores(name));
+  const Tiling tiling =
+      choose_tiling(max_rows, max_columns,
+                    tensor_capable && limits.tensor_cores &&
+                        enough_points_for_tensor_cores(total_points, items, max_rows) &&
+                        device_has_fp64_tensor_cores(name));
   if constexpr (tensor_capable)
     if (tiling.tile_rows == 8)
       return launch_tiled_kernel<Launch, 8, 8>(launch, items, tiling, max_rows, max_columns,
