@@ -58,13 +58,28 @@ void destroy(KSP& ksp) {
 }  // namespace
 
 LinearSolver::LinearSolver(Mat matrix, const SolverOptions& options)
+    : LinearSolver(matrix, matrix, options) {}
+
+LinearSolver::LinearSolver(Mat matrix, Mat preconditioner_matrix, const SolverOptions& options)
     : on_divergence_(options.on_divergence) {
   require(matrix != nullptr, "polydg::petsc::LinearSolver: the matrix is null");
+  require(preconditioner_matrix != nullptr,
+          "polydg::petsc::LinearSolver: the preconditioning matrix is null");
+  if (preconditioner_matrix != matrix) {
+    PetscInt rows = 0, columns = 0, preconditioner_rows = 0, preconditioner_columns = 0;
+    POLYDG_PETSC_CALL(MatGetSize(matrix, &rows, &columns));
+    POLYDG_PETSC_CALL(
+        MatGetSize(preconditioner_matrix, &preconditioner_rows, &preconditioner_columns));
+    require(rows == preconditioner_rows && columns == preconditioner_columns,
+            "polydg::petsc::LinearSolver: the matrix is ", rows, " x ", columns,
+            " but the preconditioning matrix is ", preconditioner_rows, " x ",
+            preconditioner_columns);
+  }
   MPI_Comm communicator = MPI_COMM_NULL;
   POLYDG_PETSC_CALL(PetscObjectGetComm(reinterpret_cast<PetscObject>(matrix), &communicator));
   POLYDG_PETSC_CALL(KSPCreate(communicator, &ksp_));
   try {
-    POLYDG_PETSC_CALL(KSPSetOperators(ksp_, matrix, matrix));
+    POLYDG_PETSC_CALL(KSPSetOperators(ksp_, matrix, preconditioner_matrix));
     if (!options.options_prefix.empty())
       POLYDG_PETSC_CALL(KSPSetOptionsPrefix(ksp_, options.options_prefix.c_str()));
     POLYDG_PETSC_CALL(

@@ -43,12 +43,15 @@ struct KspOutcome {
   std::string ksp_type, pc_type;
 };
 
-/// Solves A x = rhs from x = 0 with a KSP configured from the options database under `prefix`.
-inline KspOutcome solve(Mat matrix, const std::vector<double>& rhs, const std::string& prefix) {
+/// Solves A x = rhs from x = 0 with a KSP configured from the options database under `prefix`,
+/// its preconditioner built from `preconditioner_matrix` (A itself when null).
+inline KspOutcome solve(Mat matrix, const std::vector<double>& rhs, const std::string& prefix,
+                        Mat preconditioner_matrix = nullptr) {
   const GlobalIndex n = GlobalIndex(rhs.size());
   petsc::Vector b(n), x(n);
   petsc::copy_to_vec(rhs, b.vec());
-  petsc::LinearSolver solver(matrix, {.options_prefix = prefix});
+  petsc::LinearSolver solver(matrix, preconditioner_matrix ? preconditioner_matrix : matrix,
+                             {.options_prefix = prefix});
   const petsc::SolveResult result = solver.solve(b.vec(), x.vec());
   PC pc = nullptr;
   PCType pc_type = nullptr;

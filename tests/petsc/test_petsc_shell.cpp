@@ -313,6 +313,52 @@ BOOST_AUTO_TEST_CASE(gmres_vpbjacobi_on_hp_mesh_matches_aij) {
   check_same_solves(matrices, system.rhs, "hp_", PCVPBJACOBI);
 }
 
+// The shell for the products, its AIJ export for the preconditioner: any PETSc preconditioner
+// (here ILU, which a MATSHELL alone cannot give), the same iterations and solution as with the
+// AIJ for both. The shell alone is refused by ILU with PETSc's message; a preconditioning matrix
+// of another size is refused naming both sizes.
+BOOST_AUTO_TEST_CASE(shell_products_with_the_aij_as_preconditioning_matrix_take_ilu) {
+  const testing::ScopedOption ksp_type("-ilu_ksp_type", "gmres");
+  const testing::ScopedOption restart("-ilu_ksp_gmres_restart", "300");
+  const testing::ScopedOption refine("-ilu_ksp_gmres_cgs_refinement_type", "refine_always");
+  const testing::ScopedOption pc_type("-ilu_pc_type", "ilu");
+  const testing::ScopedOption rtol("-ilu_ksp_rtol", "1e-9");
+  const testing::ScopedOption max_it("-ilu_ksp_max_it", "2000");
+  const DgSystem system = advection_diffusion(uniform_mesh(2));
+  const ShellAndAij matrices(system.matrix);
+  const KspOutcome split = solve(matrices.shell.mat(), system.rhs, "ilu_", matrices.aij.mat());
+  const KspOutcome aij = solve(matrices.aij.mat(), system.rhs, "ilu_");
+  BOOST_TEST_MESSAGE("ILU: " << split.iterations << " iterations (shell + AIJ), " << aij.iterations
+                             << " (AIJ), relative difference "
+                             << relative_difference(split.solution, aij.solution));
+  BOOST_TEST(split.pc_type == std::string(PCILU));
+  BOOST_TEST(split.iterations > 1);
+  BOOST_TEST(split.iterations == aij.iterations);
+  BOOST_TEST(relative_difference(split.solution, aij.solution) < 1e-10);
+
+  // The KSP's products go to the shell: with a shell that throws, the solve fails.
+  const petsc::DenseBlockOperator op(matrices.dense);
+  FailingOperator failing(op);
+  const petsc::ShellMatrix failing_shell(failing);
+  BOOST_CHECK_EXCEPTION(solve(failing_shell.mat(), system.rhs, "ilu_", matrices.aij.mat()), Error,
+                        [](const Error& e) { return contains(e.what(), "multiply failed"); });
+
+  BOOST_CHECK_EXCEPTION(solve(matrices.shell.mat(), system.rhs, "ilu_"), Error, [](const Error& e) {
+    BOOST_TEST_MESSAGE("the shell alone with ILU: " << e.what());
+    return contains(e.what(), "shell");
+  });
+  const DgSystem other = advection_diffusion(uniform_mesh(1));
+  const ShellAndAij smaller(other.matrix);
+  BOOST_CHECK_EXCEPTION(
+      petsc::LinearSolver(matrices.shell.mat(), smaller.aij.mat()), Error, [&](const Error& e) {
+        BOOST_TEST_MESSAGE("polydg::Error: " << e.what());
+        const std::string n = std::to_string(matrices.size());
+        const std::string m = std::to_string(smaller.size());
+        return contains(e.what(), "the matrix is " + n + " x " + n +
+                                      " but the preconditioning matrix is " + m + " x " + m);
+      });
+}
+
 BOOST_AUTO_TEST_CASE(options_database_reaches_the_shell_and_its_ksp) {
   const testing::ScopedOption ksp_type("-opt_ksp_type", "cg");
   const testing::ScopedOption pc_type("-opt_pc_type", "pbjacobi");

@@ -69,6 +69,37 @@ class LinearSolver {
   /// See also: solve(), LinearSolver(KSP, const SolverOptions&), KSPSetFromOptions()
   explicit LinearSolver(Mat matrix, const SolverOptions& options = {});
 
+  /// LinearSolver - creates a KSP whose products use `matrix` and whose preconditioner is built
+  /// from `preconditioner_matrix`, configured from the options database.
+  ///
+  /// Collective on the communicator of `matrix`.
+  ///
+  /// Input parameters:
+  ///   matrix                - the operator of the products, e.g. a ShellMatrix over the dense
+  ///                           block format on the GPU
+  ///   preconditioner_matrix - the matrix the preconditioner is built from, of the same size,
+  ///                           e.g. the AIJ export of the same values (AijMatrix::mat())
+  ///   options               - options prefix, nonzero initial guess, divergence policy
+  ///
+  /// Level: intermediate
+  ///
+  /// Example:
+  ///   polydg::petsc::ShellMatrix shell(device_operator);      // products on the GPU
+  ///   polydg::petsc::LinearSolver solver(shell.mat(), aij.mat());
+  ///   solver.solve(b.vec(), x.vec());                         // with -pc_type ilu, gamg, ...
+  ///
+  /// Notes:
+  ///   KSPSetOperators(ksp, matrix, preconditioner_matrix), otherwise as
+  ///   LinearSolver(Mat, const SolverOptions&). A ShellMatrix alone provides the diagonal and
+  ///   its blocks (-pc_type jacobi, pbjacobi, vpbjacobi); with its AIJ export as the
+  ///   preconditioning matrix every PETSc preconditioner applies, while the Krylov method's
+  ///   products stay on the shell. Both must hold the same values (update both after a
+  ///   re-assembly); PETSc sets the preconditioner up again when the preconditioning matrix
+  ///   changes. Throws polydg::Error when either is null or their sizes differ.
+  ///
+  /// See also: LinearSolver(Mat, const SolverOptions&), KSPSetOperators(), ShellMatrix
+  LinearSolver(Mat matrix, Mat preconditioner_matrix, const SolverOptions& options = {});
+
   /// LinearSolver - solves with a KSP the caller has set up (operators, type, options).
   ///
   /// Not collective.
