@@ -15,7 +15,13 @@
 // both.
 //
 //   build/bin/bench_slab_march [--cells-per-side 150] [--cells-per-element 3] [--p 1,2]
-//                              [--steps 4] [--march 1] [--json FILE] [PETSc options]
+//                              [--steps 4] [--march 1] [--products aij,dense_blocks]
+//                              [--json FILE] [PETSc options]
+//
+// --products (default aij): the matrix of the KSP's products (SlabSolverOptions::products) —
+// the AIJ, or a MATSHELL over the dense block format (the CPU's for SlabSolver, the GPU's for
+// DeviceSlabSolver) with the AIJ building the preconditioner; each listed one is a row. A direct
+// solve makes no products: give an iterative KSP (e.g. -ksp_type gmres -pc_type ilu).
 //
 // Then, per degree, the pieces of a step that re-assembles the matrix are timed apart on the same
 // slab (device kernels, values to pinned host memory, host values into the Mat, the whole
@@ -139,6 +145,7 @@ int main(int argc, char** argv) {
   std::vector<int> degrees = {1, 2};
   int steps = 4;
   bool run_marches = true;
+  std::vector<polydg::SlabProducts> products_list = {polydg::SlabProducts::aij};
   std::string json_path;
   try {
     for (int i = 1; i < argc; ++i) {
@@ -158,7 +165,20 @@ int main(int argc, char** argv) {
         steps = polydg::parse_integer(flag, value);
       else if (flag == "--json")
         json_path = value;
-      else
+      else if (flag == "--products") {
+        products_list.clear();
+        for (std::size_t begin = 0; begin <= value.size();) {
+          const std::size_t end = std::min(value.find(',', begin), value.size());
+          const std::string name = value.substr(begin, end - begin);
+          if (name == "aij")
+            products_list.push_back(polydg::SlabProducts::aij);
+          else if (name == "dense_blocks")
+            products_list.push_back(polydg::SlabProducts::dense_blocks);
+          else
+            polydg::raise("--products: \"", name, "\" is neither aij nor dense_blocks");
+          begin = end + 1;
+        }
+      } else
         polydg::raise("unknown option ", flag);
     }
     polydg::require(steps >= 2, "--steps must be >= 2 (step 1 is not timed)");
@@ -183,9 +203,9 @@ int main(int argc, char** argv) {
           "2..%d); host CPUs allowed: %s\n",
           polydg::bench::device_name().c_str(), int(parts.element_count), steps, tau, steps,
           allowed_cpus().c_str());
-      std::printf("%2s %10s %-11s %12s %12s %9s %10s %10s %8s %10s\n", "p", "DoFs", "matrix",
-                  "CPU assembly", "GPU assembly", "speed-up", "CPU solve", "GPU solve", "KSP its",
-                  "|GPU-CPU|");
+      std::printf("%2s %10s %-11s %-12s %12s %12s %9s %10s %10s %8s %10s\n", "p", "DoFs", "matrix",
+                  "products", "CPU assembly", "GPU assembly", "speed-up", "CPU solve", "GPU solve",
+                  "KSP its", "|GPU-CPU|");
     }
     std::ofstream json;
     if (!json_path.empty()) {
@@ -197,44 +217,49 @@ int main(int argc, char** argv) {
     bool first_run = true;
     for (int p : run_marches ? degrees : std::vector<int>{}) {
       const polydg::PolytopicMesh<2> mesh(fine, parts.element_of_cell, p);
-      for (bool depend : {true, false}) {
-        polydg::SlabSolverOptions options;
-        options.coefficients_depend_on_time = depend;
-        MarchTimes cpu_times, gpu_times;
-        long long dofs = 0;
-        {
-          polydg::SlabSolver cpu(mesh, conditions, data, options);
-          cpu.set_initial_condition(
-              [](const polydg::Point<2>& x) { return InitialCondition{}(x); });
-          cpu_times = march(cpu, steps, tau);
-          dofs = static_cast<long long>(cpu.solution().size());
+      for (bool depend : {true, false})
+        for (const polydg::SlabProducts products : products_list) {
+          const bool dense = products == polydg::SlabProducts::dense_blocks;
+          polydg::SlabSolverOptions options;
+          options.coefficients_depend_on_time = depend;
+          options.products = products;
+          MarchTimes cpu_times, gpu_times;
+          long long dofs = 0;
+          {
+            polydg::SlabSolver cpu(mesh, conditions, data, options);
+            cpu.set_initial_condition(
+                [](const polydg::Point<2>& x) { return InitialCondition{}(x); });
+            cpu_times = march(cpu, steps, tau);
+            dofs = static_cast<long long>(cpu.solution().size());
+          }
+          if (gpu_present) {
+            polydg::DeviceSlabSolver<decltype(data), InitialCondition> gpu(mesh, conditions, data,
+                                                                           options);
+            gpu.set_initial_condition(InitialCondition{});
+            gpu_times = march(gpu, steps, tau);
+          }
+          const double difference = gpu_present ? polydg::bench::relative_difference(
+                                                      gpu_times.solution, cpu_times.solution)
+                                                : -1;
+          const double speed_up = gpu_present ? cpu_times.assembly_s / gpu_times.assembly_s : -1;
+          const long long iterations = gpu_present ? gpu_times.iterations : cpu_times.iterations;
+          std::printf("%2d %10lld %-11s %-12s %12.4f %12.4f %9.1f %10.4f %10.4f %8lld %10.1e\n", p,
+                      dofs, depend ? "every step" : "reused", dense ? "dense_blocks" : "aij",
+                      cpu_times.assembly_s, gpu_times.assembly_s, speed_up, cpu_times.solve_s,
+                      gpu_times.solve_s, iterations, difference);
+          std::fflush(stdout);  // a row as soon as it is measured: a long run shows its progress
+          if (json) {
+            json << (first_run ? "" : ", ") << "{\"p\": " << p << ", \"dofs\": " << dofs
+                 << ", \"matrix_every_step\": " << (depend ? "true" : "false")
+                 << ", \"products\": \"" << (dense ? "dense_blocks" : "aij") << "\""
+                 << ", \"cpu_assembly_s\": " << cpu_times.assembly_s
+                 << ", \"gpu_assembly_s\": " << gpu_times.assembly_s
+                 << ", \"cpu_solve_s\": " << cpu_times.solve_s
+                 << ", \"gpu_solve_s\": " << gpu_times.solve_s << ", \"iterations\": " << iterations
+                 << ", \"solution_difference\": " << difference << "}";
+            first_run = false;
+          }
         }
-        if (gpu_present) {
-          polydg::DeviceSlabSolver<decltype(data), InitialCondition> gpu(mesh, conditions, data,
-                                                                         options);
-          gpu.set_initial_condition(InitialCondition{});
-          gpu_times = march(gpu, steps, tau);
-        }
-        const double difference =
-            gpu_present ? polydg::bench::relative_difference(gpu_times.solution, cpu_times.solution)
-                        : -1;
-        const double speed_up = gpu_present ? cpu_times.assembly_s / gpu_times.assembly_s : -1;
-        const long long iterations = gpu_present ? gpu_times.iterations : cpu_times.iterations;
-        std::printf("%2d %10lld %-11s %12.4f %12.4f %9.1f %10.4f %10.4f %8lld %10.1e\n", p, dofs,
-                    depend ? "every step" : "reused", cpu_times.assembly_s, gpu_times.assembly_s,
-                    speed_up, cpu_times.solve_s, gpu_times.solve_s, iterations, difference);
-        std::fflush(stdout);  // a row as soon as it is measured: a long run shows its progress
-        if (json) {
-          json << (first_run ? "" : ", ") << "{\"p\": " << p << ", \"dofs\": " << dofs
-               << ", \"matrix_every_step\": " << (depend ? "true" : "false")
-               << ", \"cpu_assembly_s\": " << cpu_times.assembly_s
-               << ", \"gpu_assembly_s\": " << gpu_times.assembly_s
-               << ", \"cpu_solve_s\": " << cpu_times.solve_s
-               << ", \"gpu_solve_s\": " << gpu_times.solve_s << ", \"iterations\": " << iterations
-               << ", \"solution_difference\": " << difference << "}";
-          first_run = false;
-        }
-      }
     }
     if (gpu_present) {
       std::printf(

@@ -6,7 +6,10 @@
 /// steps. The values go to PETSc's AIJ matrix from device memory (AijMatrix::update_from_device:
 /// in place for a device Mat type, -mat_type aijcusparse with a PETSc built with CUDA; one
 /// staged copy otherwise), the rhs in one copy, and the KSP solves as SlabSolver's, configured
-/// from the options database.
+/// from the options database. With SlabSolverOptions::products = SlabProducts::dense_blocks the
+/// KSP's products run on the GPU: a MATSHELL over a DeviceDenseBlockMatrix, whose values are
+/// refreshed on the device from the assembler's after each matrix assembly (one pass); the AIJ
+/// matrix builds the preconditioner.
 ///
 ///   auto data = polydg::space_time_coefficients(spatial_data);   // __host__ __device__ callables
 ///   polydg::DeviceSlabSolver solver(spatial_mesh, conditions, data);
@@ -26,11 +29,15 @@
 #include "polydg/core/error.hpp"
 #include "polydg/dg/discrete_function.hpp"
 #include "polydg/petsc/aij_matrix.hpp"
+#include "polydg/petsc/device_dense_block_operator.hpp"
 #include "polydg/petsc/linear_solver.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
+#include "polydg/petsc/shell_matrix.hpp"
 #include "polydg/spacetime/slab_march.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
 #include "polydg/spacetime/slab_solver.hpp"
+#include "polydg/sparse/dense_block_matrix.hpp"
+#include "polydg/sparse/device_dense_block_matrix.hpp"
 
 namespace polydg {
 namespace device::detail {
@@ -80,7 +87,14 @@ class DeviceSlabSolver {
         aij_(*assembler_.host_pattern()),
         b_(*assembler_.host_pattern()),
         x_(*assembler_.host_pattern()) {
-    make_slab_linear_solver(solver_, aij_.mat(), options.solver);
+    if (options.products == SlabProducts::dense_blocks) {
+      // The layout from the pattern (zero values until the first step's assembly).
+      dense_.emplace(DenseBlockMatrix<double>(assembler_.make_host_matrix()));
+      dense_operator_.emplace(*dense_, assembler_.host_pattern());
+      shell_.emplace(*dense_operator_, options.solver.options_prefix);
+    }
+    make_slab_linear_solver(solver_, shell_ ? shell_->mat() : aij_.mat(), aij_.mat(),
+                            options.solver);
   }
 
   /// u_0 as a device-callable function of the spatial point; the march starts at t0.
@@ -106,7 +120,13 @@ class DeviceSlabSolver {
       assembler_.add_previous_slab_term(device::detail::PreviousSlabTrace{
           assembler_.device_mesh().view(), assembler_.pattern().view().dof_offsets,
           previous_.data(), march_.previous_begin(), march_.previous_end()});
-    if (step.assemble_matrix) aij_.update_from_device(assembler_.values());
+    if (step.assemble_matrix) {
+      aij_.update_from_device(assembler_.values());
+      if (shell_) {
+        dense_->update_values(assembler_.values());
+        shell_->values_changed();
+      }
+    }
     assembler_.copy_rhs_to_host(rhs_);
     const SlabStep result = solve_slab_step(step, start, rhs_, b_, x_, *solver_, solution_);
     previous_.assign(std::span<const double>(solution_));
@@ -134,6 +154,11 @@ class DeviceSlabSolver {
   std::vector<double> rhs_, solution_;
   device::DeviceBuffer<double> previous_;
   petsc::AijMatrix aij_;
+  // SlabProducts::dense_blocks: the KSP's operator (declared before solver_, which outlives
+  // none of them).
+  std::optional<DeviceDenseBlockMatrix<double>> dense_;
+  std::optional<petsc::DeviceDenseBlockOperator> dense_operator_;
+  std::optional<petsc::ShellMatrix> shell_;
   petsc::Vector b_, x_;
   std::optional<petsc::LinearSolver> solver_;
   std::optional<Initial> initial_;

@@ -5,6 +5,8 @@
 //    the previous slab's solution read on the device.
 //  * On seed 004's heat problem, P_1 and P_2, coefficients depending on t or not, its
 //    solutions equal SlabSolver's to 1e-10 relative at every step, and so do its errors at T.
+//  * With its products through the GPU's dense block format (SlabProducts::dense_blocks) and ILU
+//    from the AIJ matrix, it takes the iterations of the AIJ products to the same solutions.
 //  * A step without an initial condition, or one that does not move forward, is refused, naming
 //    what is wrong.
 // Direct solves (-ksp_type preonly -pc_type lu), so the two differ only by their assemblies
@@ -152,6 +154,41 @@ void heat_equals_cpu_march(int p, bool coefficients_depend_on_time) {
   POLYDG_GPU_CHECK(cpu_top < 0.1);  // a solution, not noise: ‖u(T)‖ = 0.4, P_1 is 0.047 off
 }
 
+// SlabProducts::dense_blocks: the KSP's products on the GPU (a MATSHELL over a
+// DeviceDenseBlockMatrix refreshed from the assembler's values on the device, host Vecs staged),
+// ILU built from the AIJ matrix. The same iterations and solutions as the march whose products
+// use the AIJ, at steps that assemble the matrix and one that reuses it.
+void dense_block_products_on_the_gpu_equal_aij_products() {
+  PetscOptionsSetValue(nullptr, "-march_ksp_type", "gmres");
+  PetscOptionsSetValue(nullptr, "-march_ksp_gmres_restart", "300");
+  PetscOptionsSetValue(nullptr, "-march_ksp_gmres_cgs_refinement_type", "refine_always");
+  PetscOptionsSetValue(nullptr, "-march_pc_type", "ilu");
+  PetscOptionsSetValue(nullptr, "-march_ksp_rtol", "1e-10");
+  SlabSolverOptions options;
+  options.coefficients_depend_on_time = false;
+  options.solver.options_prefix = "march_";
+  const PolytopicMesh<2> mesh = polygons(10, 2);
+  DeviceSlabSolver<Problem, Initial> aij(mesh, BoundaryConditions::all_dirichlet(), problem(1),
+                                         options);
+  options.products = SlabProducts::dense_blocks;
+  DeviceSlabSolver<Problem, Initial> shell(mesh, BoundaryConditions::all_dirichlet(), problem(1),
+                                           options);
+  aij.set_initial_condition(Initial{1, 0}, 0);
+  shell.set_initial_condition(Initial{1, 0}, 0);
+  for (double t : {0.05, 0.1, 0.2}) {  // the matrix assembled, reused, assembled again
+    const SlabStep aij_step = aij.step(t), shell_step = shell.step(t);
+    const double difference = relative_difference(shell.solution(), aij.solution());
+    std::printf(
+        "GPU shell products, t = %.2f: %d iterations (shell), %d (AIJ), |shell - AIJ| / "
+        "|AIJ| = %.1e\n",
+        t, int(shell_step.iterations), int(aij_step.iterations), difference);
+    POLYDG_GPU_CHECK(shell_step.matrix_assembled == aij_step.matrix_assembled);
+    POLYDG_GPU_CHECK(shell_step.iterations > 1);
+    POLYDG_GPU_CHECK(shell_step.iterations == aij_step.iterations);
+    POLYDG_GPU_CHECK(difference <= 1e-9);
+  }
+}
+
 void bad_steps_are_refused() {
   DeviceSlabSolver<Problem, Initial> solver(polygons(4, 1), BoundaryConditions::all_dirichlet(),
                                             problem(1));
@@ -169,5 +206,6 @@ int main(int argc, char** argv) {
   PetscOptionsSetValue(nullptr, "-pc_type", "lu");
   return testing::run_gpu_checks(
       polynomial_reproduced_over_slabs, [] { heat_equals_cpu_march(1, true); },
-      [] { heat_equals_cpu_march(2, false); }, bad_steps_are_refused);
+      [] { heat_equals_cpu_march(2, false); }, dense_block_products_on_the_gpu_equal_aij_products,
+      bad_steps_are_refused);
 }

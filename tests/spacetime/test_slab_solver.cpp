@@ -2,6 +2,7 @@
 // Space-time slabs (SPEC §5): the extruded slab mesh, exactness for polynomials in (x, t) over
 // several slabs of different lengths, convergence in h and τ together, stability, and that
 // steps 2..N reuse the pattern (and the matrix when nothing changed) without allocating.
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <cstring>
@@ -253,6 +254,44 @@ BOOST_AUTO_TEST_CASE(later_steps_reuse_pattern_and_matrix_and_allocate_nothing) 
   BOOST_TEST(second.matrix_assembled);
   BOOST_TEST(std::memcmp(first_values.data(), varying.matrix().values().data(),
                          first_values.size() * sizeof(double)) != 0);
+}
+
+// SlabProducts::dense_blocks: the KSP's products through a MATSHELL over the dense block
+// format, ILU built from the AIJ matrix. The same iterations and solutions as with the AIJ for
+// both, at a step that reuses the matrix and at one that re-assembles it (a stale shell would
+// solve the previous time step's system).
+BOOST_AUTO_TEST_CASE(dense_block_products_take_the_aij_iterations_with_an_aij_preconditioner) {
+  PetscOptionsSetValue(nullptr, "-march_ksp_type", "gmres");
+  PetscOptionsSetValue(nullptr, "-march_ksp_gmres_restart", "300");
+  PetscOptionsSetValue(nullptr, "-march_ksp_gmres_cgs_refinement_type", "refine_always");
+  PetscOptionsSetValue(nullptr, "-march_pc_type", "ilu");
+  PetscOptionsSetValue(nullptr, "-march_ksp_rtol", "1e-10");
+  SlabSolverOptions options;
+  options.coefficients_depend_on_time = false;
+  options.solver.options_prefix = "march_";
+  SlabSolver aij(polygons(8, 2), BoundaryConditions::all_dirichlet(),
+                 space_time_coefficients(heat_data()), options);
+  options.products = SlabProducts::dense_blocks;
+  SlabSolver shell(polygons(8, 2), BoundaryConditions::all_dirichlet(),
+                   space_time_coefficients(heat_data()), options);
+  const auto initial = [](const Point<2>& x) { return heat_solution(Point<3>{{x[0], x[1], 0}}); };
+  aij.set_initial_condition(initial);
+  shell.set_initial_condition(initial);
+  for (double t : {0.05, 0.1, 0.2}) {  // the matrix assembled, reused, assembled again
+    const SlabStep aij_step = aij.step(t), shell_step = shell.step(t);
+    double difference = 0, largest = 0;
+    for (std::size_t i = 0; i < aij.solution().size(); ++i) {
+      difference = std::max(difference, std::abs(shell.solution()[i] - aij.solution()[i]));
+      largest = std::max(largest, std::abs(aij.solution()[i]));
+    }
+    BOOST_TEST_MESSAGE("t = " << t << ": " << shell_step.iterations << " iterations (shell), "
+                              << aij_step.iterations << " (AIJ), relative difference "
+                              << difference / largest);
+    BOOST_TEST(shell_step.matrix_assembled == aij_step.matrix_assembled);
+    BOOST_TEST(shell_step.iterations > 1);
+    BOOST_TEST(shell_step.iterations == aij_step.iterations);
+    BOOST_TEST(difference / largest < 1e-9);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(top_trace_matches_the_slab_solution_at_t_n) {

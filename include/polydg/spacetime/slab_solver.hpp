@@ -7,7 +7,9 @@
 /// the next interval (geometry only), re-assembles the rhs — and the matrix only when the
 /// coefficients depend on time or the time step changed —, adds the coupling term
 /// (U⁻_{n−1}, W⁺_{n−1})_D from the previous slab's solution (u_0 on the first), and solves
-/// with the previous slab's solution as the initial guess.
+/// with the previous slab's solution as the initial guess. With SlabSolverOptions::products =
+/// SlabProducts::dense_blocks the KSP's products go to a MATSHELL over the dense block format,
+/// and the AIJ matrix builds the preconditioner.
 ///
 ///   auto data = polydg::space_time_coefficients(spatial_data);      // see that header
 ///   polydg::SlabSolver solver(spatial_mesh, conditions, data);
@@ -26,14 +28,28 @@
 #include "polydg/dg/assembler.hpp"
 #include "polydg/dg/discrete_function.hpp"
 #include "polydg/petsc/aij_matrix.hpp"
+#include "polydg/petsc/dense_block_operator.hpp"
 #include "polydg/petsc/linear_solver.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
+#include "polydg/petsc/shell_matrix.hpp"
 #include "polydg/spacetime/slab_assembly_options.hpp"
 #include "polydg/spacetime/slab_march.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
+#include "polydg/sparse/dense_block_matrix.hpp"
 
 namespace polydg {
+
+/// Which matrix the KSP's products (MatMult) use. The AIJ matrix builds the preconditioner
+/// either way, so every -pc_type applies.
+enum class SlabProducts {
+  aij,           ///< the AIJ matrix
+  dense_blocks,  ///< a ShellMatrix over the matrix in the dense block format, refreshed after
+                 ///< each matrix assembly: on the GPU for DeviceSlabSolver
+                 ///< (DeviceDenseBlockOperator: host Vecs are staged, device Vecs used in
+                 ///< place), on the CPU for SlabSolver (DenseBlockOperator). It holds a second
+                 ///< copy of the values (with the format's padding).
+};
 
 struct SlabSolverOptions {
   /// False when A, b and c do not depend on t: then the matrix of a step with the same time
@@ -44,6 +60,7 @@ struct SlabSolverOptions {
   AssemblyOptions assembly = slab_assembly_options();
   /// KSP options prefix etc.; the previous slab's solution is always the initial guess.
   petsc::SolverOptions solver;
+  SlabProducts products = SlabProducts::aij;
 };
 
 /// What one step did and cost.
@@ -87,13 +104,14 @@ inline SlabStep solve_slab_step(const SlabMarch::Step& step,
   return result;
 }
 
-/// The KSP of a slab march on `matrix`: from the options database (options.options_prefix),
-/// the previous slab's solution as the initial guess — except for a direct solve
-/// (-ksp_type preonly), which PETSc refuses one.
+/// The KSP of a slab march, its products on `matrix` and its preconditioner from
+/// `preconditioner_matrix`: from the options database (options.options_prefix), the previous
+/// slab's solution as the initial guess — except for a direct solve (-ksp_type preonly), which
+/// PETSc refuses one.
 inline void make_slab_linear_solver(std::optional<petsc::LinearSolver>& solver, Mat matrix,
-                                    petsc::SolverOptions options) {
+                                    Mat preconditioner_matrix, petsc::SolverOptions options) {
   options.nonzero_initial_guess = true;
-  solver.emplace(matrix, options);
+  solver.emplace(matrix, preconditioner_matrix, options);
   KSPType type = nullptr;
   POLYDG_PETSC_CALL(KSPGetType(solver->ksp(), &type));
   if (type && std::string(type) == KSPPREONLY)
@@ -117,7 +135,13 @@ class SlabSolver {
         aij_(*assembler_.pattern()),
         b_(*assembler_.pattern()),
         x_(*assembler_.pattern()) {
-    make_slab_linear_solver(solver_, aij_.mat(), options.solver);
+    if (options.products == SlabProducts::dense_blocks) {
+      dense_.emplace(matrix_);
+      dense_operator_.emplace(*dense_);
+      shell_.emplace(*dense_operator_, options.solver.options_prefix);
+    }
+    make_slab_linear_solver(solver_, shell_ ? shell_->mat() : aij_.mat(), aij_.mat(),
+                            options.solver);
   }
 
   /// u_0 as a function of the spatial point; the march starts at t0.
@@ -135,6 +159,10 @@ class SlabSolver {
     if (step.assemble_matrix) {
       assembler_.assemble(coefficients_, matrix_, rhs_);
       aij_.update(matrix_);
+      if (shell_) {
+        dense_->update_values(matrix_);
+        shell_->values_changed();
+      }
     } else {
       assembler_.assemble_rhs(coefficients_, rhs_);
     }
@@ -186,6 +214,11 @@ class SlabSolver {
   BlockMatrix<double> matrix_;
   std::vector<double> rhs_, solution_, previous_;
   petsc::AijMatrix aij_;
+  // SlabProducts::dense_blocks: the KSP's operator (declared before solver_, which outlives
+  // none of them).
+  std::optional<DenseBlockMatrix<double>> dense_;
+  std::optional<petsc::DenseBlockOperator> dense_operator_;
+  std::optional<petsc::ShellMatrix> shell_;
   petsc::Vector b_, x_;
   std::optional<petsc::LinearSolver> solver_;
   std::function<double(const Point<2>&)> initial_;
