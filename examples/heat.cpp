@@ -58,6 +58,7 @@ struct Options {
   std::string json_path;
   int cells_per_side = 80;  // built-in domain: 2·80² = 12,800 triangles
   std::string penalty = "polytopic";
+  std::string products = "aij";
 };
 
 const char* help_text = R"(Usage: heat [options] [PETSc options]
@@ -77,6 +78,10 @@ const char* help_text = R"(Usage: heat [options] [PETSc options]
   --penalty polytopic|sub_simplex
                         penalty factor: SPEC's min(|kappa|/|K_F|, p^(2d-2)) (default) or
                         |kappa|/|K_F| (needed for p = 1 on polygons of very many faces)
+  --products aij|dense_blocks
+                        the matrix of the KSP's products: the AIJ (default) or a MATSHELL over
+                        the dense block format, the AIJ building the preconditioner (an
+                        iterative KSP only: a direct solve makes no products)
   --json FILE           {"steps": [{"n", "t", "assembly_s", "solve_s", "ksp_its"}, ...],
                         "l2_error_T", "l2l2_error", "dofs", "elements"}
   --help                this text (PETSc's: -help). Default solver: -ksp_type preonly
@@ -121,12 +126,16 @@ Options parse_options(int argc, char** argv) {
       o.json_path = value;
     else if (flag == "--penalty")
       o.penalty = value;
+    else if (flag == "--products")
+      o.products = value;
     else
       polydg::raise("unknown option '", flag, "' (see --help)");
   }
   polydg::require(o.space == "P" || o.space == "PQ", "--space ", o.space, ": use P or PQ");
   polydg::require(o.penalty == "polytopic" || o.penalty == "sub_simplex", "--penalty ", o.penalty,
                   ": use polytopic or sub_simplex");
+  polydg::require(o.products == "aij" || o.products == "dense_blocks", "--products ", o.products,
+                  ": use aij or dense_blocks");
   polydg::require(o.steps >= 1, "--steps must be at least 1");
   polydg::require(o.final_time > 0, "--T must be positive");
   polydg::require(o.vtk_every >= 1, "--vtk-every must be at least 1");
@@ -189,6 +198,8 @@ int run(const Options& o, const std::shared_ptr<const polydg::SimplexMesh<2>>& f
   const auto start = std::chrono::steady_clock::now();
   polydg::SlabSolverOptions options;
   options.coefficients_depend_on_time = Problem::coefficients_depend_on_time;
+  options.products =
+      o.products == "dense_blocks" ? polydg::SlabProducts::dense_blocks : polydg::SlabProducts::aij;
   options.assembly.penalty_scaling = o.penalty == "sub_simplex"
                                          ? polydg::PenaltyScaling::sub_simplex
                                          : polydg::PenaltyScaling::polytopic_cap;
