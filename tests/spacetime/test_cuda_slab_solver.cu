@@ -22,6 +22,7 @@
 
 #include "error_message.hpp"
 #include "gpu_test_support.hpp"
+#include "iterative_march_options.hpp"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
 #include "polydg/petsc/session.hpp"
@@ -159,14 +160,9 @@ void heat_equals_cpu_march(int p, bool coefficients_depend_on_time) {
 // ILU built from the AIJ matrix. The same iterations and solutions as the march whose products
 // use the AIJ, at steps that assemble the matrix and one that reuses it.
 void dense_block_products_on_the_gpu_equal_aij_products() {
-  PetscOptionsSetValue(nullptr, "-march_ksp_type", "gmres");
-  PetscOptionsSetValue(nullptr, "-march_ksp_gmres_restart", "300");
-  PetscOptionsSetValue(nullptr, "-march_ksp_gmres_cgs_refinement_type", "refine_always");
-  PetscOptionsSetValue(nullptr, "-march_pc_type", "ilu");
-  PetscOptionsSetValue(nullptr, "-march_ksp_rtol", "1e-10");
   SlabSolverOptions options;
   options.coefficients_depend_on_time = false;
-  options.solver.options_prefix = "march_";
+  options.solver.options_prefix = testing::set_iterative_march_options();
   const PolytopicMesh<2> mesh = polygons(10, 2);
   DeviceSlabSolver<Problem, Initial> aij(mesh, BoundaryConditions::all_dirichlet(), problem(1),
                                          options);

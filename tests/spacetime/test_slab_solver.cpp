@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "allocation_counter.hpp"
+#include "iterative_march_options.hpp"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
 #include "polydg/petsc/session.hpp"
@@ -261,14 +262,9 @@ BOOST_AUTO_TEST_CASE(later_steps_reuse_pattern_and_matrix_and_allocate_nothing) 
 // both, at a step that reuses the matrix and at one that re-assembles it (a stale shell would
 // solve the previous time step's system).
 BOOST_AUTO_TEST_CASE(dense_block_products_take_the_aij_iterations_with_an_aij_preconditioner) {
-  PetscOptionsSetValue(nullptr, "-march_ksp_type", "gmres");
-  PetscOptionsSetValue(nullptr, "-march_ksp_gmres_restart", "300");
-  PetscOptionsSetValue(nullptr, "-march_ksp_gmres_cgs_refinement_type", "refine_always");
-  PetscOptionsSetValue(nullptr, "-march_pc_type", "ilu");
-  PetscOptionsSetValue(nullptr, "-march_ksp_rtol", "1e-10");
   SlabSolverOptions options;
   options.coefficients_depend_on_time = false;
-  options.solver.options_prefix = "march_";
+  options.solver.options_prefix = testing::set_iterative_march_options();
   SlabSolver aij(polygons(8, 2), BoundaryConditions::all_dirichlet(),
                  space_time_coefficients(heat_data()), options);
   options.products = SlabProducts::dense_blocks;
