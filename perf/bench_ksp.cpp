@@ -5,9 +5,10 @@
 //   (i)  ShellMatrix over DeviceDenseBlockOperator: products on the GPU, x and y staged
 //        host ↔ device through pinned buffers at every product;
 //   (ii) AijMatrix: PETSc's MatMult_SeqAIJ on one CPU core.
-// GMRES (the slab is nonsymmetric: CG does not apply) with Jacobi and with point-block Jacobi,
-// a fixed number of iterations (rtol = atol = 0, -ksp_max_it = --iterations), so the times per
-// iteration compare; the PC set-up (diagonal / inverted blocks) is timed apart.
+// GMRES (the slab is nonsymmetric: CG does not apply) with Jacobi, with point-block Jacobi and
+// with ILU(0) (for the shell built from the AIJ as the preconditioning matrix), a fixed number of
+// iterations (rtol = atol = 0, -ksp_max_it = --iterations), so the times per iteration compare; the
+// PC set-up (diagonal / inverted blocks) is timed apart.
 //
 // Per product the table splits the shell's MatMult into its parts, each timed alone:
 //   device product   y = A x on device buffers (CUDA events), DeviceDenseBlockMatrix::multiply;
@@ -163,15 +164,17 @@ void set_aij_blocks(Mat aij, const BlockPattern& pattern) {
   POLYDG_PETSC_CALL(MatSetVariableBlockSizes(aij, PetscInt(sizes.size()), sizes.data()));
 }
 
-/// GMRES with `pc_type` for exactly `iterations` iterations from x = 0; the options database
-/// (KSPSetFromOptions(), no prefix) may change anything else.
-KspRow time_ksp(Mat mat, const char* pc_type, int iterations, Vec b, Vec x) {
+/// GMRES on `mat` with `pc_type` built from `preconditioner_mat` for exactly `iterations`
+/// iterations from x = 0; the options database (KSPSetFromOptions(), no prefix) may change
+/// anything else.
+KspRow time_ksp(Mat mat, Mat preconditioner_mat, const char* pc_type, int iterations, Vec b,
+                Vec x) {
   KspRow row;
   row.pc = pc_type;
   KSP ksp = nullptr;
   POLYDG_PETSC_CALL(KSPCreate(PETSC_COMM_WORLD, &ksp));
   try {
-    POLYDG_PETSC_CALL(KSPSetOperators(ksp, mat, mat));
+    POLYDG_PETSC_CALL(KSPSetOperators(ksp, mat, preconditioner_mat));
     POLYDG_PETSC_CALL(KSPSetType(ksp, KSPGMRES));
     PC pc = nullptr;
     POLYDG_PETSC_CALL(KSPGetPC(ksp, &pc));
@@ -300,13 +303,17 @@ Run run_degree(const std::shared_ptr<const SimplexMesh<2>>& fine, const Agglomer
   std::fflush(stdout);
 
   // KSP: the same solves through both.
-  for (const char* pc_type : {PCJACOBI, PCPBJACOBI}) {
+  // Jacobi and PBJacobi from the shell itself; ILU, which a MATSHELL cannot give, from the AIJ
+  // as the preconditioning matrix (petsc::LinearSolver(shell, aij)).
+  for (const char* pc_type : {PCJACOBI, PCPBJACOBI, PCILU}) {
     counting.products = 0;
-    KspRow shell_row = time_ksp(shell.mat(), pc_type, iterations, b.vec(), solution.vec());
+    const Mat shell_preconditioner = std::string(pc_type) == PCILU ? aij.mat() : shell.mat();
+    KspRow shell_row =
+        time_ksp(shell.mat(), shell_preconditioner, pc_type, iterations, b.vec(), solution.vec());
     shell_row.backend = "GPU shell";
     shell_row.products = counting.products;
     const std::vector<double> shell_solution = values_of(solution.vec(), n);
-    KspRow aij_row = time_ksp(aij.mat(), pc_type, iterations, b.vec(), solution.vec());
+    KspRow aij_row = time_ksp(aij.mat(), aij.mat(), pc_type, iterations, b.vec(), solution.vec());
     aij_row.backend = "AIJ (CPU)";
     // The same KSP and PC take the same number of products (counted on the shell).
     aij_row.products = aij_row.iterations == shell_row.iterations ? shell_row.products : -1;
