@@ -112,10 +112,12 @@ inline constexpr int tensor_region_side = 4;
 inline constexpr int max_tensor_regions = 8;
 /// ... and where its items have at least this many points on average: the regions' sums go
 /// through shared memory between batches, which few batches do not repay. On Table 2's slab
-/// (H100) the P_4 boundaries (99 points per item) were 1.18–1.21× slower on the tensor cores,
-/// the P_5 boundaries (157) 1.15–1.2× faster, the P_4 / P_5 elements (247 / 463) 1.01–1.14×
-/// faster. Points, like rows, are the same in every configuration of a launch: the same bits.
-inline constexpr int min_tensor_points_per_item = 128;
+/// (H100) with the tensor rules the P_4 boundaries (99 points per item) were 1.18–1.21× slower
+/// on the tensor cores, the P_5 boundaries (157) 1.15–1.2× faster; with the total-degree rules
+/// the P_5 boundaries (77) are 1.27× faster (0.00272 → 0.00214 s/MDoF, two runs each; the
+/// threshold was 128 until then). Points, like rows, are the same in every configuration of a
+/// launch: the same bits.
+inline constexpr int min_tensor_points_per_item = 64;
 /// ... and tables of at most small_tensor_table_rows rows (P_4 in 3D: 35) at least
 /// min_tensor_points_per_small_item: with the slab's total-degree rules a P_4 element of Table 2
 /// has 142 points, and its kernel was 1.04-1.05x slower on the tensor cores than in 4 x 8 FMA

@@ -84,10 +84,10 @@ void tensor_core_tables() {
     POLYDG_GPU_CHECK((choose_tiling(n, n + 1, true).tile_rows == 8) == (p >= 4));
     POLYDG_GPU_CHECK((choose_tiling(2 * n, 2 * n, true).tile_rows == 8) == (p == 3));
   }
-  // ... and only for launches whose items have >= 128 points on average, >= 192 where the
-  // tables have at most 40 rows: on Table 2's slab the P_4 boundaries (99) and elements (142)
-  // do not take them, the P_5 elements (262) do, and so would P_5 boundaries of 157 points and
-  // P_4 elements of 247 (the tensor rules').
+  // ... and only for launches whose items have >= 64 points on average, >= 192 where the
+  // tables have at most 40 rows: on Table 2's slab the P_4 boundaries (49) and elements (142)
+  // do not take them, the P_5 boundaries (77) and elements (262) do, and so would P_4 elements
+  // of 247 points (the tensor rules').
   using device::detail::enough_points_for_tensor_cores;
   const Index items = 163360;
   const int p4 = space_basis_size(BasisSpace::total_degree, 3, 4);
@@ -95,11 +95,11 @@ void tensor_core_tables() {
   const auto enough = [&](int points, int rows) {
     return enough_points_for_tensor_cores(points * GlobalIndex(items), items, rows);
   };
-  POLYDG_GPU_CHECK(!enough(99, p4) && !enough(142, p4) && !enough(191, p4));
+  POLYDG_GPU_CHECK(!enough(49, p4) && !enough(99, p4) && !enough(142, p4) && !enough(191, p4));
   POLYDG_GPU_CHECK(enough(192, p4) && enough(247, p4));
-  POLYDG_GPU_CHECK(!enough(99, p5) && !enough(127, p5));
-  POLYDG_GPU_CHECK(enough(128, p5) && enough(157, p5) && enough(262, p5));
-  POLYDG_GPU_CHECK(!enough_points_for_tensor_cores(128 * GlobalIndex(items) - 1, items, p5));
+  POLYDG_GPU_CHECK(!enough(46, p5) && !enough(63, p5));
+  POLYDG_GPU_CHECK(enough(64, p5) && enough(77, p5) && enough(262, p5));
+  POLYDG_GPU_CHECK(!enough_points_for_tensor_cores(64 * GlobalIndex(items) - 1, items, p5));
 }
 
 // Tables a thread sums (thread_item_kernel.cuh): at most thread_item_rows rows, one point group
