@@ -8,7 +8,7 @@
 // GMRES (the slab is nonsymmetric: CG does not apply) with Jacobi, with point-block Jacobi and
 // with ILU(0) (for the shell built from the AIJ as the preconditioning matrix), a fixed number of
 // iterations (rtol = atol = 0, -ksp_max_it = --iterations), so the times per iteration compare; the
-// PC set-up (diagonal / inverted blocks) is timed apart.
+// PC set-up (diagonal / inverted blocks / ILU factorization) is timed apart.
 //
 // Per product the table splits the shell's MatMult into its parts, each timed alone:
 //   device product   y = A x on device buffers (CUDA events), DeviceDenseBlockMatrix::multiply;

@@ -12,7 +12,8 @@
 // update and the rhs copy. The solve (KSP from the options database; default the heat demo's
 // direct solve, -ksp_type preonly -pc_type lu: GMRES + Jacobi did not converge in 10,000
 // iterations on the P_1 slab of 300 cells per side) is reported apart; it runs on the host for
-// both.
+// both, but for the products of --products dense_blocks (below), which the GPU march makes on
+// the device.
 //
 //   build/bin/bench_slab_march [--cells-per-side 150] [--cells-per-element 3] [--p 1,2]
 //                              [--steps 4] [--march 1] [--products aij,dense_blocks]

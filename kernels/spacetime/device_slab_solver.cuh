@@ -154,8 +154,8 @@ class DeviceSlabSolver {
   std::vector<double> rhs_, solution_;
   device::DeviceBuffer<double> previous_;
   petsc::AijMatrix aij_;
-  // SlabProducts::dense_blocks: the KSP's operator (declared before solver_, which outlives
-  // none of them).
+  // SlabProducts::dense_blocks: the KSP's operator. Declared before solver_, so its KSP, which
+  // holds the shell's Mat, is destroyed before the operator the Mat calls.
   std::optional<DeviceDenseBlockMatrix<double>> dense_;
   std::optional<petsc::DeviceDenseBlockOperator> dense_operator_;
   std::optional<petsc::ShellMatrix> shell_;

@@ -214,8 +214,8 @@ class SlabSolver {
   BlockMatrix<double> matrix_;
   std::vector<double> rhs_, solution_, previous_;
   petsc::AijMatrix aij_;
-  // SlabProducts::dense_blocks: the KSP's operator (declared before solver_, which outlives
-  // none of them).
+  // SlabProducts::dense_blocks: the KSP's operator. Declared before solver_, so its KSP, which
+  // holds the shell's Mat, is destroyed before the operator the Mat calls.
   std::optional<DenseBlockMatrix<double>> dense_;
   std::optional<petsc::DenseBlockOperator> dense_operator_;
   std::optional<petsc::ShellMatrix> shell_;
