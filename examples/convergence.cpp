@@ -5,9 +5,8 @@
 // Sample runs:
 //   build/bin/convergence
 //   build/bin/convergence --problem poisson --p 1,2,3 --levels 5 --json convergence.json
-//   build/bin/convergence --problem pure_advection --p 2 -ksp_type gmres -pc_type ilu -ksp_rtol
-//   1e-13 build/bin/convergence --mesh tests/data/gmsh/square_hole_v41.msh --cells-per-element 4
-//   --p 2
+//   build/bin/convergence --problem pure_advection --p 2 -ksp_type gmres -pc_type ilu
+//   build/bin/convergence --mesh tests/data/gmsh/square_hole_v41.msh --cells-per-element 4 --p 2
 //
 // Description: the numbers a user of polytopic DG checks first. For each manufactured problem
 // (examples/manufactured_problems.hpp: (a) Poisson, (b) anisotropic advection-diffusion-
@@ -63,14 +62,6 @@ const char* help_text = R"(Usage: convergence [options] [PETSc options]
   --help                  this text (PETSc's options: -help)
 )";
 
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> items;
-  std::stringstream stream(text);
-  for (std::string item; std::getline(stream, item, ',');)
-    if (!item.empty()) items.push_back(item);
-  return items;
-}
-
 Options parse_options(int argc, char** argv) {
   Options options;
   for (int i = 1; i < argc; ++i) {
@@ -85,7 +76,10 @@ Options parse_options(int argc, char** argv) {
     polydg::require(i + 1 < argc, "option ", flag, " needs a value (see --help)");
     const std::string value = argv[++i];
     if (flag == "--problem") {
-      if (value != "all") options.problems = split(value);
+      if (value != "all")
+        options.problems = polydg::parse_choice_list(
+            flag, value,
+            {"poisson", "advection_diffusion_reaction", "pure_advection", "mixed_boundary"});
     } else if (flag == "--p") {
       options.degrees = polydg::parse_integer_list(flag, value);
     } else if (flag == "--levels") {

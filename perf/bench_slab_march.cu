@@ -168,17 +168,10 @@ int main(int argc, char** argv) {
         json_path = value;
       else if (flag == "--products") {
         products_list.clear();
-        for (std::size_t begin = 0; begin <= value.size();) {
-          const std::size_t end = std::min(value.find(',', begin), value.size());
-          const std::string name = value.substr(begin, end - begin);
-          if (name == "aij")
-            products_list.push_back(polydg::SlabProducts::aij);
-          else if (name == "dense_blocks")
-            products_list.push_back(polydg::SlabProducts::dense_blocks);
-          else
-            polydg::raise("--products: \"", name, "\" is neither aij nor dense_blocks");
-          begin = end + 1;
-        }
+        for (const std::string& name :
+             polydg::parse_choice_list(flag, value, {"aij", "dense_blocks"}))
+          products_list.push_back(name == "aij" ? polydg::SlabProducts::aij
+                                                : polydg::SlabProducts::dense_blocks);
       } else
         polydg::raise("unknown option ", flag);
     }

@@ -51,3 +51,19 @@ BOOST_AUTO_TEST_CASE(integer_lists_are_comma_separated) {
   BOOST_TEST(error_message([] { parse_integer_list("--p", ""); }) ==
              "option --p: expected a comma-separated list of integers, got ''");
 }
+
+BOOST_AUTO_TEST_CASE(choice_lists_take_only_their_choices) {
+  const std::vector<std::string_view> choices = {"aij", "dense_blocks"};
+  BOOST_TEST((parse_choice_list("--products", "aij,dense_blocks", choices) ==
+              std::vector<std::string>{"aij", "dense_blocks"}));
+  BOOST_TEST((parse_choice_list("--products", "dense_blocks", choices) ==
+              std::vector<std::string>{"dense_blocks"}));
+  BOOST_TEST(error_message([&] { parse_choice_list("--products", "aij,csr", choices); }) ==
+             "option --products: 'csr' is not one of aij, dense_blocks");
+  BOOST_TEST(error_message([&] { parse_choice_list("--products", "aij,,aij", choices); }) ==
+             "option --products: empty item in the list 'aij,,aij'");
+  BOOST_TEST(error_message([&] { parse_choice_list("--products", "aij,", choices); }) ==
+             "option --products: expected a comma-separated list, got 'aij,'");
+  BOOST_TEST(error_message([&] { parse_choice_list("--products", "", choices); }) ==
+             "option --products: expected a comma-separated list, got ''");
+}

@@ -6,6 +6,7 @@
 ///   int levels = polydg::parse_integer("--levels", argv[i]);        // "4"
 ///   double T = polydg::parse_number("--T", argv[i]);                 // "0.5", finite only
 ///   std::vector<int> p = polydg::parse_integer_list("--p", argv[i]); // "1,2,3"
+///   auto kinds = polydg::parse_choice_list("--products", argv[i], {"aij", "dense_blocks"});
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -54,6 +55,28 @@ inline std::vector<int> parse_integer_list(std::string_view option, const std::s
   }
   require(!values.empty() && text.back() != ',', "option ", option,
           ": expected a comma-separated list of integers, got '", text, "'");
+  return values;
+}
+
+/// The items of a comma-separated list ("aij,dense_blocks"; at least one, no empty items),
+/// each one of `choices`.
+inline std::vector<std::string> parse_choice_list(std::string_view option, const std::string& text,
+                                                  const std::vector<std::string_view>& choices) {
+  std::vector<std::string> values;
+  std::stringstream list(text);
+  for (std::string item; std::getline(list, item, ',');) {
+    require(!item.empty(), "option ", option, ": empty item in the list '", text, "'");
+    bool known = false;
+    std::string names;
+    for (const std::string_view choice : choices) {
+      known = known || item == choice;
+      names += (names.empty() ? "" : ", ") + std::string(choice);
+    }
+    require(known, "option ", option, ": '", item, "' is not one of ", names);
+    values.push_back(item);
+  }
+  require(!values.empty() && text.back() != ',', "option ", option,
+          ": expected a comma-separated list, got '", text, "'");
   return values;
 }
 
