@@ -19,8 +19,8 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "convergence_study.hpp"
@@ -33,9 +33,13 @@
 
 namespace {
 
+/// The manufactured problems' names: --problem's choices, and the default (all of them).
+const std::vector<std::string_view> problem_names = {
+    polydg::examples::Poisson::name, polydg::examples::AdvectionDiffusionReaction::name,
+    polydg::examples::PureAdvection::name, polydg::examples::MixedBoundary::name};
+
 struct Options {
-  std::vector<std::string> problems = {"poisson", "advection_diffusion_reaction", "pure_advection",
-                                       "mixed_boundary"};
+  std::vector<std::string> problems{problem_names.begin(), problem_names.end()};
   std::vector<int> degrees = {1, 2, 3, 4};
   int levels = 4;
   int start = 8;  // cells per side of the coarsest fine mesh
@@ -76,10 +80,7 @@ Options parse_options(int argc, char** argv) {
     polydg::require(i + 1 < argc, "option ", flag, " needs a value (see --help)");
     const std::string value = argv[++i];
     if (flag == "--problem") {
-      if (value != "all")
-        options.problems = polydg::parse_choice_list(
-            flag, value,
-            {"poisson", "advection_diffusion_reaction", "pure_advection", "mixed_boundary"});
+      if (value != "all") options.problems = polydg::parse_choice_list(flag, value, problem_names);
     } else if (flag == "--p") {
       options.degrees = polydg::parse_integer_list(flag, value);
     } else if (flag == "--levels") {
