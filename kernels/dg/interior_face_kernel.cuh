@@ -95,10 +95,12 @@ template <int Dim, class ValueType, class Coefficients>
 struct InteriorFaceLaunch {
   using Real = ValueType;
   static constexpr int components = interior_face_components;
-  // The P_3 interfaces (40 × 40, 20 points in 2D+1) were as fast or up to 15 % slower on the
-  // FP64 tensor cores than on the FMA tiles (H100, tenth to twelfth measurements); larger ones
-  // have too many regions for them.
-  static constexpr bool tensor_tables = false;
+  // The FP64 tensor cores: the P_4 / P_5 interfaces of Table 2's slab (70 / 112 rows, two
+  // regions per warp) were 1.45× / 1.32× faster there than on their 4 × 8 FMA tiles, which
+  // spilled at 128 registers (H100, twenty-fifth measurement); the P_3 interfaces (40 rows, 20
+  // points) are left to the FMA tiles by enough_points_for_tensor_cores. Not in 2D: no 2D
+  // interface has enough points, and each instantiation costs build time.
+  static constexpr bool tensor_tables = Dim == 3;
   DeviceQuadratureMeshView<Dim> mesh;
   DeviceBlockPatternView pattern;
   const GlobalIndex* block_offsets;  ///< InteriorFaceWorkspace::block_offsets

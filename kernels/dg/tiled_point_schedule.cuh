@@ -36,12 +36,13 @@
 //                 outputs, rows ti + r·row_tiles and columns tj + c·column_tiles (interleaved, so
 //                 a warp's shared-memory reads are consecutive or broadcast): per point and
 //                 component, TR + TC shared loads for TR·TC FMAs. Double tables too large for
-//                 a warp and small enough for a few warps' registers (P_4 / P_5 elements and
-//                 boundaries in 2D+1) go to the FP64 tensor cores instead
+//                 a warp and small enough for a few warps' registers (P_4 / P_5 elements,
+//                 boundaries and interfaces in 2D+1) go to the FP64 tensor cores instead
 //                 (LaunchLimits::tensor_cores; tensor_tiles below): a warp per region of 8 × 8
-//                 tiles, one MMA per tile (pair) and four (point, component) terms — where the
-//                 items have enough points (enough_points_for_tensor_cores). Launches whose tables
-//                 never gained from them say so (Launch::tensor_tables = false: the interfaces).
+//                 tiles (two regions for the interfaces' larger tables), one MMA per tile (pair)
+//                 and four (point, component) terms — where the items have enough points
+//                 (enough_points_for_tensor_cores). Launches whose tables never gained from them
+//                 say so (Launch::tensor_tables = false: the 2D interfaces).
 // So each basis function is evaluated once per point, and the block is a register-tiled
 // product of the point's tables (SPEC §6's "basis tables evaluated once per point").
 //
@@ -106,18 +107,21 @@ inline constexpr int target_units_per_warp_item = 32;
 /// elements (247 / 463 points) 1.07× / 1.21× faster, the P_5 boundaries (157) 1.05× faster.
 inline constexpr int min_points_to_overlap = 64;
 /// FP64 tensor-core products (tensor_tiles below): a warp's register region is at most this
-/// many 8 × 8 tiles on a side, and a table takes them where it needs at most
-/// max_tensor_regions regions (P_4 and P_5 elements and boundaries in 3D)...
+/// many 8 × 8 tiles on a side, a block has at most max_tensor_regions warps of regions...
 inline constexpr int tensor_region_side = 4;
 inline constexpr int max_tensor_regions = 8;
-/// ... and where its items have at least this many points on average: the regions' sums go
-/// through shared memory between batches, which few batches do not repay. On Table 2's slab
-/// (H100) with the tensor rules the P_4 boundaries (99 points per item) were 1.18–1.21× slower
-/// on the tensor cores, the P_5 boundaries (157) 1.15–1.2× faster; with the total-degree rules
-/// the P_5 boundaries (77) are 1.27× faster (0.00272 → 0.00214 s/MDoF, two runs each; the
-/// threshold was 128 until then). Points, like rows, are the same in every configuration of a
-/// launch: the same bits.
-inline constexpr int min_tensor_points_per_item = 64;
+/// ... each with at most this many regions, one after the other in each batch (the P_4 / P_5
+/// interfaces in 3D: 9 / 16 regions; more warps would have fewer registers each, and the FMA
+/// tiles of these tables spilled at 128), so a table takes them where it needs at most
+/// max_tensor_regions_per_warp · max_tensor_regions regions...
+inline constexpr int max_tensor_regions_per_warp = 2;
+/// ... and where its items have at least this many points on average. On Table 2's slab (H100)
+/// every table of more than small_tensor_table_rows rows measured gained from the tensor cores
+/// however few its points: the P_4 / P_5 interfaces (25.5 / 35.6 points) 1.45× / 1.32×, the P_5
+/// boundaries (77) 1.27×, the P_5 elements (262) 1.31×. (With the tensor rules the P_4 boundaries,
+/// 35 rows and 99 points, were 1.18–1.21× slower: the small tables' threshold below.) Points,
+/// like rows, are the same in every configuration of a launch: the same bits.
+inline constexpr int min_tensor_points_per_item = 16;
 /// ... and tables of at most small_tensor_table_rows rows (P_4 in 3D: 35) at least
 /// min_tensor_points_per_small_item: with the slab's total-degree rules a P_4 element of Table 2
 /// has 142 points, and its kernel was 1.04-1.05x slower on the tensor cores than in 4 x 8 FMA
@@ -125,10 +129,14 @@ inline constexpr int min_tensor_points_per_item = 64;
 /// (A P_5 table, 56 rows, fills seven 8-row tiles; a P_4 one leaves 5 of 40 rows zero.)
 inline constexpr int small_tensor_table_rows = 40;
 inline constexpr int min_tensor_points_per_small_item = 192;
-/// Their blocks: a warp per region and the producer warp. The launch bound follows: ptxas takes
-/// 160 registers there (the region loops of tensor_region_products), where the 128 of a
+/// Their blocks: the regions' warps and the producer warp. The launch bound follows: ptxas takes
+/// 160–168 registers there (the region loops of tensor_region_products), where the 128 of a
 /// max_block_threads bound spilled.
 inline constexpr int max_tensor_block_threads = 32 * (max_tensor_regions + 1);
+/// The launch bound of the one-item-per-block kernel of TR × TC tiles.
+template <int TR, int TC>
+inline constexpr int block_thread_bound =
+    TR == 8 && TC == 8 ? max_tensor_block_threads : max_block_threads;
 
 /// The launch configuration the caller may choose (the results do not depend on it).
 struct LaunchLimits {
@@ -206,7 +214,7 @@ struct WarpTeam {
 /// m8n8k4 for one — whose k dimension runs over (point, component) pairs κ = m·Kp + k (Kp = K,
 /// or 4 for K = 3, with a zero component): four of them per step, one point's or two points'
 /// (batches hold whole steps). A unit is a warp with a region of at most tensor_region_side²
-/// tiles: per κ step it loads one fragment per tile row and column and issues one MMA per tile
+/// tiles (or two such regions, one after the other: tensor_regions_per_warp): per κ step it loads one fragment per tile row and column and issues one MMA per tile
 /// (pair), independent chains, in a loop compiled for the region's shape. Its sums stay in
 /// registers for a batch's steps and in shared memory between batches (held in registers
 /// across the producer's and phase 2's code they spilled, and the MMA loop then went through
@@ -225,6 +233,18 @@ __host__ __device__ constexpr int tensor_chunks(int tiles8) {
 }
 __host__ __device__ constexpr int tensor_regions(int rows, int columns) {
   return tensor_chunks(tiles_of(rows, 8)) * tensor_chunks(tiles_of(columns, 8));
+}
+/// A table's regions per warp (1 up to max_tensor_regions_per_warp) where `warps` warps share
+/// `regions` regions.
+__host__ __device__ constexpr int tensor_regions_per_warp(int regions, int warps) {
+  const int each = (regions + warps - 1) / warps;
+  return each < 1 ? 1 : each > max_tensor_regions_per_warp ? max_tensor_regions_per_warp : each;
+}
+/// The warps of a table of `regions` regions: at most max_tensor_regions, as few as the regions
+/// per warp allow.
+__host__ __device__ constexpr int tensor_warps(int regions) {
+  const int each = tensor_regions_per_warp(regions, max_tensor_regions);
+  return (regions + each - 1) / each;
 }
 
 /// (acc0, acc1) (the lane's two of an 8 × 8 tile) += a b: m8n8k4 on the FP64 tensor cores
@@ -415,34 +435,51 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
   if (!tensor || t < fillers)  // (FMA tiles: the condition and the barrier below at compile time)
     for (int u = t; u < functions; u += fillers) codes[u] = launch.function_code(item, u);
 
-  // Thread t's unit in a pass: group t / pass_tiles, tile first_tile + t % pass_tiles (tensor
-  // tiles: warp t / 32's region). The producers (t ≥ product_threads) have no unit.
+  // Thread t's unit in a pass: group t / pass_tiles, tile first_tile + t % pass_tiles. The
+  // producers (t ≥ product_threads) have no unit. Tensor tiles: warp t / 32 (of `warps`) takes
+  // the pass's regions t / 32, t / 32 + warps, … (regions_per_warp of them at most).
   const int product_threads = threads - producers;
   const int unit = tensor ? t / 32 : t;
-  const int tiles_per_pass = (tensor ? product_threads / 32 : product_threads) / groups;
+  const int warps = product_threads / 32;
+  const int regions_per_warp = tensor ? tensor_regions_per_warp(tiles, warps) : 1;
+  const int tiles_per_pass = (tensor ? warps * regions_per_warp : product_threads) / groups;
+  const int lane = t % 32;
+  // Tensor tiles: region `tile`'s tiles of 8, [row_begin, row_begin + rows) × [column_begin,
+  // column_begin + columns), and where this lane's sums of its tile (r, c) are between batches:
+  // region_sum(sums, column_tiles, r, c, e). They start from zero in the pass's first batch:
+  // another warp may read these slots for the previous item's stores until the batch's first
+  // barrier (items of other sizes have other regions).
+  struct Region {
+    int row_begin, rows, column_begin, columns;
+    double* sums;
+  };
+  const auto region_of = [&](int tile) {
+    const int ti = tile / column_chunks, tj = tile % column_chunks;
+    Region region;
+    region.row_begin = ti * row_tiles / row_chunks;
+    region.rows = (ti + 1) * row_tiles / row_chunks - region.row_begin;
+    region.column_begin = tj * column_tiles / column_chunks;
+    region.columns = (tj + 1) * column_tiles / column_chunks - region.column_begin;
+    region.sums =
+        accumulators + (region.row_begin * column_tiles + region.column_begin) * 64 + lane;
+    return region;
+  };
   for (int first_tile = 0; first_tile < tiles; first_tile += tiles_per_pass) {
     const int pass_tiles = min(tiles_per_pass, tiles - first_tile);
     const bool works = unit < pass_tiles * groups;
     const int group = unit / pass_tiles;
     const int tile = first_tile + unit % pass_tiles;
     const int ti = tile / column_chunks, tj = tile % column_chunks;
-    // Tensor tiles: the region's tiles of 8, [row_begin, row_begin + region_rows) ×
-    // [column_begin, …), and this lane's place in their fragments.
-    const int row_begin = ti * row_tiles / row_chunks;
-    const int region_rows = (ti + 1) * row_tiles / row_chunks - row_begin;
-    const int column_begin = tj * column_tiles / column_chunks;
-    const int region_columns = (tj + 1) * column_tiles / column_chunks - column_begin;
-    const int lane = t % 32;
     Real sum[tensor ? 1 : TR][tensor ? 1 : TC];
 #pragma unroll
     for (int r = 0; r < (tensor ? 1 : TR); ++r)
 #pragma unroll
       for (int c = 0; c < (tensor ? 1 : TC); ++c) sum[r][c] = Real(0);
-    // Tensor tiles: sums of tile (r, c) of the region at region_sum(region_sums, column_tiles,
-    // r, c, e). They start from zero in the pass's first batch: another warp may read these
-    // slots for the previous item's stores until the batch's first barrier (items of other
-    // sizes have other regions).
-    double* region_sums = accumulators + (row_begin * column_tiles + column_begin) * 64 + lane;
+    // Tensor tiles: this warp's regions of the pass, first_tile + unit + k · warps.
+    const auto for_each_region = [&](auto&& body) {
+#pragma unroll 1
+      for (int local = unit; local < pass_tiles; local += warps) body(region_of(first_tile + local));
+    };
     // The first batch of the first pass may have been evaluated during the previous item.
     const bool ready = first_tile == 0 && ready_buffer >= 0;
     if (overlap) {  // the pass's first batch, by everyone
@@ -516,13 +553,16 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
       }
       if (!works) continue;
       if constexpr (tensor) {
-        // The region's MMAs, κ = 4 step + lane % 4 in increasing step (G = 1), into its sums.
-        const double* test = test_tables + (lane % 4) * test_stride + 8 * row_begin + lane / 4;
-        const double* trial =
-            trial_tables + (lane % 4) * trial_stride + 8 * column_begin + lane / 4;
+        // Each region's MMAs, κ = 4 step + lane % 4 in increasing step (G = 1), into its sums.
         const int steps = table_count * KT / 4;
-        tensor_region_products(region_rows, region_columns, test, test_stride, trial, trial_stride,
-                               steps, region_sums, column_tiles, first == 0);
+        for_each_region([&](const Region& region) {
+          const double* test =
+              test_tables + (lane % 4) * test_stride + 8 * region.row_begin + lane / 4;
+          const double* trial =
+              trial_tables + (lane % 4) * trial_stride + 8 * region.column_begin + lane / 4;
+          tensor_region_products(region.rows, region.columns, test, test_stride, trial,
+                                 trial_stride, steps, region.sums, column_tiles, first == 0);
+        });
       } else {
         // The batch's points of this unit's group, in increasing k.
         for (int m = (groups - phase + group) % groups; m < count; m += groups) {
@@ -546,18 +586,21 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
     }
 
     if constexpr (tensor) {
-      // The region's sum (r, c) — tile (r, c / 2), e = c % 2 — is output (8 (row_begin + r) +
+      // A region's sum (r, c) — tile (r, c / 2), e = c % 2 — is output (8 (row_begin + r) +
       // lane / 4, 8 (column_begin + c / 2) + 2 (lane % 4) + e).
-      if (works)
-        for (int r = 0; r < region_rows; ++r)
-          for (int c = 0; c < 2 * region_columns; ++c) {
-            const int i = 8 * (row_begin + r) + lane / 4;
-            const int j = 8 * (column_begin + c / 2) + 2 * (lane % 4) + c % 2;
-            // (An item without points has no batch that wrote its sums.)
-            const double sum =
-                point_count > 0 ? region_sum(region_sums, column_tiles, r, c / 2, c % 2) : 0.0;
-            if (i < rows && j < columns) launch.store(item, i, j, launch.initial(item, i, j) + sum);
-          }
+      if (t < product_threads)
+        for_each_region([&](const Region& region) {
+          for (int r = 0; r < region.rows; ++r)
+            for (int c = 0; c < 2 * region.columns; ++c) {
+              const int i = 8 * (region.row_begin + r) + lane / 4;
+              const int j = 8 * (region.column_begin + c / 2) + 2 * (lane % 4) + c % 2;
+              // (An item without points has no batch that wrote its sums.)
+              const double sum =
+                  point_count > 0 ? region_sum(region.sums, column_tiles, r, c / 2, c % 2) : 0.0;
+              if (i < rows && j < columns)
+                launch.store(item, i, j, launch.initial(item, i, j) + sum);
+            }
+        });
     } else if (groups == 1) {  // initial + partial_0
       if (works)
 #pragma unroll
@@ -601,8 +644,7 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
 /// previous item's last products (sum_tiled_points' next_item), so an item of one batch — a P_4
 /// interface has 32 points on average — has its points' evaluation overlapped too.
 template <class Launch, int TR, int TC>
-__global__ void __launch_bounds__(tensor_tiles<TR, TC> ? max_tensor_block_threads
-                                                       : max_block_threads)
+__global__ void __launch_bounds__(block_thread_bound<TR, TC>)
     tiled_point_kernel(Launch launch, TiledPointSizes sizes, Index items) {
   extern __shared__ double shared_storage[];  // double: aligned for either precision
   int ready_buffer = -1;
@@ -654,7 +696,8 @@ inline Tiling choose_tiling(int rows, int columns, bool tensor_cores = false) {
   const int widest_tile = tile_for(rows, rows + 1);
   const int widest_tiles = tiles_of(rows, widest_tile) * tiles_of(rows + 1, widest_tile);
   const bool warp_sized = widest_tiles <= target_units_per_warp_item;
-  if (tensor_cores && !warp_sized && tensor_regions(rows, rows + 1) <= max_tensor_regions)
+  if (tensor_cores && !warp_sized &&
+      tensor_regions(rows, rows + 1) <= max_tensor_regions_per_warp * max_tensor_regions)
     return {8, 8, 1, tensor_regions(rows, columns)};
   // Tables a thread can sum (thread_item_kernel.cuh) have one group, as that kernel's sums.
   const int groups = rows <= thread_item_rows ? 1
@@ -764,19 +807,21 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
   const int padded_rows = tiles_of(max_rows, TR) * TR;
   const int padded_columns = tiles_of(max_columns, TC) * TC;
   const int unit_threads =
-      tensor ? 32 * tiling.tiles : (tiling.tiles * tiling.groups + 31) / 32 * 32;
+      tensor ? 32 * tensor_warps(tiling.tiles) : (tiling.tiles * tiling.groups + 31) / 32 * 32;
   // A block team with a producer warp (the units' warps, as many as fit, and one more) where a
   // typical item has several batches of points to overlap, or where the blocks are persistent
   // and the producer works for the next item during an item's last batch.
-  const bool can_overlap = !per_warp && limits.overlap_point_evaluation && limits.max_threads >= 64;
+  // The block kernel's threads: the caller's limit, within the kernel's launch bound.
+  const int most_threads = std::min(limits.max_threads, block_thread_bound<TR, TC>);
+  const bool can_overlap = !per_warp && limits.overlap_point_evaluation && most_threads >= 64;
   const bool persistent = can_overlap && limits.persistent_blocks && tiling.groups == 1;
   const bool overlap =
       persistent ||
       (can_overlap && total_points >= GlobalIndex(limits.overlap_min_mean_points) * items);
   const int producers = overlap ? 32 : 0;
   const int threads = per_warp  ? std::min(limits.max_threads, max_warp_team_threads)
-                      : overlap ? std::min(unit_threads, limits.max_threads - producers) + producers
-                                : std::min(std::max(64, unit_threads), limits.max_threads);
+                      : overlap ? std::min(unit_threads, most_threads - producers) + producers
+                                : std::min(std::max(64, unit_threads), most_threads);
   const int teams = per_warp ? threads / 32 : 1;
   TiledPointSizes sizes{};
   sizes.groups = tiling.groups;
@@ -800,7 +845,11 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
       budget = shared_bytes_without_occupancy_loss(tiled_point_warp_kernel<Launch, TR, TC>, threads,
                                                    name);
   if (!per_warp) budget = shared_bytes_without_occupancy_loss(block_kernel, threads, name);
-  budget = std::min(std::size_t(limits.max_shared_bytes), budget) / std::size_t(teams);
+  // The limit is for the point batches: tensor-core tables' sums come on top (a P_5 interface's
+  // 100 KB would leave a few points per batch under the default limit).
+  const std::size_t accumulator_bytes = std::size_t(sizes.accumulator_doubles) * sizeof(double);
+  budget = std::min(std::size_t(limits.max_shared_bytes) + accumulator_bytes, budget) /
+           std::size_t(teams);
   // Overlapping, a batch is at most one point per producer: its evaluation is one round of the
   // producer warp, hidden behind the batch's products.
   sizes.batch = int(std::clamp<GlobalIndex>(

@@ -54,12 +54,16 @@ void tables_take_the_intended_teams() {
 }
 
 // FP64 tensor-core tables: chosen by the rows alone (like G, they change the rounding), never
-// one warp's, in at most max_tensor_regions warps of at most tensor_region_side² tiles of 8 × 8
-// that cover the table; in 3D the P_4 / P_5 elements and boundaries and the P_3 interfaces.
+// one warp's, in at most max_tensor_regions warps of at most max_tensor_regions_per_warp regions
+// of at most tensor_region_side² tiles of 8 × 8 that cover the table; in 3D the P_4 / P_5
+// elements and boundaries and the P_3..P_5 interfaces.
 void tensor_core_tables() {
   using device::detail::max_tensor_regions;
+  using device::detail::max_tensor_regions_per_warp;
   using device::detail::tensor_chunks;
   using device::detail::tensor_region_side;
+  using device::detail::tensor_regions_per_warp;
+  using device::detail::tensor_warps;
   using device::detail::tiles_of;
   for (int rows = 1; rows <= 300; ++rows) {
     const Tiling full = choose_tiling(rows, rows + 1, true);
@@ -69,7 +73,15 @@ void tensor_core_tables() {
       POLYDG_GPU_CHECK((tiling.tile_rows == 8) == tensor);
       if (!tensor) continue;
       POLYDG_GPU_CHECK(tiling.tile_columns == 8 && tiling.groups == 1 && !fits_one_warp(tiling));
-      POLYDG_GPU_CHECK(tiling.tiles >= 1 && tiling.tiles <= max_tensor_regions);
+      POLYDG_GPU_CHECK(tiling.tiles >= 1 &&
+                       tiling.tiles <= max_tensor_regions_per_warp * max_tensor_regions);
+      // The launch's warps take every region, one each where there are no more than the most
+      // warps, and none takes more than its share rounded up.
+      const int warps = tensor_warps(tiling.tiles);
+      const int each = tensor_regions_per_warp(tiling.tiles, warps);
+      POLYDG_GPU_CHECK(warps >= 1 && warps <= max_tensor_regions && warps * each >= tiling.tiles &&
+                       (warps - 1) * each < tiling.tiles);
+      POLYDG_GPU_CHECK((each == 1) == (tiling.tiles <= max_tensor_regions));
       for (const int side : {rows, columns}) {  // chunks of at most tensor_region_side tiles
         const int tiles8 = tiles_of(side, 8), chunks = tensor_chunks(tiles8);
         POLYDG_GPU_CHECK(chunks >= 1 && chunks <= tiles8 &&
@@ -82,12 +94,18 @@ void tensor_core_tables() {
   for (int p = 1; p <= 5; ++p) {
     const int n = space_basis_size(BasisSpace::total_degree, 3, p);
     POLYDG_GPU_CHECK((choose_tiling(n, n + 1, true).tile_rows == 8) == (p >= 4));
-    POLYDG_GPU_CHECK((choose_tiling(2 * n, 2 * n, true).tile_rows == 8) == (p == 3));
+    POLYDG_GPU_CHECK((choose_tiling(2 * n, 2 * n, true).tile_rows == 8) == (p >= 3));
   }
-  // ... and only for launches whose items have >= 64 points on average, >= 192 where the
+  // The P_4 / P_5 interfaces (70 / 112 rows): 9 regions in 5 warps, 16 in 8.
+  POLYDG_GPU_CHECK(choose_tiling(70, 70, true).tiles == 9 && tensor_warps(9) == 5);
+  POLYDG_GPU_CHECK(choose_tiling(112, 112, true).tiles == 16 && tensor_warps(16) == 8);
+  // Tables of more than 16 tiles of 8 on a side (rows + 1 > 128) take the FMA tiles.
+  POLYDG_GPU_CHECK(choose_tiling(127, 128, true).tile_rows == 8);
+  POLYDG_GPU_CHECK(choose_tiling(128, 129, true).tile_rows != 8);
+  // ... and only for launches whose items have >= 16 points on average, >= 192 where the
   // tables have at most 40 rows: on Table 2's slab the P_4 boundaries (49) and elements (142)
-  // do not take them, the P_5 boundaries (77) and elements (262) do, and so would P_4 elements
-  // of 247 points (the tensor rules').
+  // do not take them, the P_5 boundaries (77) and elements (262) and the P_4 / P_5 interfaces
+  // (25.5 / 35.6) do, and so would P_4 elements of 247 points (the tensor rules').
   using device::detail::enough_points_for_tensor_cores;
   const Index items = 163360;
   const int p4 = space_basis_size(BasisSpace::total_degree, 3, 4);
@@ -97,9 +115,10 @@ void tensor_core_tables() {
   };
   POLYDG_GPU_CHECK(!enough(49, p4) && !enough(99, p4) && !enough(142, p4) && !enough(191, p4));
   POLYDG_GPU_CHECK(enough(192, p4) && enough(247, p4));
-  POLYDG_GPU_CHECK(!enough(46, p5) && !enough(63, p5));
-  POLYDG_GPU_CHECK(enough(64, p5) && enough(77, p5) && enough(262, p5));
-  POLYDG_GPU_CHECK(!enough_points_for_tensor_cores(64 * GlobalIndex(items) - 1, items, p5));
+  POLYDG_GPU_CHECK(!enough(15, p5) && !enough(15, 2 * p5));
+  POLYDG_GPU_CHECK(enough(16, p5) && enough(77, p5) && enough(262, p5));
+  POLYDG_GPU_CHECK(enough(25, 2 * p4) && enough(35, 2 * p5));
+  POLYDG_GPU_CHECK(!enough_points_for_tensor_cores(16 * GlobalIndex(items) - 1, items, p5));
 }
 
 // Tables a thread sums (thread_item_kernel.cuh): at most thread_item_rows rows, one point group
