@@ -75,7 +75,8 @@ struct DeviceAssemblyOptions {
   int max_block_threads = device::detail::max_block_threads;
   /// Most shared memory per block of the quadrature kernels (opting in above 48 KiB, up to the
   /// device's limit): the cap on the point batches, which each launch otherwise sizes to what
-  /// costs no resident blocks (LaunchLimits::max_shared_bytes). The results do not depend on it.
+  /// costs no resident blocks (LaunchLimits::max_shared_bytes); tensor-core tables' sums come on
+  /// top. The results do not depend on it.
   int max_block_shared_bytes = device::detail::point_batch_shared_bytes;
   /// Items whose tables fit one thread's registers (P_1 elements, boundaries and interfaces, 2D
   /// P_2 elements) one per thread (LaunchLimits::small_items_per_thread); false: as the next

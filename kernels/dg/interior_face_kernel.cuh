@@ -97,8 +97,8 @@ struct InteriorFaceLaunch {
   static constexpr int components = interior_face_components;
   // The FP64 tensor cores: the P_4 / P_5 interfaces of Table 2's slab (70 / 112 rows, two
   // regions per warp) were 1.45× / 1.32× faster there than on their 4 × 8 FMA tiles, which
-  // spilled at 128 registers (H100, twenty-fifth measurement); the P_3 interfaces (40 rows, 20
-  // points) are left to the FMA tiles by enough_points_for_tensor_cores. Not in 2D: no 2D
+  // spilled at 128 registers (H100, twenty-fifth measurement); the P_3 interfaces (40 rows, 15.3
+  // points there) are left to the FMA tiles by enough_points_for_tensor_cores. Not in 2D: no 2D
   // interface has enough points, and each instantiation costs build time.
   static constexpr bool tensor_tables = Dim == 3;
   DeviceQuadratureMeshView<Dim> mesh;

@@ -142,9 +142,10 @@ inline constexpr int block_thread_bound =
 struct LaunchLimits {
   int max_threads = max_block_threads;  ///< a multiple of 32, at most max_block_threads
   cudaStream_t stream = nullptr;
-  /// Most shared memory per block for the point batches; above 48 KiB the kernel opts in (up to
-  /// the device's cudaDevAttrMaxSharedMemoryPerBlockOptin). A launch takes less where more
-  /// would lower the resident blocks per multiprocessor.
+  /// Most shared memory per block for the point batches (tensor-core tables' sums come on top);
+  /// above 48 KiB the kernel opts in (up to the device's
+  /// cudaDevAttrMaxSharedMemoryPerBlockOptin). A launch takes less where more would lower the
+  /// resident blocks per multiprocessor.
   int max_shared_bytes = point_batch_shared_bytes;
   /// Items whose tables fit one thread's registers (fits_one_thread: P_1 items, 2D P_2
   /// elements) go one per thread (thread_item_kernel.cuh); false: as the next option says. The
@@ -214,13 +215,14 @@ struct WarpTeam {
 /// m8n8k4 for one — whose k dimension runs over (point, component) pairs κ = m·Kp + k (Kp = K,
 /// or 4 for K = 3, with a zero component): four of them per step, one point's or two points'
 /// (batches hold whole steps). A unit is a warp with a region of at most tensor_region_side²
-/// tiles (or two such regions, one after the other: tensor_regions_per_warp): per κ step it loads one fragment per tile row and column and issues one MMA per tile
-/// (pair), independent chains, in a loop compiled for the region's shape. Its sums stay in
-/// registers for a batch's steps and in shared memory between batches (held in registers
-/// across the producer's and phase 2's code they spilled, and the MMA loop then went through
-/// local memory: 1.5–3× slower than the FMA tiles). The tables of a batch lie as test[κ][i] and
-/// trial[κ][j] with row strides of the padded size + 4 (≡ 4 mod 8 doubles: the fragment loads,
-/// lane → (κ + lane % 4, 8·tile + lane / 4), hit 16 different bank pairs per half warp).
+/// tiles, or two such regions one after the other (tensor_regions_per_warp): per κ step it loads
+/// one fragment per tile row and column and issues one MMA per tile (pair), independent chains,
+/// in a loop compiled for the region's shape. Its sums stay in registers for a batch's steps and in
+/// shared memory between batches (held in registers across the producer's and phase 2's code they
+/// spilled, and the MMA loop then went through local memory: 1.5–3× slower than the FMA tiles). The
+/// tables of a batch lie as test[κ][i] and trial[κ][j] with row strides of the padded size + 4 (≡ 4
+/// mod 8 doubles: the fragment loads, lane → (κ + lane % 4, 8·tile + lane / 4), hit 16 different
+/// bank pairs per half warp).
 template <int TR, int TC>
 inline constexpr bool tensor_tiles = TR == 8 && TC == 8;
 template <int K>
@@ -478,7 +480,8 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
     // Tensor tiles: this warp's regions of the pass, first_tile + unit + k · warps.
     const auto for_each_region = [&](auto&& body) {
 #pragma unroll 1
-      for (int local = unit; local < pass_tiles; local += warps) body(region_of(first_tile + local));
+      for (int local = unit; local < pass_tiles; local += warps)
+        body(region_of(first_tile + local));
     };
     // The first batch of the first pass may have been evaluated during the previous item.
     const bool ready = first_tile == 0 && ready_buffer >= 0;
@@ -642,7 +645,8 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
 /// persistent blocks (a grid of the blocks resident at once) that take items in turn. With a
 /// producer warp, a persistent block's producer evaluates each item's first batch during the
 /// previous item's last products (sum_tiled_points' next_item), so an item of one batch — a P_4
-/// interface has 32 points on average — has its points' evaluation overlapped too.
+/// interface of Table 2's slab has 25.5 points on average — has its points' evaluation overlapped
+/// too.
 template <class Launch, int TR, int TC>
 __global__ void __launch_bounds__(block_thread_bound<TR, TC>)
     tiled_point_kernel(Launch launch, TiledPointSizes sizes, Index items) {
