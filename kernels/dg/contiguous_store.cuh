@@ -33,4 +33,17 @@ __device__ inline void store_contiguous(Real* destination, const Real (&values)[
   for (int e = 0; e < N; ++e) destination[e] = values[e];
 }
 
+/// Two consecutive values in one store (16 bytes of doubles, 8 of floats) where `destination` is
+/// aligned to it: true; false, nothing stored, where it is not.
+template <class Real>
+__device__ inline bool store_aligned_pair(Real* destination, Real first, Real second) {
+  static_assert(std::is_same_v<Real, double> || std::is_same_v<Real, float>);
+  if ((reinterpret_cast<std::uintptr_t>(destination) & (2 * sizeof(Real) - 1)) != 0) return false;
+  if constexpr (std::is_same_v<Real, double>)
+    *reinterpret_cast<double2*>(destination) = make_double2(first, second);
+  else
+    *reinterpret_cast<float2*>(destination) = make_float2(first, second);
+  return true;
+}
+
 }  // namespace polydg::device::detail

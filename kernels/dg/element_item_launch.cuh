@@ -74,6 +74,10 @@ struct ElementItemLaunch {
   __device__ void store(const Item& it, int i, int j, Real value) const {
     it.targets.store(i, j, value);
   }
+  /// store() of (i, j) and (i, j + 1), j + 1 < columns, given their sums (ElementTableTargets).
+  __device__ void store_pair(const Item& it, int i, int j, Real first, Real second) const {
+    it.targets.store_pair(i, j, first, second);
+  }
   template <int R, int C>
   __device__ bool store_table(const Item& it, const Real (&sum)[R][C]) const {
     return it.targets.store_table(sum);

@@ -6,6 +6,10 @@
 // are added to what the block holds, or (overwrite_block: the element kernel of a re-assembly,
 // whose block nothing has written yet) to zero — the same bits as adding to a zeroed block,
 // without zeroing it first or reading it.
+#include <cstdint>
+#include <type_traits>
+
+#include "dg/contiguous_store.cuh"
 #include "dg/non_finite_watch.cuh"
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
@@ -44,6 +48,32 @@ struct ElementTableTargets {
       block[i * n + j] = value;
       watch.note(block + i * n + j, value);
     }
+  }
+  /// store(i, j, initial(i, j) + first) and the same for (i, j + 1) and second, in one paired
+  /// load and store where both are block entries and the pair is aligned (the tensor-core
+  /// tables' stores: a lane's two sums of a tile are adjacent columns).
+  __device__ void store_pair(int i, int j, Real first, Real second) const {
+    if (block && j + 1 < n) {
+      Real* entry = block + i * n + j;
+      if ((reinterpret_cast<std::uintptr_t>(entry) & (2 * sizeof(Real) - 1)) == 0) {
+        Real old_first = Real(0), old_second = Real(0);
+        if (!overwrite_block) {
+          if constexpr (std::is_same_v<Real, double>) {
+            const double2 old = *reinterpret_cast<const double2*>(entry);
+            old_first = old.x, old_second = old.y;
+          } else {
+            const float2 old = *reinterpret_cast<const float2*>(entry);
+            old_first = old.x, old_second = old.y;
+          }
+        }
+        store_aligned_pair(entry, old_first + first, old_second + second);
+        watch.note(entry, old_first + first);
+        watch.note(entry + 1, old_second + second);
+        return;
+      }
+    }
+    store(i, j, initial(i, j) + first);
+    store(i, j + 1, initial(i, j + 1) + second);
   }
   /// initial + sum for a whole table of R rows (the block, n = R) and, with the rhs, its column
   /// R (C > R) — what store() does entry by entry, without its two branches per entry

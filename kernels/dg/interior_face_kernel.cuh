@@ -188,6 +188,25 @@ struct InteriorFaceLaunch {
       if (!diagonal) watch.note(entry, value);  // diagonal: scratch, watched in the gather
     }
   }
+  /// store() of (i, j) and (i, j + 1), j + 1 < columns, given their sums: one paired store
+  /// where both lie in one block, aligned, and are not added atomically (the tensor-core tables'
+  /// stores: a lane's two sums of a tile are adjacent columns).
+  __device__ void store_pair(const Item& it, int i, int j, Real first, Real second) const {
+    bool diagonal;
+    Real* entry = target(it, i, j, diagonal);
+    const Real first_value = initial(it, i, j) + first;
+    const Real second_value = initial(it, i, j + 1) + second;
+    if (j + 1 != it.size[0] && !(diagonal && mode == FaceWriteMode::atomic) &&
+        store_aligned_pair(entry, first_value, second_value)) {
+      if (!diagonal) {  // diagonal: scratch, watched in the gather
+        watch.note(entry, first_value);
+        watch.note(entry + 1, second_value);
+      }
+      return;
+    }
+    store(it, i, j, first_value);
+    store(it, i, j + 1, second_value);
+  }
   /// The whole table of an item whose sides both have R / 2 functions (thread_item_kernel.cuh;
   /// false, nothing stored, for other items): the same values as store() entry by entry, with
   /// one branch per block instead of two per entry. Branches between the stores made each wait

@@ -72,6 +72,9 @@
 // and optionally
 //   bool point_contributes(const Real* record) const;  (false: the point's products are all
 //        exact zeros, e.g. a boundary point where no term acts; it is skipped)
+//   void store_pair(const Item&, int i, int j, Real first, Real second) const;  (store of
+//        initial + first at (i, j) and initial + second at (i, j + 1), j + 1 < columns: the
+//        tensor-core tables' stores, in one paired store where it can)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -589,19 +592,29 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
     }
 
     if constexpr (tensor) {
-      // A region's sum (r, c) — tile (r, c / 2), e = c % 2 — is output (8 (row_begin + r) +
-      // lane / 4, 8 (column_begin + c / 2) + 2 (lane % 4) + e).
+      // A region's sums e = 0, 1 of tile (r, c) are outputs (8 (row_begin + r) + lane / 4,
+      // 8 (column_begin + c) + 2 (lane % 4) + e): adjacent columns, stored as a pair where the
+      // Launch can (Launch::store_pair; the same values as two store calls).
       if (t < product_threads)
         for_each_region([&](const Region& region) {
           for (int r = 0; r < region.rows; ++r)
-            for (int c = 0; c < 2 * region.columns; ++c) {
+            for (int c = 0; c < region.columns; ++c) {
               const int i = 8 * (region.row_begin + r) + lane / 4;
-              const int j = 8 * (region.column_begin + c / 2) + 2 * (lane % 4) + c % 2;
+              const int j = 8 * (region.column_begin + c) + 2 * (lane % 4);
+              if (i >= rows) continue;
               // (An item without points has no batch that wrote its sums.)
-              const double sum =
-                  point_count > 0 ? region_sum(region.sums, column_tiles, r, c / 2, c % 2) : 0.0;
-              if (i < rows && j < columns)
-                launch.store(item, i, j, launch.initial(item, i, j) + sum);
+              const double first =
+                  point_count > 0 ? region_sum(region.sums, column_tiles, r, c, 0) : 0.0;
+              const double second =
+                  point_count > 0 ? region_sum(region.sums, column_tiles, r, c, 1) : 0.0;
+              if constexpr (requires { launch.store_pair(item, i, j, first, second); })
+                if (j + 1 < columns) {
+                  launch.store_pair(item, i, j, first, second);
+                  continue;
+                }
+              if (j < columns) launch.store(item, i, j, launch.initial(item, i, j) + first);
+              if (j + 1 < columns)
+                launch.store(item, i, j + 1, launch.initial(item, i, j + 1) + second);
             }
         });
     } else if (groups == 1) {  // initial + partial_0
