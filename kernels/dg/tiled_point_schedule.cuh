@@ -228,8 +228,9 @@ struct WarpTeam {
 /// bank pairs per half warp).
 template <int TR, int TC>
 inline constexpr bool tensor_tiles = TR == 8 && TC == 8;
+__host__ __device__ constexpr int padded_tensor_components(int k) { return k == 3 ? 4 : k; }
 template <int K>
-inline constexpr int tensor_components = K == 3 ? 4 : K;  // Kp
+inline constexpr int tensor_components = padded_tensor_components(K);  // Kp
 /// The regions along one side of tiles8 tiles of 8: at most tensor_region_side tiles each,
 /// and two where there are two tiles or more (more warps, shorter dependent chains).
 __host__ __device__ constexpr int tensor_chunks(int tiles8) {
@@ -744,15 +745,21 @@ std::size_t shared_bytes_without_occupancy_loss(Kernel kernel, int threads, cons
   return std::size_t(std::max(per_multiprocessor / std::max(blocks, 1) - reserved, 0));
 }
 
+/// The most shared memory a block of the current device may opt in to.
+inline std::size_t largest_block_shared_bytes(const char* name) {
+  int device = 0, most = 48 * 1024;
+  check_cuda(cudaGetDevice(&device), name, __FILE__, __LINE__);
+  check_cuda(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), name,
+             __FILE__, __LINE__);
+  return std::size_t(most);
+}
+
 /// Opts `kernel` in to `bytes` of dynamic shared memory per block where that is above 48 KiB.
 template <class Kernel>
 void allow_shared_memory(Kernel kernel, std::size_t bytes, const char* name) {
   if (bytes > 48 * 1024) {
-    int device = 0, most = 48 * 1024;
-    check_cuda(cudaGetDevice(&device), name, __FILE__, __LINE__);
-    check_cuda(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), name,
-               __FILE__, __LINE__);
-    if (bytes > std::size_t(most))
+    const std::size_t most = largest_block_shared_bytes(name);
+    if (bytes > most)
       raise(name, ": ", bytes, " bytes of shared memory per block but the device allows ", most);
     check_cuda(
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)), name,
@@ -810,6 +817,44 @@ inline bool device_has_fp64_tensor_cores(const char* name) {
   return major >= 8;
 }
 
+/// A tiled launch's shared memory besides its points' records: the function codes and the
+/// tensor-core tables' sums (doubles), and a point's test and trial tables (Reals), for tables
+/// of at most max_rows × max_columns in tiles of tile_rows × tile_columns (8 × 8: tensor cores).
+struct TiledTableLayout {
+  int code_doubles, accumulator_doubles, table_size;
+};
+inline TiledTableLayout tiled_table_layout(int components, int max_rows, int max_columns,
+                                           int tile_rows, int tile_columns) {
+  const bool tensor = tile_rows == 8 && tile_columns == 8;
+  const int padded_rows = tiles_of(max_rows, tile_rows) * tile_rows;
+  const int padded_columns = tiles_of(max_columns, tile_columns) * tile_columns;
+  TiledTableLayout layout{};
+  // Tensor-core tables: Kp components, rows strided by the padded size + 4 (sum_tiled_points).
+  layout.table_size =
+      tensor ? padded_tensor_components(components) * (padded_rows + padded_columns + 8)
+             : components * (padded_rows + padded_columns);
+  layout.code_doubles = (std::max(padded_rows, padded_columns) + 1) / 2;
+  // Tensor-core tables: two sums per lane and tile of 8 × 8.
+  layout.accumulator_doubles = tensor ? 64 * tiles_of(max_rows, 8) * tiles_of(max_columns, 8) : 0;
+  return layout;
+}
+
+/// Whether double tensor-core tables of at most max_rows × max_columns (records of record_size
+/// doubles) fit `block_bytes` of shared memory per block with the least batch, one MMA step's
+/// points with their records double-buffered. A P_5 interface's sums alone take 100 KB: more
+/// than an sm_86 / sm_89 device allows a block (99 KB), so there its tables take the FMA tiles
+/// (on an H100 / H200, 227 KB, they fit). launch_tiled_points asks with max_rows + 1 columns,
+/// the widest table of the rows, so that the choice stays one of the rows alone.
+inline bool tensor_tables_fit(int components, int max_rows, int max_columns, int record_size,
+                              std::size_t block_bytes) {
+  const TiledTableLayout layout = tiled_table_layout(components, max_rows, max_columns, 8, 8);
+  const int step_points = 4 / padded_tensor_components(components);
+  const std::size_t bytes =
+      std::size_t(layout.code_doubles + layout.accumulator_doubles) * sizeof(double) +
+      std::size_t(step_points) * std::size_t(2 * record_size + layout.table_size) * sizeof(double);
+  return bytes <= block_bytes;
+}
+
 template <class Launch, int TR, int TC>
 void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling, int max_rows,
                          int max_columns, int record_size, GlobalIndex max_points,
@@ -821,8 +866,6 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
   constexpr bool warp_capable = TR == TC && !tensor;
   const bool per_warp = warp_capable && limits.small_items_per_warp && fits_one_warp(tiling);
   auto* block_kernel = tiled_point_kernel<Launch, TR, TC>;
-  const int padded_rows = tiles_of(max_rows, TR) * TR;
-  const int padded_columns = tiles_of(max_columns, TC) * TC;
   const int unit_threads =
       tensor ? 32 * tensor_warps(tiling.tiles) : (tiling.tiles * tiling.groups + 31) / 32 * 32;
   // A block team with a producer warp (the units' warps, as many as fit, and one more) where a
@@ -843,14 +886,12 @@ void launch_tiled_kernel(const Launch& launch, Index items, const Tiling& tiling
   TiledPointSizes sizes{};
   sizes.groups = tiling.groups;
   sizes.record_size = record_size;
-  // Tensor-core tables: Kp components, rows strided by the padded size + 4 (sum_tiled_points).
-  sizes.table_size =
-      tensor ? tensor_components<Launch::components> * (padded_rows + padded_columns + 8)
-             : Launch::components * (padded_rows + padded_columns);
+  const TiledTableLayout layout =
+      tiled_table_layout(Launch::components, max_rows, max_columns, TR, TC);
+  sizes.table_size = layout.table_size;
   sizes.producer_threads = producers;
-  sizes.code_doubles = (std::max(padded_rows, padded_columns) + 1) / 2;
-  // Tensor-core tables: two sums per lane and tile of 8 × 8.
-  sizes.accumulator_doubles = tensor ? 64 * tiles_of(max_rows, 8) * tiles_of(max_columns, 8) : 0;
+  sizes.code_doubles = layout.code_doubles;
+  sizes.accumulator_doubles = layout.accumulator_doubles;
   // Per point: its record (two buffers when overlapping) and its tables.
   const std::size_t slot_bytes =
       std::size_t((overlap ? 2 : 1) * record_size + sizes.table_size) * sizeof(Real);
@@ -940,7 +981,9 @@ void launch_tiled_points(const Launch& launch, Index items, int max_rows, int ma
       choose_tiling(max_rows, max_columns,
                     tensor_capable && limits.tensor_cores &&
                         enough_points_for_tensor_cores(total_points, items, max_rows) &&
-                        device_has_fp64_tensor_cores(name));
+                        device_has_fp64_tensor_cores(name) &&
+                        tensor_tables_fit(Launch::components, max_rows, max_rows + 1, record_size,
+                                          largest_block_shared_bytes(name)));
   if constexpr (tensor_capable)
     if (tiling.tile_rows == 8)
       return launch_tiled_kernel<Launch, 8, 8>(launch, items, tiling, max_rows, max_columns,

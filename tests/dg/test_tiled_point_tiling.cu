@@ -119,6 +119,30 @@ void tensor_core_tables() {
   POLYDG_GPU_CHECK(enough(16, p5) && enough(77, p5) && enough(262, p5));
   POLYDG_GPU_CHECK(enough(25, 2 * p4) && enough(35, 2 * p5));
   POLYDG_GPU_CHECK(!enough_points_for_tensor_cores(16 * GlobalIndex(items) - 1, items, p5));
+
+  // ... and only where the least batch fits the device's shared memory per block. A P_5
+  // interface (112 rows, K = 2): 100 KB of sums, fits an H100 / H200 (227 KB) but not the
+  // 99 KB of sm_86 / sm_89 devices, where the FMA tiles take it; P_5 elements (K = 4) and P_4
+  // interfaces fit both. The sizes are those of tiled_table_layout.
+  using device::detail::tensor_tables_fit;
+  using device::detail::tiled_table_layout;
+  const std::size_t hopper = 227 * 1024, ada = 99 * 1024;
+  const int record = 90;  // doubles: about a 3D interface record at P_5
+  POLYDG_GPU_CHECK(tensor_tables_fit(2, 2 * p5, 2 * p5 + 1, record, hopper));
+  POLYDG_GPU_CHECK(!tensor_tables_fit(2, 2 * p5, 2 * p5 + 1, record, ada));
+  POLYDG_GPU_CHECK(tensor_tables_fit(4, p5, p5 + 1, record, ada));
+  POLYDG_GPU_CHECK(tensor_tables_fit(2, 2 * p4, 2 * p4 + 1, record, ada));
+  const auto layout = tiled_table_layout(2, 2 * p5, 2 * p5, 8, 8);
+  POLYDG_GPU_CHECK(layout.accumulator_doubles == 64 * 14 * 14 && layout.code_doubles == 56 &&
+                   layout.table_size == 2 * (112 + 112 + 8));
+  // The least batch exactly: codes, sums and two points (K = 2) of two records and tables each.
+  const std::size_t least = (56 + 64 * 14 * 14) * 8 + 2 * (2 * record + 464) * 8;
+  POLYDG_GPU_CHECK(tensor_tables_fit(2, 2 * p5, 2 * p5, record, least) &&
+                   !tensor_tables_fit(2, 2 * p5, 2 * p5, record, least - 1));
+  // FMA tiles: no sums in shared memory, K components unpadded.
+  const auto fma_layout = tiled_table_layout(3, 35, 36, 4, 4);
+  POLYDG_GPU_CHECK(fma_layout.accumulator_doubles == 0 && fma_layout.table_size == 3 * (36 + 36) &&
+                   fma_layout.code_doubles == 18);
 }
 
 // Tables a thread sums (thread_item_kernel.cuh): at most thread_item_rows rows, one point group
