@@ -41,8 +41,9 @@
 //                 (LaunchLimits::tensor_cores; tensor_tiles below): a warp per region of 8 × 8
 //                 tiles (two regions for the interfaces' larger tables), one MMA per tile (pair)
 //                 and four (point, component) terms — where the items have enough points
-//                 (enough_points_for_tensor_cores). Launches whose tables never gained from them
-//                 say so (Launch::tensor_tables = false: the 2D interfaces).
+//                 (enough_points_for_tensor_cores) and the tables fit the device's shared
+//                 memory (tensor_tables_fit). Launches that never take them say so
+//                 (Launch::tensor_tables = false: the 2D interfaces, too few points).
 // So each basis function is evaluated once per point, and the block is a register-tiled
 // product of the point's tables (SPEC §6's "basis tables evaluated once per point").
 //
