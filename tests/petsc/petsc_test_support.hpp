@@ -85,4 +85,22 @@ class ScopedOption {
   std::string name_;
 };
 
+/// The GMRES under which the shell tests compare iteration counts exactly, set under `prefix`
+/// for the lifetime of `options`: restarted rarely, rtol 1e-9 (well above the level where
+/// rounding decides), at most 2000 iterations, the preconditioner `pc`, and orthogonalization
+/// with refinement: without it the last-bit differences between two correct products (shell
+/// and AIJ sum in different orders) change the count on these small ill-conditioned systems.
+inline void gmres_options(std::vector<std::unique_ptr<ScopedOption>>& options,
+                          const std::string& prefix, const std::string& pc) {
+  const auto set = [&](const std::string& name, const std::string& value) {
+    options.push_back(std::make_unique<ScopedOption>("-" + prefix + name, value));
+  };
+  set("ksp_type", "gmres");
+  set("ksp_gmres_restart", "300");
+  set("ksp_gmres_cgs_refinement_type", "refine_always");
+  set("pc_type", pc);
+  set("ksp_rtol", "1e-9");
+  set("ksp_max_it", "2000");
+}
+
 }  // namespace polydg::testing

@@ -194,23 +194,6 @@ void check_same_solves(const GpuShellAndAij& m, const std::vector<double>& rhs,
   POLYDG_GPU_CHECK(difference < 1e-10);
 }
 
-// Iteration counts are compared exactly, so (as in test_petsc_shell.cpp) the solves stop well
-// above the level where rounding decides (rtol 1e-9) and GMRES orthogonalizes with refinement:
-// without it, the last-bit differences between two correct products (GPU shell and AIJ sum in
-// different orders) change the count on these small ill-conditioned systems.
-void gmres_options(std::vector<std::unique_ptr<testing::ScopedOption>>& options,
-                   const std::string& prefix, const std::string& pc) {
-  const auto set = [&](const std::string& name, const std::string& value) {
-    options.push_back(std::make_unique<testing::ScopedOption>("-" + prefix + name, value));
-  };
-  set("ksp_type", "gmres");
-  set("ksp_gmres_restart", "300");
-  set("ksp_gmres_cgs_refinement_type", "refine_always");
-  set("pc_type", pc);
-  set("ksp_rtol", "1e-9");
-  set("ksp_max_it", "2000");
-}
-
 void products_and_diagonal() {
   std::puts("products, diagonal and diagonal blocks (GPU shell vs AIJ):");
   for (const DgSystem& system : {advection_diffusion(uniform_mesh(2)), poisson(uniform_mesh(3)),
@@ -227,7 +210,7 @@ void krylov_solves() {
   std::puts("KSP through the GPU shell vs through AIJ:");
   {
     std::vector<std::unique_ptr<testing::ScopedOption>> options;
-    gmres_options(options, "gadr_", "jacobi");
+    testing::gmres_options(options, "gadr_", "jacobi");
     const DgSystem system = advection_diffusion(uniform_mesh(2));
     const GpuShellAndAij m(system.matrix);
     check_same_solves(m, system.rhs, "gadr_", KSPGMRES, PCJACOBI);
@@ -245,7 +228,7 @@ void krylov_solves() {
   {
     // Non-symmetric diagonal blocks: a transposed inverse would change the iterations.
     std::vector<std::unique_ptr<testing::ScopedOption>> options;
-    gmres_options(options, "gadrpb_", "pbjacobi");
+    testing::gmres_options(options, "gadrpb_", "pbjacobi");
     const DgSystem system = advection_diffusion(uniform_mesh(2));
     const GpuShellAndAij m(system.matrix);
     set_aij_blocks(m.aij.mat(), system.matrix.pattern());
@@ -253,7 +236,7 @@ void krylov_solves() {
   }
   {
     std::vector<std::unique_ptr<testing::ScopedOption>> options;
-    gmres_options(options, "ghp_", "vpbjacobi");
+    testing::gmres_options(options, "ghp_", "vpbjacobi");
     const DgSystem system = advection_diffusion(hp_mesh());
     const GpuShellAndAij m(system.matrix);
     set_aij_blocks(m.aij.mat(), system.matrix.pattern());
@@ -361,7 +344,7 @@ void options_database() {
 void space_time_slab() {
   std::puts("space-time slab:");
   std::vector<std::unique_ptr<testing::ScopedOption>> options;
-  gmres_options(options, "gslab_", "jacobi");
+  testing::gmres_options(options, "gslab_", "jacobi");
   const auto exact = testing::slab_exact;
   const auto data = testing::slab_data();
   SlabSolverOptions slab_options;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "max_relative_difference.hpp"
 #include "petsc_test_support.hpp"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
@@ -44,15 +45,7 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-/// max_i |a_i − b_i| / max_i |b_i|.
-double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  double difference = 0, largest = 0;
-  for (std::size_t i = 0; i < b.size(); ++i) {
-    difference = std::max(difference, std::abs(a[i] - b[i]));
-    largest = std::max(largest, std::abs(b[i]));
-  }
-  return difference / largest;
-}
+using testing::max_relative_difference;
 
 using testing::advection_diffusion;
 using testing::DgSystem;
@@ -91,26 +84,31 @@ void check_products(const ShellAndAij& matrices) {
 
   POLYDG_PETSC_CALL(MatMult(shell, x.vec(), y_shell.vec()));
   POLYDG_PETSC_CALL(MatMult(aij, x.vec(), y_aij.vec()));
-  BOOST_TEST(relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)) < 1e-13);
+  BOOST_TEST(max_relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)) <
+             1e-13);
 
   POLYDG_PETSC_CALL(MatMultTranspose(shell, x.vec(), y_shell.vec()));
   POLYDG_PETSC_CALL(MatMultTranspose(aij, x.vec(), y_aij.vec()));
-  BOOST_TEST(relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)) < 1e-13);
+  BOOST_TEST(max_relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)) <
+             1e-13);
 
   POLYDG_PETSC_CALL(MatMultAdd(shell, x.vec(), z.vec(), y_shell.vec()));
   POLYDG_PETSC_CALL(MatMultAdd(aij, x.vec(), z.vec(), y_aij.vec()));
-  BOOST_TEST(relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)) < 1e-13);
+  BOOST_TEST(max_relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)) <
+             1e-13);
 
   // z = y: y = A x + y in place.
   petsc::copy_to_vec(z_values, y_shell.vec());
   petsc::copy_to_vec(z_values, y_aij.vec());
   POLYDG_PETSC_CALL(MatMultAdd(shell, x.vec(), y_shell.vec(), y_shell.vec()));
   POLYDG_PETSC_CALL(MatMultAdd(aij, x.vec(), y_aij.vec(), y_aij.vec()));
-  BOOST_TEST(relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)) < 1e-13);
+  BOOST_TEST(max_relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)) <
+             1e-13);
 
   POLYDG_PETSC_CALL(MatGetDiagonal(shell, y_shell.vec()));
   POLYDG_PETSC_CALL(MatGetDiagonal(aij, y_aij.vec()));
-  BOOST_TEST(relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)) < 1e-13);
+  BOOST_TEST(max_relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)) <
+             1e-13);
 }
 
 /// KSP on the shell and on the AIJ: the same iterations, solutions within 1e-10 relative.
@@ -120,12 +118,12 @@ void check_same_solves(const ShellAndAij& matrices, const std::vector<double>& r
   const KspOutcome aij = solve(matrices.aij.mat(), rhs, prefix);
   BOOST_TEST_MESSAGE(prefix << ": " << shell.iterations << " iterations (shell), " << aij.iterations
                             << " (AIJ), relative difference "
-                            << relative_difference(shell.solution, aij.solution));
+                            << max_relative_difference(shell.solution, aij.solution));
   BOOST_TEST(shell.pc_type == expected_pc);
   BOOST_TEST(aij.pc_type == expected_pc);
   BOOST_TEST(shell.iterations > 1);
   BOOST_TEST(shell.iterations == aij.iterations);
-  BOOST_TEST(relative_difference(shell.solution, aij.solution) < 1e-10);
+  BOOST_TEST(max_relative_difference(shell.solution, aij.solution) < 1e-10);
 }
 
 /// Wraps an operator and throws from the operations chosen, as a failing device kernel would.
@@ -229,7 +227,7 @@ BOOST_AUTO_TEST_CASE(inverted_blocks_have_the_layout_of_petscs_aij_inversion) {
     const std::size_t count = std::size_t(matrices.size()) * 6;
     const std::vector<double> shell_values(shell_blocks, shell_blocks + count);
     const std::vector<double> aij_values(aij_blocks, aij_blocks + count);
-    BOOST_TEST(relative_difference(shell_values, aij_values) < 1e-10);
+    BOOST_TEST(max_relative_difference(shell_values, aij_values) < 1e-10);
   }
   {
     const ShellAndAij matrices(advection_diffusion(hp_mesh()).matrix);
@@ -245,7 +243,7 @@ BOOST_AUTO_TEST_CASE(inverted_blocks_have_the_layout_of_petscs_aij_inversion) {
                                                      sizes.data(), shell_values.data()));
     POLYDG_PETSC_CALL(MatInvertVariableBlockDiagonal(matrices.aij.mat(), PetscInt(sizes.size()),
                                                      sizes.data(), aij_values.data()));
-    BOOST_TEST(relative_difference(shell_values, aij_values) < 1e-10);
+    BOOST_TEST(max_relative_difference(shell_values, aij_values) < 1e-10);
     // Block sizes other than the elements' are refused, as a PETSc error.
     sizes[0] += 1;
     sizes[1] -= 1;
@@ -265,12 +263,8 @@ BOOST_AUTO_TEST_CASE(inverted_blocks_have_the_layout_of_petscs_aij_inversion) {
 // these small ill-conditioned systems take, and then the last-bit differences between two
 // correct products (shell and AIJ sum in different orders) change the count.
 BOOST_AUTO_TEST_CASE(gmres_jacobi_on_advection_diffusion_matches_aij) {
-  const testing::ScopedOption ksp_type("-adr_ksp_type", "gmres");
-  const testing::ScopedOption restart("-adr_ksp_gmres_restart", "300");
-  const testing::ScopedOption refine("-adr_ksp_gmres_cgs_refinement_type", "refine_always");
-  const testing::ScopedOption pc_type("-adr_pc_type", "jacobi");
-  const testing::ScopedOption rtol("-adr_ksp_rtol", "1e-9");
-  const testing::ScopedOption max_it("-adr_ksp_max_it", "2000");
+  std::vector<std::unique_ptr<testing::ScopedOption>> options;
+  testing::gmres_options(options, "adr_", "jacobi");
   const DgSystem system = advection_diffusion(uniform_mesh(2));
   const ShellAndAij matrices(system.matrix);
   check_same_solves(matrices, system.rhs, "adr_", PCJACOBI);
@@ -318,23 +312,19 @@ BOOST_AUTO_TEST_CASE(gmres_vpbjacobi_on_hp_mesh_matches_aij) {
 // AIJ for both. The shell alone is refused by ILU with PETSc's message; a preconditioning matrix
 // of another size is refused naming both sizes.
 BOOST_AUTO_TEST_CASE(shell_products_with_the_aij_as_preconditioning_matrix_take_ilu) {
-  const testing::ScopedOption ksp_type("-ilu_ksp_type", "gmres");
-  const testing::ScopedOption restart("-ilu_ksp_gmres_restart", "300");
-  const testing::ScopedOption refine("-ilu_ksp_gmres_cgs_refinement_type", "refine_always");
-  const testing::ScopedOption pc_type("-ilu_pc_type", "ilu");
-  const testing::ScopedOption rtol("-ilu_ksp_rtol", "1e-9");
-  const testing::ScopedOption max_it("-ilu_ksp_max_it", "2000");
+  std::vector<std::unique_ptr<testing::ScopedOption>> options;
+  testing::gmres_options(options, "ilu_", "ilu");
   const DgSystem system = advection_diffusion(uniform_mesh(2));
   const ShellAndAij matrices(system.matrix);
   const KspOutcome split = solve(matrices.shell.mat(), system.rhs, "ilu_", matrices.aij.mat());
   const KspOutcome aij = solve(matrices.aij.mat(), system.rhs, "ilu_");
   BOOST_TEST_MESSAGE("ILU: " << split.iterations << " iterations (shell + AIJ), " << aij.iterations
                              << " (AIJ), relative difference "
-                             << relative_difference(split.solution, aij.solution));
+                             << max_relative_difference(split.solution, aij.solution));
   BOOST_TEST(split.pc_type == std::string(PCILU));
   BOOST_TEST(split.iterations > 1);
   BOOST_TEST(split.iterations == aij.iterations);
-  BOOST_TEST(relative_difference(split.solution, aij.solution) < 1e-10);
+  BOOST_TEST(max_relative_difference(split.solution, aij.solution) < 1e-10);
 
   // The KSP's products go to the shell: with a shell that throws, the solve fails.
   const petsc::DenseBlockOperator op(matrices.dense);
@@ -425,7 +415,7 @@ BOOST_AUTO_TEST_CASE(operator_errors_become_polydg_errors_at_the_call_site) {
   POLYDG_PETSC_CALL(MatMult(shell.mat(), x.vec(), y.vec()));
   std::vector<double> expected(n);
   dense.multiply(values_of(x.vec(), n), expected);
-  BOOST_TEST(relative_difference(values_of(y.vec(), n), expected) < 1e-15);
+  BOOST_TEST(max_relative_difference(values_of(y.vec(), n), expected) < 1e-15);
 
   // A failure while PCPBJACOBI sets up (a singular block) reaches KSPSolve's caller too.
   failing.fail_inversion = true;
@@ -457,7 +447,7 @@ BOOST_AUTO_TEST_CASE(host_vectors_for_a_device_operator_need_cuda) {
   POLYDG_PETSC_CALL(MatGetDiagonal(shell.mat(), y.vec()));
   std::vector<double> expected(dense.dof_count());
   dense.diagonal(expected);
-  BOOST_TEST(relative_difference(values_of(y.vec(), dense.dof_count()), expected) == 0.0);
+  BOOST_TEST(max_relative_difference(values_of(y.vec(), dense.dof_count()), expected) == 0.0);
 }
 
 BOOST_AUTO_TEST_CASE(values_changed_makes_the_ksp_set_up_again) {
@@ -486,7 +476,7 @@ BOOST_AUTO_TEST_CASE(values_changed_makes_the_ksp_set_up_again) {
   BOOST_TEST(counting.inversions == 2);
   std::vector<double> halved = first;
   for (double& v : halved) v /= 2;
-  BOOST_TEST(relative_difference(values_of(x.vec(), dense.dof_count()), halved) < 1e-6);
+  BOOST_TEST(max_relative_difference(values_of(x.vec(), dense.dof_count()), halved) < 1e-6);
 }
 
 BOOST_AUTO_TEST_CASE(shell_matrix_is_move_only_and_a_ksp_reference_keeps_it_alive) {
@@ -541,9 +531,9 @@ BOOST_AUTO_TEST_CASE(space_time_slab_through_the_shell_matches_aij) {
   const KspOutcome shell = solve(matrices.shell.mat(), rhs, "slab_");
   BOOST_TEST_MESSAGE("slab: " << shell.iterations << " iterations (shell), " << step.iterations
                               << " (AIJ), relative difference "
-                              << relative_difference(shell.solution, aij_solution));
+                              << max_relative_difference(shell.solution, aij_solution));
   BOOST_TEST(shell.iterations == step.iterations);
-  BOOST_TEST(relative_difference(shell.solution, aij_solution) < 1e-10);
+  BOOST_TEST(max_relative_difference(shell.solution, aij_solution) < 1e-10);
 
   const BlockPattern& pattern = *solver.assembler().pattern();
   const SlabErrors aij_errors =
