@@ -7,6 +7,7 @@
 ///   double T = polydg::parse_number("--T", argv[i]);                 // "0.5", finite only
 ///   std::vector<int> p = polydg::parse_integer_list("--p", argv[i]); // "1,2,3"
 ///   auto kinds = polydg::parse_choice_list("--products", argv[i], {"aij", "dense_blocks"});
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -62,17 +63,15 @@ inline std::vector<int> parse_integer_list(std::string_view option, const std::s
 /// each one of `choices`.
 inline std::vector<std::string> parse_choice_list(std::string_view option, const std::string& text,
                                                   const std::vector<std::string_view>& choices) {
+  std::string names;  // for the message
+  for (const std::string_view choice : choices)
+    names += (names.empty() ? "" : ", ") + std::string(choice);
   std::vector<std::string> values;
   std::stringstream list(text);
   for (std::string item; std::getline(list, item, ',');) {
     require(!item.empty(), "option ", option, ": empty item in the list '", text, "'");
-    bool known = false;
-    std::string names;
-    for (const std::string_view choice : choices) {
-      known = known || item == choice;
-      names += (names.empty() ? "" : ", ") + std::string(choice);
-    }
-    require(known, "option ", option, ": '", item, "' is not one of ", names);
+    require(std::ranges::find(choices, std::string_view(item)) != choices.end(), "option ", option,
+            ": '", item, "' is not one of ", names);
     values.push_back(item);
   }
   require(!values.empty() && text.back() != ',', "option ", option,
