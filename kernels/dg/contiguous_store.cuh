@@ -33,12 +33,19 @@ __device__ inline void store_contiguous(Real* destination, const Real (&values)[
   for (int e = 0; e < N; ++e) destination[e] = values[e];
 }
 
+/// Whether `entry` and the next value can be accessed as one pair (16 bytes of doubles, 8 of
+/// floats): aligned to the pair's size.
+template <class Real>
+__device__ inline bool pair_aligned(const Real* entry) {
+  return (reinterpret_cast<std::uintptr_t>(entry) & (2 * sizeof(Real) - 1)) == 0;
+}
+
 /// Two consecutive values in one store (16 bytes of doubles, 8 of floats) where `destination` is
 /// aligned to it: true; false, nothing stored, where it is not.
 template <class Real>
 __device__ inline bool store_aligned_pair(Real* destination, Real first, Real second) {
   static_assert(std::is_same_v<Real, double> || std::is_same_v<Real, float>);
-  if ((reinterpret_cast<std::uintptr_t>(destination) & (2 * sizeof(Real) - 1)) != 0) return false;
+  if (!pair_aligned(destination)) return false;
   if constexpr (std::is_same_v<Real, double>)
     *reinterpret_cast<double2*>(destination) = make_double2(first, second);
   else

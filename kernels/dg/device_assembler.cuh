@@ -100,11 +100,12 @@ struct DeviceAssemblyOptions {
   int max_persistent_blocks = 0;
   /// Double-precision tables too large for a warp and small enough for a few warps' registers,
   /// whose items have enough points on average (enough_points_for_tensor_cores: P_5 elements
-  /// and boundaries on Table 2's slab, P_4 elements with more triangles per polygon; never
-  /// interfaces), are multiplied on the FP64 tensor cores where the device has them
-  /// (LaunchLimits::tensor_cores). The one option that changes the rounding (the same terms,
-  /// summed four at a time; either way within 1e-13 of the CPU in the tests); every run and
-  /// every other option gives the same bits either way.
+  /// and boundaries and P_4 / P_5 interfaces on Table 2's slab, P_4 elements with more
+  /// triangles per polygon; never 2D interfaces), are multiplied on the FP64 tensor cores where
+  /// the device has them and their sums fit its shared memory (LaunchLimits::tensor_cores). The one
+  /// option that changes the rounding (the same terms, summed four at a time; either way within
+  /// 1e-13 of the CPU in the tests); every run and every other option gives the same bits either
+  /// way.
   bool tensor_cores = true;
   /// In the deterministic mode, on meshes whose highest degree is at most this (−1: never), the
   /// interior-face kernels run on a second stream beside the element and boundary kernels: they

@@ -6,7 +6,6 @@
 // are added to what the block holds, or (overwrite_block: the element kernel of a re-assembly,
 // whose block nothing has written yet) to zero — the same bits as adding to a zeroed block,
 // without zeroing it first or reading it.
-#include <cstdint>
 #include <type_traits>
 
 #include "dg/contiguous_store.cuh"
@@ -55,7 +54,7 @@ struct ElementTableTargets {
   __device__ void store_pair(int i, int j, Real first, Real second) const {
     if (block && j + 1 < n) {
       Real* entry = block + i * n + j;
-      if ((reinterpret_cast<std::uintptr_t>(entry) & (2 * sizeof(Real) - 1)) == 0) {
+      if (pair_aligned(entry)) {
         Real old_first = Real(0), old_second = Real(0);
         if (!overwrite_block) {
           if constexpr (std::is_same_v<Real, double>) {
@@ -66,7 +65,7 @@ struct ElementTableTargets {
             old_first = old.x, old_second = old.y;
           }
         }
-        store_aligned_pair(entry, old_first + first, old_second + second);
+        store_aligned_pair(entry, old_first + first, old_second + second);  // aligned: it stores
         watch.note(entry, old_first + first);
         watch.note(entry + 1, old_second + second);
         return;
