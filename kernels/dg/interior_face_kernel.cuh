@@ -181,6 +181,10 @@ struct InteriorFaceLaunch {
   __device__ void store(const Item& it, int i, int j, Real value) const {
     bool diagonal;
     Real* entry = target(it, i, j, diagonal);
+    write(entry, diagonal, value);
+  }
+  /// The write of store() to its target.
+  __device__ void write(Real* entry, bool diagonal, Real value) const {
     if (diagonal && mode == FaceWriteMode::atomic) {
       watch.note(entry, atomicAdd(entry, value) + value);  // the sum it stored
     } else {
@@ -192,11 +196,18 @@ struct InteriorFaceLaunch {
   /// where both lie in one block, aligned, and are not added atomically (the tensor-core tables'
   /// stores: a lane's two sums of a tile are adjacent columns).
   __device__ void store_pair(const Item& it, int i, int j, Real first, Real second) const {
-    bool diagonal;
-    Real* entry = target(it, i, j, diagonal);
     const Real first_value = initial(it, i, j) + first;
     const Real second_value = initial(it, i, j + 1) + second;
-    if (j + 1 != it.size[0] && !(diagonal && mode == FaceWriteMode::atomic) &&
+    if (j + 1 == it.size[0]) {  // the pair spans two blocks
+      store(it, i, j, first_value);
+      store(it, i, j + 1, second_value);
+      return;
+    }
+    // One block: (i, j + 1) is the entry after (i, j), one target for both (odd block widths
+    // leave half the rows' pairs unaligned).
+    bool diagonal;
+    Real* entry = target(it, i, j, diagonal);
+    if (!(diagonal && mode == FaceWriteMode::atomic) &&
         store_aligned_pair(entry, first_value, second_value)) {
       if (!diagonal) {  // diagonal: scratch, watched in the gather
         watch.note(entry, first_value);
@@ -204,8 +215,8 @@ struct InteriorFaceLaunch {
       }
       return;
     }
-    store(it, i, j, first_value);
-    store(it, i, j + 1, second_value);
+    write(entry, diagonal, first_value);
+    write(entry + 1, diagonal, second_value);
   }
   /// The whole table of an item whose sides both have R / 2 functions (thread_item_kernel.cuh;
   /// false, nothing stored, for other items): the same values as store() entry by entry, with
