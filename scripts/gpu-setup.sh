@@ -29,7 +29,17 @@ polydg_gpu_build() {
   else
     cmake --build "$root/build-gpu" -j "$(nproc)" --target polydg > "$out/$log" 2>&1 || status=1
     if [ $status = 0 ]; then
-      local pids=() target
+      local pids=() target target_dir
+      # target/fast skips the target's depend step, which is where CMake's Makefiles read the
+      # compiler's header lists (*.d) into compiler_depend.make: without it, after a fresh build a
+      # changed header rebuilds nothing. So each target's depend step runs first, one at a time.
+      for target in "$@"; do
+        target_dir="$(cd "$root/build-gpu" && find . -type d -name "$target.dir" | head -1)"
+        target_dir="${target_dir#./}"
+        [ -n "$target_dir" ] || { echo "polydg_gpu_build: no target $target in build-gpu"; exit 1; }
+        make -C "$root/build-gpu" -s -f "$target_dir/build.make" "$target_dir/depend" >> "$out/$log" 2>&1 \
+          || status=1
+      done
       for target in "$@"; do  # target/fast: without re-checking the library, so no two makes write it
         cmake --build "$root/build-gpu" -j "$(nproc)" --target "$target/fast" \
           > "$out/$log.$target" 2>&1 &
