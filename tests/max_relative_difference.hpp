@@ -1,6 +1,7 @@
 #pragma once
-// The relative difference of two solutions in the maximum norm, max_i |a_i − b_i| / max_i |b_i|:
-// the measure the shell and slab-solver tests compare iterates by.
+// The relative difference of two solutions in the maximum norm, max_i |a_i − b_i| / max_i |b_i|
+// (the absolute one where b is zero): the measure the shell and slab-solver tests compare
+// iterates by.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -14,7 +15,7 @@ inline double max_relative_difference(std::span<const double> a, std::span<const
     difference = std::max(difference, std::abs(a[i] - b[i]));
     largest = std::max(largest, std::abs(b[i]));
   }
-  return difference / largest;
+  return largest > 0 ? difference / largest : difference;
 }
 
 }  // namespace polydg::testing

@@ -1,12 +1,14 @@
 #pragma once
 // Test helper: the meshes and DG systems the CPU and GPU shell tests (test_petsc_shell,
-// test_cuda_petsc_shell) both solve, reading a Vec back, and one KSP solve.
+// test_cuda_petsc_shell) both solve, reading a Vec back, one KSP solve, and one space-time slab
+// step solved through the AIJ.
 #include <petscksp.h>
 #include <petscvec.h>
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,9 @@
 #include "polydg/petsc/linear_solver.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
+#include "polydg/spacetime/slab_errors.hpp"
+#include "polydg/spacetime/slab_solver.hpp"
+#include "polydg/spacetime/space_time_coefficients.hpp"
 #include "polydg/sparse/block_matrix.hpp"
 
 namespace polydg::testing {
@@ -135,6 +140,40 @@ inline auto slab_data() {
         return s + 0.1 * 13 * s * (1 + x[2]) + (0.5 * 3 * c + 0.3 * 2 * d) * (1 + x[2]);
       })
       .with_dirichlet(slab_exact);
+}
+
+/// One step (t = 0 → 0.1) of the slab problem on uniform_mesh(2), solved through the AIJ by a
+/// SlabSolver whose KSP reads the options under `prefix`. Its matrix and rhs stay in `solver`
+/// for a second solve of the same system (through a shell), which error_at_top compares by.
+struct SlabStepThroughAij {
+  using Solver = SlabSolver<decltype(space_time_coefficients(slab_data()))>;
+  std::unique_ptr<Solver> solver;
+  SlabStep step;
+  std::vector<double> solution;
+
+  std::vector<double> rhs() const { return {solver->rhs().begin(), solver->rhs().end()}; }
+  /// The L2 error at t = 0.1 of a solution of the slab's system.
+  double error_at_top(std::span<const double> slab_solution) const {
+    const SlabErrors errors =
+        compute_slab_errors(solver->assembler().quadrature_mesh(), *solver->assembler().pattern(),
+                            slab_solution, slab_exact);
+    return std::sqrt(errors.top_l2_squared);
+  }
+};
+
+inline SlabStepThroughAij slab_step_through_aij(const std::string& prefix) {
+  SlabSolverOptions options;
+  options.solver.options_prefix = prefix;
+  SlabStepThroughAij result;
+  result.solver = std::make_unique<SlabStepThroughAij::Solver>(
+      uniform_mesh(2), BoundaryConditions::all_dirichlet(), space_time_coefficients(slab_data()),
+      options);
+  result.solver->set_initial_condition([](const Point<2>& x) {
+    return slab_exact(Point<3>{{x[0], x[1], 0}});
+  });
+  result.step = result.solver->step(0.1);
+  result.solution.assign(result.solver->solution().begin(), result.solver->solution().end());
+  return result;
 }
 
 }  // namespace polydg::testing

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "gpu_test_support.hpp"
+#include "max_relative_difference.hpp"
 #include "petsc_test_support.hpp"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
@@ -39,9 +40,6 @@
 #include "polydg/petsc/petsc_vector.hpp"
 #include "polydg/petsc/session.hpp"
 #include "polydg/petsc/shell_matrix.hpp"
-#include "polydg/spacetime/slab_errors.hpp"
-#include "polydg/spacetime/slab_solver.hpp"
-#include "polydg/spacetime/space_time_coefficients.hpp"
 #include "polydg/sparse/dense_block_matrix.hpp"
 #include "polydg/sparse/device_dense_block_matrix.hpp"
 #include "shell_test_problems.hpp"
@@ -50,20 +48,11 @@ using namespace polydg;
 
 namespace {
 
-/// max_i |a_i − b_i| / max_i |b_i| (as test_petsc_shell.cpp).
-double max_relative_difference(std::span<const double> a, std::span<const double> b) {
-  double difference = 0, largest = 0;
-  for (std::size_t i = 0; i < b.size(); ++i) {
-    difference = std::max(difference, std::abs(a[i] - b[i]));
-    largest = std::max(largest, std::abs(b[i]));
-  }
-  return largest > 0 ? difference / largest : difference;
-}
-
 using testing::advection_diffusion;
 using testing::DgSystem;
 using testing::hp_mesh;
 using testing::KspOutcome;
+using testing::max_relative_difference;
 using testing::poisson;
 using testing::set_aij_blocks;
 using testing::solve;
@@ -345,32 +334,18 @@ void space_time_slab() {
   std::puts("space-time slab:");
   std::vector<std::unique_ptr<testing::ScopedOption>> options;
   testing::gmres_options(options, "gslab_", "jacobi");
-  const auto exact = testing::slab_exact;
-  const auto data = testing::slab_data();
-  SlabSolverOptions slab_options;
-  slab_options.solver.options_prefix = "gslab_";
-  SlabSolver solver(uniform_mesh(2), BoundaryConditions::all_dirichlet(),
-                    space_time_coefficients(data), slab_options);
-  solver.set_initial_condition([&](const Point<2>& x) { return exact(Point<3>{{x[0], x[1], 0}}); });
-  const SlabStep step = solver.step(0.1);
-  const std::vector<double> aij_solution(solver.solution().begin(), solver.solution().end());
+  const testing::SlabStepThroughAij aij = testing::slab_step_through_aij("gslab_");
 
-  const GpuShellAndAij m(solver.matrix());
-  const std::vector<double> rhs(solver.rhs().begin(), solver.rhs().end());
-  const KspOutcome shell = solve(m.shell.mat(), rhs, "gslab_");
-  const double difference = max_relative_difference(shell.solution, aij_solution);
-  const BlockPattern& pattern = *solver.assembler().pattern();
-  const SlabErrors aij_errors =
-      compute_slab_errors(solver.assembler().quadrature_mesh(), pattern, aij_solution, exact);
-  const SlabErrors shell_errors =
-      compute_slab_errors(solver.assembler().quadrature_mesh(), pattern, shell.solution, exact);
-  const double aij_error = std::sqrt(aij_errors.top_l2_squared);
-  const double shell_error = std::sqrt(shell_errors.top_l2_squared);
+  const GpuShellAndAij m(aij.solver->matrix());
+  const KspOutcome shell = solve(m.shell.mat(), aij.rhs(), "gslab_");
+  const double difference = max_relative_difference(shell.solution, aij.solution);
+  const double aij_error = aij.error_at_top(aij.solution);
+  const double shell_error = aij.error_at_top(shell.solution);
   std::printf(
       "  %d iterations (GPU shell), %d (AIJ), relative difference %.2e; L2 error at "
       "t = 0.1: %.6e (AIJ), %.6e (GPU shell)\n",
-      int(shell.iterations), int(step.iterations), difference, aij_error, shell_error);
-  POLYDG_GPU_CHECK(shell.iterations == step.iterations);
+      int(shell.iterations), int(aij.step.iterations), difference, aij_error, shell_error);
+  POLYDG_GPU_CHECK(shell.iterations == aij.step.iterations);
   POLYDG_GPU_CHECK(difference < 1e-10);
   POLYDG_GPU_CHECK(std::abs(shell_error - aij_error) <= 1e-10 * aij_error);
 }
