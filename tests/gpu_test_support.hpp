@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "polydg/core/device_buffer.hpp"
+#include "relative_difference.hpp"
 #include "same_bits.hpp"
 
 namespace polydg::testing {
@@ -50,19 +51,6 @@ int run_gpu_checks(Checks&&... checks) {
     return 1;
   }
   return gpu_test_result();
-}
-
-/// ‖device − host‖ / ‖host‖ in the Frobenius norm (‖device − host‖ when host is zero), for
-/// any two indexable containers of floating-point values of the same size.
-template <class Device, class Host>
-double relative_difference(const Device& device, const Host& host) {
-  double difference = 0, norm = 0;
-  for (std::size_t k = 0; k < host.size(); ++k) {
-    const double error = double(device[k]) - double(host[k]);
-    difference += error * error;
-    norm += double(host[k]) * double(host[k]);
-  }
-  return norm > 0 ? std::sqrt(difference / norm) : std::sqrt(difference);
 }
 
 /// POLYDG_GPU_TEST_SMALL=1 (set by scripts/gpu-check.sh for compute-sanitizer's racecheck,

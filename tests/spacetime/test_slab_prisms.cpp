@@ -20,10 +20,13 @@
 #include "polydg/mesh/generators.hpp"
 #include "polydg/spacetime/slab_assembly_options.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
+#include "relative_difference.hpp"
 #include "same_bits.hpp"
 #include "test_meshes.hpp"
 
 using namespace polydg;
+
+using testing::relative_difference;
 
 namespace {
 
@@ -37,15 +40,6 @@ BoundaryConditions slab_conditions() {
   conditions.set(slab_bottom_tag, BoundaryKind::previous_slab);
   conditions.set(slab_top_tag, BoundaryKind::neumann);
   return conditions;
-}
-
-double relative_difference(std::span<const double> a, std::span<const double> b) {
-  double difference = 0, norm = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    difference += (a[i] - b[i]) * (a[i] - b[i]);
-    norm += b[i] * b[i];
-  }
-  return std::sqrt(difference / norm);
 }
 
 // Σ over the pieces of weight × measure ratio, per element and per interface.
