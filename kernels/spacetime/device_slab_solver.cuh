@@ -35,6 +35,7 @@
 #include "polydg/petsc/shell_matrix.hpp"
 #include "polydg/spacetime/slab_march.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
+#include "polydg/spacetime/slab_shell_products.hpp"
 #include "polydg/spacetime/slab_solver.hpp"
 #include "polydg/sparse/dense_block_matrix.hpp"
 #include "polydg/sparse/device_dense_block_matrix.hpp"
@@ -87,12 +88,10 @@ class DeviceSlabSolver {
         aij_(*assembler_.host_pattern()),
         b_(*assembler_.host_pattern()),
         x_(*assembler_.host_pattern()) {
-    if (options.products == SlabProducts::dense_blocks) {
-      // The layout from the pattern (zero values until the first step's assembly).
-      dense_.emplace(DenseBlockMatrix<double>(assembler_.make_host_matrix()));
-      dense_operator_.emplace(*dense_, assembler_.host_pattern());
-      shell_.emplace(*dense_operator_, options.solver.options_prefix);
-    }
+    // The dense blocks' layout from the pattern (zero values until the first step's assembly).
+    if (options.products == SlabProducts::dense_blocks)
+      shell_.emplace(DenseBlockMatrix<double>(assembler_.make_host_matrix()),
+                     options.solver.options_prefix, assembler_.host_pattern());
     make_slab_linear_solver(solver_, shell_ ? shell_->mat() : aij_.mat(), aij_.mat(),
                             options.solver);
   }
@@ -122,10 +121,7 @@ class DeviceSlabSolver {
           previous_.data(), march_.previous_begin(), march_.previous_end()});
     if (step.assemble_matrix) {
       aij_.update_from_device(assembler_.values());
-      if (shell_) {
-        dense_->update_values(assembler_.values());
-        shell_->values_changed();
-      }
+      if (shell_) shell_->update_values(assembler_.values());
     }
     assembler_.copy_rhs_to_host(rhs_);
     const SlabStep result = solve_slab_step(step, start, rhs_, b_, x_, *solver_, solution_);
@@ -156,9 +152,8 @@ class DeviceSlabSolver {
   petsc::AijMatrix aij_;
   // SlabProducts::dense_blocks: the KSP's operator. Declared before solver_, so its KSP, which
   // holds the shell's Mat, is destroyed before the operator the Mat calls.
-  std::optional<DeviceDenseBlockMatrix<double>> dense_;
-  std::optional<petsc::DeviceDenseBlockOperator> dense_operator_;
-  std::optional<petsc::ShellMatrix> shell_;
+  std::optional<SlabShellProducts<DeviceDenseBlockMatrix<double>, petsc::DeviceDenseBlockOperator>>
+      shell_;
   petsc::Vector b_, x_;
   std::optional<petsc::LinearSolver> solver_;
   std::optional<Initial> initial_;

@@ -36,6 +36,7 @@
 #include "polydg/spacetime/slab_assembly_options.hpp"
 #include "polydg/spacetime/slab_march.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
+#include "polydg/spacetime/slab_shell_products.hpp"
 #include "polydg/sparse/dense_block_matrix.hpp"
 
 namespace polydg {
@@ -135,11 +136,8 @@ class SlabSolver {
         aij_(*assembler_.pattern()),
         b_(*assembler_.pattern()),
         x_(*assembler_.pattern()) {
-    if (options.products == SlabProducts::dense_blocks) {
-      dense_.emplace(matrix_);
-      dense_operator_.emplace(*dense_);
-      shell_.emplace(*dense_operator_, options.solver.options_prefix);
-    }
+    if (options.products == SlabProducts::dense_blocks)
+      shell_.emplace(matrix_, options.solver.options_prefix);
     make_slab_linear_solver(solver_, shell_ ? shell_->mat() : aij_.mat(), aij_.mat(),
                             options.solver);
   }
@@ -159,10 +157,7 @@ class SlabSolver {
     if (step.assemble_matrix) {
       assembler_.assemble(coefficients_, matrix_, rhs_);
       aij_.update(matrix_);
-      if (shell_) {
-        dense_->update_values(matrix_);
-        shell_->values_changed();
-      }
+      if (shell_) shell_->update_values(matrix_);
     } else {
       assembler_.assemble_rhs(coefficients_, rhs_);
     }
@@ -216,9 +211,7 @@ class SlabSolver {
   petsc::AijMatrix aij_;
   // SlabProducts::dense_blocks: the KSP's operator. Declared before solver_, so its KSP, which
   // holds the shell's Mat, is destroyed before the operator the Mat calls.
-  std::optional<DenseBlockMatrix<double>> dense_;
-  std::optional<petsc::DenseBlockOperator> dense_operator_;
-  std::optional<petsc::ShellMatrix> shell_;
+  std::optional<SlabShellProducts<DenseBlockMatrix<double>, petsc::DenseBlockOperator>> shell_;
   petsc::Vector b_, x_;
   std::optional<petsc::LinearSolver> solver_;
   std::function<double(const Point<2>&)> initial_;
