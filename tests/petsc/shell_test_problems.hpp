@@ -1,7 +1,7 @@
 #pragma once
 // Test helper: the meshes and DG systems the CPU and GPU shell tests (test_petsc_shell,
-// test_cuda_petsc_shell) both solve, reading a Vec back, one KSP solve, and one space-time slab
-// step solved through the AIJ.
+// test_cuda_petsc_shell) both solve, reading a Vec back, a shell's products against the AIJ's,
+// one KSP solve, and one space-time slab step solved through the AIJ.
 #include <petscksp.h>
 #include <petscvec.h>
 
@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "max_relative_difference.hpp"
+#include "petsc_test_support.hpp"
 #include "polydg/dg/assembler.hpp"
 #include "polydg/dg/coefficients.hpp"
 #include "polydg/mesh/agglomeration.hpp"
@@ -40,6 +42,47 @@ inline void set_aij_blocks(Mat aij, const BlockPattern& pattern) {
   if (std::all_of(sizes.begin(), sizes.end(), [&](PetscInt n) { return n == sizes[0]; }))
     POLYDG_PETSC_CALL(MatSetBlockSize(aij, sizes[0]));
   POLYDG_PETSC_CALL(MatSetVariableBlockSizes(aij, PetscInt(sizes.size()), sizes.data()));
+}
+
+/// One operation of a shell against the same operation of the AIJ export: its name, the
+/// max-norm relative difference of the two results, and the shell's result.
+struct ProductComparison {
+  std::string operation;
+  double difference = 0;
+  std::vector<double> shell_result;
+};
+
+/// MatMult, MatMultTranspose, MatMultAdd (z ≠ y, then z = y in place) and MatGetDiagonal of
+/// `shell` and `aij` (n rows) on the same x = random_vector(n, 21), z = random_vector(n, 22).
+inline std::vector<ProductComparison> compare_products(Mat shell, Mat aij, GlobalIndex n) {
+  const std::vector<double> x_values = random_vector(n, 21), z_values = random_vector(n, 22);
+  petsc::Vector x(n), z(n), y_shell(n), y_aij(n);
+  petsc::copy_to_vec(x_values, x.vec());
+  petsc::copy_to_vec(z_values, z.vec());
+  std::vector<ProductComparison> comparisons;
+  const auto compare = [&](const char* operation) {
+    std::vector<double> shell_result = values_of(y_shell.vec(), n);
+    const double difference = max_relative_difference(shell_result, values_of(y_aij.vec(), n));
+    comparisons.push_back({operation, difference, std::move(shell_result)});
+  };
+  POLYDG_PETSC_CALL(MatMult(shell, x.vec(), y_shell.vec()));
+  POLYDG_PETSC_CALL(MatMult(aij, x.vec(), y_aij.vec()));
+  compare("MatMult");
+  POLYDG_PETSC_CALL(MatMultTranspose(shell, x.vec(), y_shell.vec()));
+  POLYDG_PETSC_CALL(MatMultTranspose(aij, x.vec(), y_aij.vec()));
+  compare("MatMultTranspose");
+  POLYDG_PETSC_CALL(MatMultAdd(shell, x.vec(), z.vec(), y_shell.vec()));
+  POLYDG_PETSC_CALL(MatMultAdd(aij, x.vec(), z.vec(), y_aij.vec()));
+  compare("MatMultAdd (z ≠ y)");
+  petsc::copy_to_vec(z_values, y_shell.vec());
+  petsc::copy_to_vec(z_values, y_aij.vec());
+  POLYDG_PETSC_CALL(MatMultAdd(shell, x.vec(), y_shell.vec(), y_shell.vec()));
+  POLYDG_PETSC_CALL(MatMultAdd(aij, x.vec(), y_aij.vec(), y_aij.vec()));
+  compare("MatMultAdd (z = y)");
+  POLYDG_PETSC_CALL(MatGetDiagonal(shell, y_shell.vec()));
+  POLYDG_PETSC_CALL(MatGetDiagonal(aij, y_aij.vec()));
+  compare("MatGetDiagonal");
+  return comparisons;
 }
 
 struct KspOutcome {

@@ -90,51 +90,19 @@ void check_close(const char* what, double difference, double tolerance) {
 /// blocks against the CPU DenseBlockMatrix; the inverted blocks against PETSc's AIJ inversion.
 void check_products(const GpuShellAndAij& m, const BlockMatrix<double>& matrix) {
   const GlobalIndex n = m.size();
-  const std::vector<double> x_values = testing::random_vector(n, 21);
-  const std::vector<double> z_values = testing::random_vector(n, 22);
-  petsc::Vector x(n), z(n), y_shell(n), y_aij(n);
-  petsc::copy_to_vec(x_values, x.vec());
-  petsc::copy_to_vec(z_values, z.vec());
   const Mat shell = m.shell.mat(), aij = m.aij.mat();
-
-  POLYDG_PETSC_CALL(MatMult(shell, x.vec(), y_shell.vec()));
-  POLYDG_PETSC_CALL(MatMult(aij, x.vec(), y_aij.vec()));
-  check_close("MatMult",
-              max_relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)),
-              1e-13);
+  const std::vector<testing::ProductComparison> products = testing::compare_products(shell, aij, n);
+  for (const testing::ProductComparison& product : products)
+    check_close(product.operation.c_str(), product.difference, 1e-13);
   // Again with the buffers already allocated: the same bits.
-  const std::vector<double> first = values_of(y_shell.vec(), n);
-  POLYDG_PETSC_CALL(MatMult(shell, x.vec(), y_shell.vec()));
-  POLYDG_GPU_CHECK(testing::same_bits(values_of(y_shell.vec(), n), first));
+  petsc::Vector x(n), y(n);
+  petsc::copy_to_vec(testing::random_vector(n, 21), x.vec());
+  POLYDG_PETSC_CALL(MatMult(shell, x.vec(), y.vec()));
+  POLYDG_GPU_CHECK(testing::same_bits(values_of(y.vec(), n), products.front().shell_result));
 
-  POLYDG_PETSC_CALL(MatMultTranspose(shell, x.vec(), y_shell.vec()));
-  POLYDG_PETSC_CALL(MatMultTranspose(aij, x.vec(), y_aij.vec()));
-  check_close("MatMultTranspose",
-              max_relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)),
-              1e-13);
-
-  POLYDG_PETSC_CALL(MatMultAdd(shell, x.vec(), z.vec(), y_shell.vec()));
-  POLYDG_PETSC_CALL(MatMultAdd(aij, x.vec(), z.vec(), y_aij.vec()));
-  check_close("MatMultAdd (z ≠ y)",
-              max_relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)),
-              1e-13);
-
-  petsc::copy_to_vec(z_values, y_shell.vec());
-  petsc::copy_to_vec(z_values, y_aij.vec());
-  POLYDG_PETSC_CALL(MatMultAdd(shell, x.vec(), y_shell.vec(), y_shell.vec()));
-  POLYDG_PETSC_CALL(MatMultAdd(aij, x.vec(), y_aij.vec(), y_aij.vec()));
-  check_close("MatMultAdd (z = y)",
-              max_relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)),
-              1e-13);
-
-  POLYDG_PETSC_CALL(MatGetDiagonal(shell, y_shell.vec()));
-  POLYDG_PETSC_CALL(MatGetDiagonal(aij, y_aij.vec()));
-  check_close("MatGetDiagonal",
-              max_relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)),
-              1e-13);
   std::vector<double> host_diagonal(static_cast<std::size_t>(n));
   m.host.diagonal(host_diagonal);
-  POLYDG_GPU_CHECK(testing::same_bits(values_of(y_shell.vec(), n), host_diagonal));
+  POLYDG_GPU_CHECK(testing::same_bits(products.back().shell_result, host_diagonal));
 
   // The diagonal blocks gathered on the device are the BlockMatrix's A_ee (row-major, element
   // after element) bit for bit, so the inverses (the same host code on the same values) equal

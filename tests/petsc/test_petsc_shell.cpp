@@ -71,41 +71,9 @@ struct ShellAndAij {
 /// MatMult, MatMultTranspose, MatMultAdd (separate z and z = y) and MatGetDiagonal of the
 /// shell equal those of the AIJ to 1e-13 relative.
 void check_products(const ShellAndAij& matrices) {
-  const GlobalIndex n = matrices.size();
-  const std::vector<double> x_values = testing::random_vector(n, 21);
-  const std::vector<double> z_values = testing::random_vector(n, 22);
-  petsc::Vector x(n), z(n), y_shell(n), y_aij(n);
-  petsc::copy_to_vec(x_values, x.vec());
-  petsc::copy_to_vec(z_values, z.vec());
-  const Mat shell = matrices.shell.mat(), aij = matrices.aij.mat();
-
-  POLYDG_PETSC_CALL(MatMult(shell, x.vec(), y_shell.vec()));
-  POLYDG_PETSC_CALL(MatMult(aij, x.vec(), y_aij.vec()));
-  BOOST_TEST(max_relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)) <
-             1e-13);
-
-  POLYDG_PETSC_CALL(MatMultTranspose(shell, x.vec(), y_shell.vec()));
-  POLYDG_PETSC_CALL(MatMultTranspose(aij, x.vec(), y_aij.vec()));
-  BOOST_TEST(max_relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)) <
-             1e-13);
-
-  POLYDG_PETSC_CALL(MatMultAdd(shell, x.vec(), z.vec(), y_shell.vec()));
-  POLYDG_PETSC_CALL(MatMultAdd(aij, x.vec(), z.vec(), y_aij.vec()));
-  BOOST_TEST(max_relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)) <
-             1e-13);
-
-  // z = y: y = A x + y in place.
-  petsc::copy_to_vec(z_values, y_shell.vec());
-  petsc::copy_to_vec(z_values, y_aij.vec());
-  POLYDG_PETSC_CALL(MatMultAdd(shell, x.vec(), y_shell.vec(), y_shell.vec()));
-  POLYDG_PETSC_CALL(MatMultAdd(aij, x.vec(), y_aij.vec(), y_aij.vec()));
-  BOOST_TEST(max_relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)) <
-             1e-13);
-
-  POLYDG_PETSC_CALL(MatGetDiagonal(shell, y_shell.vec()));
-  POLYDG_PETSC_CALL(MatGetDiagonal(aij, y_aij.vec()));
-  BOOST_TEST(max_relative_difference(values_of(y_shell.vec(), n), values_of(y_aij.vec(), n)) <
-             1e-13);
+  for (const testing::ProductComparison& product :
+       testing::compare_products(matrices.shell.mat(), matrices.aij.mat(), matrices.size()))
+    BOOST_TEST(product.difference < 1e-13, product.operation << ": " << product.difference);
 }
 
 /// KSP on the shell and on the AIJ: the same iterations, solutions within 1e-10 relative.
@@ -280,11 +248,8 @@ BOOST_AUTO_TEST_CASE(cg_pbjacobi_on_poisson_matches_aij) {
 
 BOOST_AUTO_TEST_CASE(gmres_pbjacobi_on_advection_diffusion_matches_aij) {
   // Non-symmetric diagonal blocks: a transposed inverse would change the iterations.
-  const testing::ScopedOption ksp_type("-adrpb_ksp_type", "gmres");
-  const testing::ScopedOption restart("-adrpb_ksp_gmres_restart", "300");
-  const testing::ScopedOption refine("-adrpb_ksp_gmres_cgs_refinement_type", "refine_always");
-  const testing::ScopedOption pc_type("-adrpb_pc_type", "pbjacobi");
-  const testing::ScopedOption rtol("-adrpb_ksp_rtol", "1e-9");
+  std::vector<std::unique_ptr<testing::ScopedOption>> options;
+  testing::gmres_options(options, "adrpb_", "pbjacobi");
   const DgSystem system = advection_diffusion(uniform_mesh(2));
   const ShellAndAij matrices(system.matrix);
   set_aij_blocks(matrices.aij.mat(), system.matrix.pattern());
@@ -292,12 +257,8 @@ BOOST_AUTO_TEST_CASE(gmres_pbjacobi_on_advection_diffusion_matches_aij) {
 }
 
 BOOST_AUTO_TEST_CASE(gmres_vpbjacobi_on_hp_mesh_matches_aij) {
-  const testing::ScopedOption ksp_type("-hp_ksp_type", "gmres");
-  const testing::ScopedOption restart("-hp_ksp_gmres_restart", "300");
-  const testing::ScopedOption refine("-hp_ksp_gmres_cgs_refinement_type", "refine_always");
-  const testing::ScopedOption pc_type("-hp_pc_type", "vpbjacobi");
-  const testing::ScopedOption rtol("-hp_ksp_rtol", "1e-9");
-  const testing::ScopedOption max_it("-hp_ksp_max_it", "2000");
+  std::vector<std::unique_ptr<testing::ScopedOption>> options;
+  testing::gmres_options(options, "hp_", "vpbjacobi");
   const DgSystem system = advection_diffusion(hp_mesh());
   const ShellAndAij matrices(system.matrix);
   set_aij_blocks(matrices.aij.mat(), system.matrix.pattern());
