@@ -21,10 +21,14 @@
 // own numbers, 2D only, next to ours). --json FILE writes every row and that table.
 // --cases picks the families: ip (a), slab (b), hdg2 and hdg3 (c); default all.
 // --rows-per-thread R (1, 2, 4, 8) fixes DeviceDenseBlockMatrix's rows per thread of y = A x
-// (default 0: its own choice), for comparing the choices.
+// (default 0: its own choice), for comparing the choices. --slice-rows S1,S2,... builds the DBF
+// with groups cut into slices of S block rows (-1, the default: DenseBlockMatrix's own choice;
+// 0: whole groups): the table's DBF columns are S1's, and each further S gets a line of its
+// own, timed on the same matrix.
 //
 //   build-gpu/bin/bench_spmv [--p 1,2,3,4,5] [--megabytes 600] [--repeats 20]
-//                            [--cases ip,slab,hdg2,hdg3] [--rows-per-thread R] [--json FILE]
+//                            [--cases ip,slab,hdg2,hdg3] [--rows-per-thread R]
+//                            [--slice-rows -1] [--json FILE]
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -88,6 +92,8 @@ struct Row {
   double difference = 0;        ///< |y_DBF − y_CSR| / |y_CSR|
   int rows_per_thread = 0;      ///< DeviceDenseBlockMatrix::rows_per_thread() of the DBF product
   double fixed_size_share = 0;  ///< block rows in the fixed-size kernels / all block rows
+  /// y = A x with each further --slice-rows value: (slice rows, ms, minimal bytes).
+  std::vector<std::tuple<int, double, double>> sliced;
 };
 
 template <class Real>
@@ -97,6 +103,8 @@ constexpr cudaDataType cuda_type() {
 
 /// --rows-per-thread (0: DeviceDenseBlockMatrix chooses).
 int dbf_rows_per_thread = 0;
+/// --slice-rows: the DenseBlockMatrix slices of the table's DBF, then of the extra lines.
+std::vector<int> dbf_slice_rows = {DenseBlockMatrix<double>::default_slices};
 
 template <class Real>
 Row run_case(const BlockMatrix<Real>& matrix, const std::string& family, int p, int repeats,
@@ -121,7 +129,7 @@ Row run_case(const BlockMatrix<Real>& matrix, const std::string& family, int p, 
   device::DeviceBuffer<Real> y_dbf(x.size()), y_csr(x.size());
   std::vector<Real> dbf_result, csr_result;
   {
-    const DenseBlockMatrix<Real> host(matrix);
+    const DenseBlockMatrix<Real> host(matrix, 0, dbf_slice_rows[0]);
     const DeviceDenseBlockMatrix<Real> dbf(host, dbf_rows_per_thread);
     row.rows_per_thread = dbf.rows_per_thread();
     row.fixed_size_share = double(dbf.fixed_size_rows()) / double(host.row_block_rows().size());
@@ -138,6 +146,15 @@ Row run_case(const BlockMatrix<Real>& matrix, const std::string& family, int p, 
     });
     dbf.multiply(x_device.data(), y_dbf.data());
     dbf_result = y_dbf.to_host();
+  }
+  for (std::size_t s = 1; s < dbf_slice_rows.size(); ++s) {
+    const DenseBlockMatrix<Real> host(matrix, 0, dbf_slice_rows[s]);
+    const DeviceDenseBlockMatrix<Real> dbf(host, dbf_rows_per_thread);
+    const double ms =
+        bench::median_event_ms(repeats, [&] { dbf.multiply(x_device.data(), y_csr.data()); });
+    require(y_csr.to_host() == dbf_result, "bench_spmv: ", family, " p = ", p, ": slices of ",
+            dbf_slice_rows[s], " rows changed the product's bits");
+    row.sliced.emplace_back(dbf_slice_rows[s], ms, dbf.minimal_bytes());
   }
 
   // CSR, built on the host from the blocks (columns ascending in every row).
@@ -334,6 +351,10 @@ void print(const Row& r, double stream) {
       r.csr_ms / r.dbf_ms,
       r.bsr_ms > 0 ? (std::ostringstream() << r.bsr_ms / r.dbf_ms).str().substr(0, 5).c_str() : "—",
       r.difference);
+  for (const auto& [slice_rows, ms, bytes] : r.sliced)
+    std::printf(
+        "%-14s   DBF, --slice-rows %5d: %8.3f ms %6.0f GB/s %4.0f%% (table's DBF ms / this %.3f)\n",
+        "", slice_rows, ms, gbs(bytes, ms), 100 * gbs(bytes, ms) / stream, r.dbf_ms / ms);
 }
 
 /// One line of seed 003's Table 3 layout: ours (an fp64 seed-size HDG row) next to the seed's.
@@ -413,14 +434,17 @@ int main(int argc, char** argv) {
         }
       } else if (flag == "--rows-per-thread") {
         dbf_rows_per_thread = parse_integer(flag, value);
+      } else if (flag == "--slice-rows") {
+        dbf_slice_rows = parse_integer_list(flag, value);
       } else if (flag == "--json") {
         json_path = value;
       } else {
         raise("unknown option ", flag);
       }
     }
-    require(megabytes > 0 && repeats >= 1 && !degrees.empty() && !cases.empty(),
-            "--megabytes, --repeats, --p and --cases must be positive / non-empty");
+    require(megabytes > 0 && repeats >= 1 && !degrees.empty() && !cases.empty() &&
+                !dbf_slice_rows.empty(),
+            "--megabytes, --repeats, --p, --cases and --slice-rows must be positive / non-empty");
     cudaDeviceProp properties{};
     POLYDG_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
     cusparseHandle_t handle;
@@ -493,9 +517,16 @@ int main(int argc, char** argv) {
              << ", \"bsr_bytes\": " << r.bsr_bytes << ", \"difference\": " << r.difference
              << ", \"block_rows\": " << r.block_rows
              << ", \"rows_per_thread\": " << r.rows_per_thread
-             << ", \"fixed_size_share\": " << r.fixed_size_share << "}";
+             << ", \"fixed_size_share\": " << r.fixed_size_share << ", \"sliced\": [";
+        for (std::size_t s = 0; s < r.sliced.size(); ++s) {
+          const auto& [slice_rows, ms, bytes] = r.sliced[s];
+          json << (s ? ", " : "") << "{\"slice_rows\": " << slice_rows << ", \"dbf_ms\": " << ms
+               << ", \"dbf_bytes\": " << bytes << "}";
+        }
+        json << "]}";
       }
-      json << "], \"megabytes\": " << megabytes << ", \"repeats\": " << repeats << ", \"cases\": [";
+      json << "], \"megabytes\": " << megabytes << ", \"repeats\": " << repeats
+           << ", \"slice_rows\": " << dbf_slice_rows[0] << ", \"cases\": [";
       bool first = true;
       for (const char* name : {"ip", "slab", "hdg2", "hdg3"})
         if (cases.count(name) == 1) {

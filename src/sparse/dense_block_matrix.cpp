@@ -155,11 +155,14 @@ std::vector<double> invert_diagonal_blocks(std::span<const Index> block_sizes,
 }
 
 template <class Real>
-DenseBlockMatrix<Real>::DenseBlockMatrix(const BlockMatrix<Real>& matrix, Index max_group_count)
+DenseBlockMatrix<Real>::DenseBlockMatrix(const BlockMatrix<Real>& matrix, Index max_group_count,
+                                         Index slice_rows)
     : pattern_(matrix.shared_pattern()) {
   require(pattern_ != nullptr, "DenseBlockMatrix: the BlockMatrix has no pattern");
   require(max_group_count >= 0, "DenseBlockMatrix: max_group_count = ", max_group_count,
           " (0 for exact grouping, or a positive cap)");
+  require(slice_rows >= default_slices, "DenseBlockMatrix: slice_rows = ", slice_rows,
+          " (default_slices = -1, 0 for whole groups, or block rows per slice)");
   const BlockPattern& p = *pattern_;
   const Index row_total = p.block_row_count();
 
@@ -200,11 +203,32 @@ DenseBlockMatrix<Real>::DenseBlockMatrix(const BlockMatrix<Real>& matrix, Index 
     key_groups[key] = Index(groups_.size()) - 1;
   }
 
-  // Rows of each group in ascending block row; the group offsets.
+  // Each row's group; with slices, a group's rows (in ascending block row) are cut into runs
+  // of its slice length, each a group of its own.
   row_groups_.resize(row_total);
+  for (Index r = 0; r < row_total; ++r) row_groups_[r] = key_groups[key_of(row_keys[r])];
+  if (slice_rows != 0) {
+    std::vector<Index> group_rows(groups_.size(), 0), lengths(groups_.size()),
+        first_slice(groups_.size());
+    for (Index r = 0; r < row_total; ++r) ++group_rows[row_groups_[r]];
+    std::vector<DenseBlockGroup> slices;
+    for (std::size_t g = 0; g < groups_.size(); ++g) {
+      lengths[g] = slice_rows > 0 ? slice_rows : default_slice_rows(groups_[g].row_size);
+      first_slice[g] = Index(slices.size());
+      slices.insert(slices.end(), std::size_t((group_rows[g] + lengths[g] - 1) / lengths[g]),
+                    groups_[g]);
+    }
+    std::vector<Index> seen(groups_.size(), 0);
+    for (Index r = 0; r < row_total; ++r) {
+      const Index g = row_groups_[r];
+      row_groups_[r] = first_slice[g] + seen[g]++ / lengths[g];
+    }
+    groups_ = std::move(slices);
+  }
+
+  // Rows of each group in ascending block row; the group offsets.
   for (Index r = 0; r < row_total; ++r) {
-    DenseBlockGroup& group = groups_[key_groups[key_of(row_keys[r])]];
-    row_groups_[r] = key_groups[key_of(row_keys[r])];
+    DenseBlockGroup& group = groups_[row_groups_[r]];
     ++group.row_count;
     group.slot_count = std::max(group.slot_count, p.block_row_begin(r + 1) - p.block_row_begin(r));
   }
@@ -488,6 +512,13 @@ std::vector<Real> DenseBlockMatrix<Real>::inverted_block_diagonal() const {
   } else {
     return std::vector<Real>(blocks.begin(), blocks.end());
   }
+}
+
+template <class Real>
+Index DenseBlockMatrix<Real>::default_slice_rows(Index row_size) {
+  if (row_size >= 20) return 32;
+  const Index quarters = std::max<Index>(1, (row_size + 3) / 4);  // ⌈N / 4⌉
+  return 32 * ((8 + quarters - 1) / quarters);
 }
 
 template <class Real>

@@ -3,7 +3,8 @@
 // inflate + contract, in double (≤ 1e-13 relative) and float (≤ 1e-5), on
 //   (a) an agglomerated IP-DG pattern with hp degrees (variable neighbour counts and sizes),
 //   (b) HDG face patterns (seed 003's structure) in 2D and 3D,
-// with exact grouping and with groups merged (padding); update_values from BlockMatrix values
+// with exact grouping and with groups merged (padding), in the default slices, in slices of 16
+// rows and unsliced (seed 003's layout); update_values from BlockMatrix values
 // in device memory reproduces the host layout bit for bit; repeated products are bitwise equal.
 // Exits 77 (ctest: Skipped) when no CUDA device is present.
 #include <cmath>
@@ -45,9 +46,10 @@ std::vector<Real> test_vector(GlobalIndex size, double phase) {
 /// the block size (its bits are checked against the general kernel's in any case).
 template <class Real>
 void check_matrix(const BlockMatrix<Real>& matrix, Index max_group_count, const char* name,
-                  std::optional<bool> fixed_size = std::nullopt) {
+                  std::optional<bool> fixed_size = std::nullopt,
+                  Index slice_rows = DenseBlockMatrix<Real>::default_slices) {
   const double tolerance = sizeof(Real) == 8 ? 1e-13 : 1e-5;
-  const DenseBlockMatrix<Real> host(matrix, max_group_count);
+  const DenseBlockMatrix<Real> host(matrix, max_group_count, slice_rows);
   DeviceDenseBlockMatrix<Real> gpu(host);
   if (fixed_size) POLYDG_GPU_CHECK((gpu.fixed_size_rows() > 0) == *fixed_size);
   const GlobalIndex n = host.dof_count();
@@ -99,10 +101,11 @@ void check_matrix(const BlockMatrix<Real>& matrix, Index max_group_count, const 
   const double d_two_step = relative_difference(two_step, y);
   const double d_in_place = relative_difference(product_in_place, y_add);
   std::printf(
-      "%-34s %s rows %6lld padding %.3f |GPU-CPU|/|CPU|: Ax %.1e (BlockMatrix %.1e) Ax+z %.1e "
-      "ATx %.1e two-step %.1e in-place %.1e\n",
+      "%-34s %s rows %6lld groups %3zu padding %.3f |GPU-CPU|/|CPU|: Ax %.1e (BlockMatrix %.1e) "
+      "Ax+z %.1e ATx %.1e two-step %.1e in-place %.1e\n",
       name, sizeof(Real) == 8 ? "double" : "float ", static_cast<long long>(n),
-      host.padding_ratio(), d_multiply, d_reference, d_add, d_transpose, d_two_step, d_in_place);
+      host.groups().size(), host.padding_ratio(), d_multiply, d_reference, d_add, d_transpose,
+      d_two_step, d_in_place);
   POLYDG_GPU_CHECK(d_multiply <= tolerance);
   POLYDG_GPU_CHECK(d_reference <= tolerance);
   POLYDG_GPU_CHECK(d_add <= tolerance);
@@ -152,15 +155,17 @@ void check_patterns() {
     fill_diagonally_dominant_values(one_degree);
     const std::string name = "IP-DG one degree, N = " + std::to_string(n);
     check_matrix(one_degree, 0, name.c_str(), n != 9);
+    check_matrix(one_degree, 0, (name + ", slices of 16").c_str(), n != 9, 16);
     check_matrix(one_degree, 3, (name + ", 3 groups (padded)").c_str());
   }
-  // (b) HDG face patterns: 2D p = 1, 3D p = 2, exact and in seed 003's layout (one group).
+  // (b) HDG face patterns: 2D p = 1, 3D p = 2, exact (in the default slices: 24 and 94 of
+  // them) and in seed 003's layout (one group, unsliced).
   for (const auto& [dimension, p, name] : {std::tuple{2, 1, "HDG 2D p=1"}, {3, 2, "HDG 3D p=2"}}) {
     BlockMatrix<Real> hdg(
         std::make_shared<const BlockPattern>(make_hdg_block_pattern(dimension, 3000, p)));
     fill_diagonally_dominant_values(hdg);
     check_matrix(hdg, 0, name);
-    check_matrix(hdg, 1, "  seed layout (one group)");
+    check_matrix(hdg, 1, "  seed layout (one group)", std::nullopt, 0);
   }
 }
 

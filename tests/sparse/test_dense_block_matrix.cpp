@@ -1,10 +1,13 @@
 #define BOOST_TEST_MODULE dense_block_matrix
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <memory>
 #include <random>
 #include <set>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "polydg/core/error.hpp"
 #include "polydg/sparse/block_matrix.hpp"
@@ -150,7 +153,7 @@ BOOST_AUTO_TEST_CASE(hp_pattern_products_match_the_block_matrix) {
   const auto histogram = blocks_per_row_histogram(*pattern);
   BOOST_TEST(histogram.size() > 12u);  // variable neighbour counts, up to a dozen and more
   const auto matrix = random_matrix<double>(pattern);
-  const DenseBlockMatrix<double> exact(matrix);
+  const DenseBlockMatrix<double> exact(matrix, 0, 0);  // whole groups, one per key
   BOOST_TEST(exact.padding_ratio() == 0.0);
   BOOST_TEST(exact.values().size() == std::size_t(pattern->value_count()));
   BOOST_TEST(exact.groups().size() > 20u);
@@ -164,7 +167,7 @@ BOOST_AUTO_TEST_CASE(hp_pattern_products_match_the_block_matrix) {
 
   // Capped: never fewer groups than block sizes; padding > 0 and measured; products unchanged.
   for (const Index cap : {1, 4, 8, 16}) {
-    const DenseBlockMatrix<double> capped(matrix, cap);
+    const DenseBlockMatrix<double> capped(matrix, cap, 0);
     BOOST_TEST(capped.groups().size() == std::size_t(std::max<Index>(cap, 4)));
     BOOST_TEST(capped.padding_ratio() > 0.0);
     BOOST_TEST_MESSAGE("hp pattern, " << capped.groups().size() << " groups: padding ratio "
@@ -173,6 +176,65 @@ BOOST_AUTO_TEST_CASE(hp_pattern_products_match_the_block_matrix) {
   }
   BOOST_TEST(DenseBlockMatrix<double>(matrix, 16).padding_ratio() <
              DenseBlockMatrix<double>(matrix, 4).padding_ratio());
+}
+
+// Slices are groups of consecutive rows of one unsliced group: the same rows in the same order,
+// the same values per row, so every product has the same bits.
+BOOST_AUTO_TEST_CASE(slices_cut_groups_and_change_no_bits) {
+  using Dense = DenseBlockMatrix<double>;
+  for (const auto& [n, rows] : {std::pair{1, 256},
+                                {3, 256},
+                                {4, 256},
+                                {6, 128},
+                                {8, 128},
+                                {10, 96},
+                                {12, 96},
+                                {15, 64},
+                                {19, 64},
+                                {20, 32},
+                                {105, 32}})
+    BOOST_TEST(Dense::default_slice_rows(n) == rows, "N = " << n);
+
+  const auto hp = random_matrix<double>(hp_pattern());
+  const auto hdg = random_matrix<double>(
+      std::make_shared<const BlockPattern>(make_hdg_block_pattern(2, 4000, 1)));
+  for (const auto& [matrix, cap, slice_rows] :
+       {std::tuple{&hp, 0, 2}, {&hp, 4, 7}, {&hdg, 0, Dense::default_slices}}) {
+    const Dense whole(*matrix, cap, 0), sliced(*matrix, cap, slice_rows);
+    std::size_t expected_groups = 0;
+    for (const DenseBlockGroup& group : whole.groups()) {
+      const Index length = slice_rows > 0 ? slice_rows : Dense::default_slice_rows(group.row_size);
+      expected_groups += std::size_t((group.row_count + length - 1) / length);
+    }
+    BOOST_TEST(sliced.groups().size() == expected_groups);
+    BOOST_TEST(sliced.groups().size() > whole.groups().size() + 10);
+    for (const DenseBlockGroup& group : sliced.groups())
+      BOOST_TEST(group.row_count <=
+                 (slice_rows > 0 ? slice_rows : Dense::default_slice_rows(group.row_size)));
+    BOOST_TEST(sliced.padding_ratio() == whole.padding_ratio());
+    BOOST_TEST(std::ranges::equal(sliced.row_block_rows(), whole.row_block_rows()));
+
+    const GlobalIndex n = whole.dof_count();
+    const std::vector<double> x = random_vector<double>(n, 7), z = random_vector<double>(n, 8);
+    for (const int product : {0, 1, 2, 3}) {
+      std::vector<double> y_whole(n), y_sliced(n), inflated_whole(whole.inflated_size()),
+          inflated_sliced(sliced.inflated_size());
+      const auto apply = [&](const Dense& dense, std::vector<double>& y,
+                             std::vector<double>& inflated) {
+        if (product == 0) dense.multiply(x, y);
+        if (product == 1) dense.multiply_add(x, z, y);
+        if (product == 2) dense.multiply_transpose(x, y);
+        if (product == 3) {
+          dense.inflate(x, inflated);
+          dense.contract(inflated, y);
+        }
+      };
+      apply(whole, y_whole, inflated_whole);
+      apply(sliced, y_sliced, inflated_sliced);
+      BOOST_TEST(y_sliced == y_whole, "product " << product);
+    }
+    check_products(*matrix, sliced);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(hp_pattern_products_in_single_precision) {
@@ -219,8 +281,8 @@ BOOST_AUTO_TEST_CASE(hdg_products_match_the_block_matrix) {
     const DenseBlockMatrix<double> exact(matrix);
     BOOST_TEST(exact.padding_ratio() == 0.0);
     check_products(matrix, exact);
-    // One group: seed 003's layout, every row padded up to n_a blocks.
-    const DenseBlockMatrix<double> seed_layout(matrix, 1);
+    // One group, not sliced: seed 003's layout, every row padded up to n_a blocks.
+    const DenseBlockMatrix<double> seed_layout(matrix, 1, 0);
     BOOST_TEST(seed_layout.groups().size() == 1u);
     const GlobalIndex n = hdg_face_block_size(dimension, 1);
     BOOST_TEST(seed_layout.values().size() ==
@@ -310,6 +372,7 @@ BOOST_AUTO_TEST_CASE(size_errors_are_reported) {
     BOOST_TEST(message.find(std::to_string(n)) != std::string::npos);
   }
   BOOST_CHECK_THROW(DenseBlockMatrix<double>(matrix, -1), Error);
+  BOOST_CHECK_THROW(DenseBlockMatrix<double>(matrix, 0, -2), Error);
 }
 
 // What a device mirror does with the accessor arrays alone, thread (l, i) by thread, following

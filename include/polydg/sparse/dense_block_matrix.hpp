@@ -13,8 +13,14 @@
 /// Exact grouping needs no padding. With `max_group_count` > 0, groups of equal N are merged
 /// (greedily, cheapest padding first) until at most that many remain (never fewer than the
 /// number of distinct N); a row of a merged group is padded with zero values up to the group's
-/// K. max_group_count = 1 on an HDG pattern (one block size) gives seed 003's layout, where
-/// boundary faces are padded up to n_a blocks.
+/// K. max_group_count = 1 and slice_rows = 0 on an HDG pattern (one block size) give seed 003's
+/// layout, where boundary faces are padded up to n_a blocks.
+///
+/// Slices: by default each group's rows are then cut, in order, into groups of
+/// default_slice_rows(N) rows (a "sliced ELL"), so the values the GPU's thread blocks read at
+/// one time lie in a few compact stretches instead of K N bands strided across the whole group.
+/// On the H100 this made y = A x 2-9 % faster on most 560 MB matrices (docs/performance.md,
+/// issue 6, seventh measurement). Slicing changes no product's bits.
 ///
 /// Column indices are stored per (row, block) — the global dof offset and the size of each
 /// column block — rather than per column: that is 1/N of the index traffic of one int64 per
@@ -55,9 +61,22 @@ class DenseBlockMatrix {
  public:
   /// Empty: only assignment and destruction are valid.
   DenseBlockMatrix() = default;
+  /// `slice_rows` value: slices of default_slice_rows(N) rows.
+  static constexpr Index default_slices = -1;
+
   /// Copies the pattern's structure and `matrix`'s values. `max_group_count` = 0: exact
   /// grouping (no padding); > 0: merge groups (padding) until at most that many remain.
-  explicit DenseBlockMatrix(const BlockMatrix<Real>& matrix, Index max_group_count = 0);
+  /// Then every group is cut into groups of at most `slice_rows` block rows (> 0), of
+  /// default_slice_rows(N) (default_slices), or not at all (0).
+  explicit DenseBlockMatrix(const BlockMatrix<Real>& matrix, Index max_group_count = 0,
+                            Index slice_rows = default_slices);
+
+  /// Block rows per slice for blocks of N rows: 32 ⌈8 / ⌈N / 4⌉⌉ below N = 20 (256 at N ≤ 4,
+  /// 128 to 8, 96 to 12, then 64), so that a slice gives the GPU product (about 4 rows per
+  /// thread) about one 256-thread block; 32 (a warp's rows) from N = 20 on, where one warp's
+  /// rows were fastest even with part of the block idle. Chosen from 32, 64, 128, 256, 1024 and
+  /// 4096 on the H100 (fp64, 560 MB, N = 3 to 105).
+  static Index default_slice_rows(Index row_size);
 
   /// Copies new values of a matrix with the same pattern into place (one pass, no allocation).
   /// Throws polydg::Error if `matrix`'s pattern differs from the one this was built from.
