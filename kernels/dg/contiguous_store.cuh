@@ -40,6 +40,19 @@ __device__ inline bool pair_aligned(const Real* entry) {
   return (reinterpret_cast<std::uintptr_t>(entry) & (2 * sizeof(Real) - 1)) == 0;
 }
 
+/// The two consecutive values at `source`, aligned to their pair (pair_aligned), in one load.
+template <class Real>
+__device__ inline void load_aligned_pair(const Real* source, Real& first, Real& second) {
+  static_assert(std::is_same_v<Real, double> || std::is_same_v<Real, float>);
+  if constexpr (std::is_same_v<Real, double>) {
+    const double2 pair = *reinterpret_cast<const double2*>(source);
+    first = pair.x, second = pair.y;
+  } else {
+    const float2 pair = *reinterpret_cast<const float2*>(source);
+    first = pair.x, second = pair.y;
+  }
+}
+
 /// Two consecutive values in one store (16 bytes of doubles, 8 of floats) where `destination` is
 /// aligned to it: true; false, nothing stored, where it is not.
 template <class Real>

@@ -6,7 +6,6 @@
 // are added to what the block holds, or (overwrite_block: the element kernel of a re-assembly,
 // whose block nothing has written yet) to zero — the same bits as adding to a zeroed block,
 // without zeroing it first or reading it.
-#include <type_traits>
 
 #include "dg/contiguous_store.cuh"
 #include "dg/non_finite_watch.cuh"
@@ -56,15 +55,7 @@ struct ElementTableTargets {
       Real* entry = block + i * n + j;
       if (pair_aligned(entry)) {
         Real old_first = Real(0), old_second = Real(0);
-        if (!overwrite_block) {
-          if constexpr (std::is_same_v<Real, double>) {
-            const double2 old = *reinterpret_cast<const double2*>(entry);
-            old_first = old.x, old_second = old.y;
-          } else {
-            const float2 old = *reinterpret_cast<const float2*>(entry);
-            old_first = old.x, old_second = old.y;
-          }
-        }
+        if (!overwrite_block) load_aligned_pair(entry, old_first, old_second);
         store_aligned_pair(entry, old_first + first, old_second + second);  // aligned: it stores
         watch.note(entry, old_first + first);
         watch.note(entry + 1, old_second + second);
