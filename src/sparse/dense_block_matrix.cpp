@@ -516,9 +516,7 @@ std::vector<Real> DenseBlockMatrix<Real>::inverted_block_diagonal() const {
 
 template <class Real>
 Index DenseBlockMatrix<Real>::default_slice_rows(Index row_size) {
-  if (row_size >= 20) return 32;
-  const Index quarters = std::max<Index>(1, (row_size + 3) / 4);  // ⌈N / 4⌉
-  return 32 * ((8 + quarters - 1) / quarters);
+  return row_size < 20 ? 1024 : 32;
 }
 
 template <class Real>

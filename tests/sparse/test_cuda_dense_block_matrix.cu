@@ -158,8 +158,8 @@ void check_patterns() {
     check_matrix(one_degree, 0, (name + ", slices of 16").c_str(), n != 9, 16);
     check_matrix(one_degree, 3, (name + ", 3 groups (padded)").c_str());
   }
-  // (b) HDG face patterns: 2D p = 1, 3D p = 2, exact (in the default slices: 24 and 94 of
-  // them) and in seed 003's layout (one group, unsliced).
+  // (b) HDG face patterns: 2D p = 1, 3D p = 2, exact (in the default slices: of 1024 rows at
+  // N = 8, of 32 at N = 30) and in seed 003's layout (one group, unsliced).
   for (const auto& [dimension, p, name] : {std::tuple{2, 1, "HDG 2D p=1"}, {3, 2, "HDG 3D p=2"}}) {
     BlockMatrix<Real> hdg(
         std::make_shared<const BlockPattern>(make_hdg_block_pattern(dimension, 3000, p)));

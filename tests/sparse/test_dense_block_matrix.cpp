@@ -182,22 +182,12 @@ BOOST_AUTO_TEST_CASE(hp_pattern_products_match_the_block_matrix) {
 // the same values per row, so every product has the same bits.
 BOOST_AUTO_TEST_CASE(slices_cut_groups_and_change_no_bits) {
   using Dense = DenseBlockMatrix<double>;
-  for (const auto& [n, rows] : {std::pair{1, 256},
-                                {3, 256},
-                                {4, 256},
-                                {6, 128},
-                                {8, 128},
-                                {10, 96},
-                                {12, 96},
-                                {15, 64},
-                                {19, 64},
-                                {20, 32},
-                                {105, 32}})
+  for (const auto& [n, rows] : {std::pair{1, 1024}, {3, 1024}, {19, 1024}, {20, 32}, {105, 32}})
     BOOST_TEST(Dense::default_slice_rows(n) == rows, "N = " << n);
 
   const auto hp = random_matrix<double>(hp_pattern());
   const auto hdg = random_matrix<double>(
-      std::make_shared<const BlockPattern>(make_hdg_block_pattern(2, 4000, 1)));
+      std::make_shared<const BlockPattern>(make_hdg_block_pattern(2, 1000, 4)));  // N = 20
   for (const auto& [matrix, cap, slice_rows] :
        {std::tuple{&hp, 0, 2}, {&hp, 4, 7}, {&hdg, 0, Dense::default_slices}}) {
     const Dense whole(*matrix, cap, 0), sliced(*matrix, cap, slice_rows);
