@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "polydg/core/error.hpp"
+#include "polydg/mesh/element_order.hpp"
 
 namespace polydg {
 
@@ -328,6 +329,17 @@ CellAdjacency cell_adjacency(const SimplexMesh<Dim>& mesh) {
   return graph;
 }
 
+namespace {
+/// The agglomeration in the order options.element_order asks for (repair numbers by first cell).
+template <int Dim>
+Agglomeration in_element_order(const SimplexMesh<Dim>& mesh, Agglomeration agglomeration,
+                               const AgglomerationOptions& options) {
+  if (options.element_order == ElementOrder::hilbert_curve)
+    order_elements_along_hilbert_curve(mesh, agglomeration);
+  return agglomeration;
+}
+}  // namespace
+
 template <int Dim>
 Agglomeration agglomerate(const SimplexMesh<Dim>& mesh, Index element_count,
                           const AgglomerationOptions& options) {
@@ -344,13 +356,15 @@ Agglomeration agglomerate(const SimplexMesh<Dim>& mesh, Index element_count,
     part = greedy_partition<Dim>(graph, cell_centres(mesh), element_count);
   else if (element_count > 1)
     part = metis_partition(graph, element_count, options);
-  if (!greedy) return repair(graph, part, element_count, options.merge_fraction);
+  if (!greedy)
+    return in_element_order(mesh, repair(graph, part, element_count, options.merge_fraction),
+                            options);
   // Greedy growth labels its parts 0..parts−1 (about element_count of them), connected
   // already: the repair only renumbers them.
   const Index labels = *std::max_element(part.begin(), part.end()) + 1;
   Agglomeration result = repair(graph, part, labels, options.merge_fraction);
   result.requested_count = element_count;
-  return result;
+  return in_element_order(mesh, std::move(result), options);
 }
 
 template <int Dim>
@@ -375,7 +389,9 @@ Agglomeration repair_partition(const SimplexMesh<Dim>& mesh, std::span<const Ind
             part_of_cell[c]);
     label_count = std::max(label_count, part_of_cell[c] + 1);
   }
-  return repair(cell_adjacency(mesh), part_of_cell, label_count, options.merge_fraction);
+  return in_element_order(
+      mesh, repair(cell_adjacency(mesh), part_of_cell, label_count, options.merge_fraction),
+      options);
 }
 
 template CellAdjacency cell_adjacency(const SimplexMesh<2>&);

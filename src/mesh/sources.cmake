@@ -19,6 +19,7 @@ target_sources(polydg PRIVATE
 # Agglomeration (METIS) and polytopic meshes built from it.
 target_sources(polydg PRIVATE
   ${PROJECT_SOURCE_DIR}/src/mesh/agglomeration.cpp
+  ${PROJECT_SOURCE_DIR}/src/mesh/element_order.cpp
   ${PROJECT_SOURCE_DIR}/src/mesh/polytopic_mesh.cpp
   ${PROJECT_SOURCE_DIR}/src/mesh/polytopic_boundary_loops.cpp
   ${PROJECT_SOURCE_DIR}/src/mesh/polytopic_retriangulation.cpp

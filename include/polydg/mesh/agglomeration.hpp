@@ -55,8 +55,19 @@ enum class PartitionMethod {
   greedy_growth,
 };
 
+/// How the elements of an agglomeration are numbered.
+enum class ElementOrder {
+  /// In the order of each element's first fine cell (the fine mesh's cell order).
+  first_cell,
+  /// Along a Hilbert curve through the element centres (polydg/mesh/element_order.hpp): nearby
+  /// numbers are nearby in space, so a matrix's block rows with nearby numbers share more
+  /// neighbours.
+  hilbert_curve,
+};
+
 struct AgglomerationOptions {
   PartitionMethod method = PartitionMethod::kway;
+  ElementOrder element_order = ElementOrder::first_cell;
   /// METIS_OPTION_SEED: the same seed gives the same partition with the same METIS build.
   int seed = 1;
   /// Repair policy: when a part is disconnected its largest piece keeps the part; another piece
@@ -70,7 +81,8 @@ struct AgglomerationOptions {
 /// A partition of the fine cells into connected elements and what the repair had to do.
 struct Agglomeration {
   /// element_of_cell[c] ∈ [0, element_count): the element of fine cell c. Elements are
-  /// numbered in the order of their first cell, so no agglomeration gives the identity.
+  /// numbered in the order of their first cell (so no agglomeration gives the identity) or
+  /// along a Hilbert curve (AgglomerationOptions::element_order).
   std::vector<Index> element_of_cell;
   Index element_count = 0;
   /// The number of parts asked for (METIS's nparts, or 1 + the largest label given to repair).
@@ -103,7 +115,8 @@ Agglomeration agglomerate_by_cell_count(const SimplexMesh<Dim>& mesh, double cel
 /// Makes any partition (labels ≥ 0, one per cell, not necessarily dense) valid for a
 /// PolytopicMesh: disconnected parts are split and small pieces merged (see
 /// AgglomerationOptions::merge_fraction), empty labels dropped, elements renumbered densely in
-/// the order of their first cell. Throws polydg::Error for a wrong length or a negative label.
+/// the order of their first cell or along a Hilbert curve (element_order). Throws polydg::Error for
+/// a wrong length or a negative label.
 template <int Dim>
 Agglomeration repair_partition(const SimplexMesh<Dim>& mesh, std::span<const Index> part_of_cell,
                                const AgglomerationOptions& options = {});
