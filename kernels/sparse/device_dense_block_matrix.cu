@@ -136,14 +136,19 @@ __global__ void __launch_bounds__(threads_per_block, multiply_min_blocks<rows_pe
 /// 83 %). The HDG sizes, four candidates each (perf/results/spmv_hdg_shapes.txt; general kernel
 /// → chosen): N = 8 85 → 89 %, 12 88 → 92, 16 83 → 89, 24 87 → 90, 30 86 → 90, 50 84 → 90 (11,780
 /// faces), 75 88 → 91, 105 82 → 92; R = 1 with 2 blocks per multiprocessor (more threads, fewer
-/// loads each) was the slowest at N = 75 and 105 (80 %, 75 %). docs/performance.md has the table.
+/// loads each) was the slowest at N = 75 and 105 (80 %, 75 %). N = 6 and 50 were chosen again on
+/// the H200, where the H100's choices stopped short (79 %, 85 %), and checked on the H100
+/// (perf/results/spmv_shapes_ab_*.txt): N = 6 now C = 3 with 2 blocks per multiprocessor, so
+/// twice the threads keep loads in flight (H200 79 -> 92 %, H100 90 -> 91 %, fp32 72 -> 80 %);
+/// N = 50 C = 1, D = 3 in 80 registers at 3 blocks (H200 85 -> 92 %, H100 89 -> 95 %).
+/// docs/performance.md has the tables.
 struct FixedBlockSize {
   int n, rows_per_thread, chunk_columns, chunks_in_flight, min_blocks;
 };
 constexpr FixedBlockSize fixed_block_sizes[] = {
-    {3, 3, 3, 4, 2},  {4, 2, 4, 3, 2},  {6, 3, 6, 3, 1},  {8, 2, 4, 3, 2},  {10, 5, 5, 2, 1},
+    {3, 3, 3, 4, 2},  {4, 2, 4, 3, 2},  {6, 3, 3, 3, 2},  {8, 2, 4, 3, 2},  {10, 5, 5, 2, 1},
     {12, 3, 6, 3, 1}, {15, 5, 5, 2, 1}, {16, 4, 8, 2, 1}, {20, 4, 5, 2, 2}, {21, 3, 3, 3, 2},
-    {24, 3, 4, 3, 2}, {30, 6, 5, 2, 1}, {35, 5, 5, 2, 1}, {50, 5, 5, 3, 1}, {56, 4, 1, 3, 3},
+    {24, 3, 4, 3, 2}, {30, 6, 5, 2, 1}, {35, 5, 5, 2, 1}, {50, 5, 1, 3, 3}, {56, 4, 1, 3, 3},
     {75, 5, 3, 3, 1}, {105, 5, 5, 2, 1}};
 
 /// y = A x (+ z) for a group of one block size N (see fixed_block_sizes): thread (l, c) owns
