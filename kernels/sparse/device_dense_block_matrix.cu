@@ -144,7 +144,9 @@ __global__ void __launch_bounds__(threads_per_block, multiply_min_blocks<rows_pe
 /// N = 56 (4,931 block rows in the 560 MB slab matrix, a partial wave) gained from more loads
 /// in flight per thread rather than more threads: C = 4 at 200 registers, one block per
 /// multiprocessor, 48 values in flight per thread (H200 0.163 -> 0.156 ms, H100 87 -> 91 %;
-/// seven shapes on the H200, perf/results/spmv_slab_p5_shapes_h200.txt).
+/// seven shapes on the H200, perf/results/spmv_slab_p5_shapes_h200.txt). N = 30 took N = 50's
+/// shape, C = 1, D = 3 at 3 blocks (H200 0.147 -> 0.137 ms, fp32 0.108 -> 0.081; H100 the same
+/// fp64 time, fp32 0.124 -> 0.107; spmv_n4_n30_shapes_h200.txt); N = 4 kept its shape there.
 /// docs/performance.md has the tables.
 struct FixedBlockSize {
   int n, rows_per_thread, chunk_columns, chunks_in_flight, min_blocks;
@@ -152,7 +154,7 @@ struct FixedBlockSize {
 constexpr FixedBlockSize fixed_block_sizes[] = {
     {3, 3, 3, 4, 2},  {4, 2, 4, 3, 2},  {6, 3, 3, 3, 2},  {8, 2, 4, 3, 2},  {10, 5, 5, 2, 1},
     {12, 3, 6, 3, 1}, {15, 5, 5, 2, 1}, {16, 4, 8, 2, 1}, {20, 4, 5, 2, 2}, {21, 3, 3, 3, 2},
-    {24, 3, 4, 3, 2}, {30, 6, 5, 2, 1}, {35, 5, 5, 2, 1}, {50, 5, 1, 3, 3}, {56, 4, 4, 3, 1},
+    {24, 3, 4, 3, 2}, {30, 5, 1, 3, 3}, {35, 5, 5, 2, 1}, {50, 5, 1, 3, 3}, {56, 4, 4, 3, 1},
     {75, 5, 3, 3, 1}, {105, 5, 5, 2, 1}};
 
 /// y = A x (+ z) for a group of one block size N (see fixed_block_sizes): thread (l, c) owns
