@@ -7,6 +7,7 @@
 /// direction, so the block rows a GPU thread block (or a CPU cache line of x) works on share
 /// more of their neighbours' entries of x. Like MFEM's Mesh::GetHilbertElementOrdering, this is
 /// an option (AgglomerationOptions::element_order), not the default.
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
