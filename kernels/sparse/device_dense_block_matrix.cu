@@ -137,10 +137,11 @@ __global__ void __launch_bounds__(threads_per_block, multiply_min_blocks<rows_pe
 /// → chosen): N = 8 85 → 89 %, 12 88 → 92, 16 83 → 89, 24 87 → 90, 30 86 → 90, 50 84 → 90 (11,780
 /// faces), 75 88 → 91, 105 82 → 92; R = 1 with 2 blocks per multiprocessor (more threads, fewer
 /// loads each) was the slowest at N = 75 and 105 (80 %, 75 %). N = 6 and 50 were chosen again on
-/// the H200, where the H100's choices stopped short (79 %, 85 %), and checked on the H100
-/// (perf/results/spmv_shapes_ab_*.txt): N = 6 now C = 3 with 2 blocks per multiprocessor, so
-/// twice the threads keep loads in flight (H200 79 -> 92 %, H100 90 -> 91 %, fp32 72 -> 80 %);
-/// N = 50 C = 1, D = 3 in 80 registers at 3 blocks (H200 85 -> 92 %, H100 89 -> 95 %).
+/// the H200, where the H100's choices stopped short (80 %, 89 %), and checked on the H100
+/// (perf/results/spmv_shapes_ab_h100.txt): N = 6 now C = 3 with 2 blocks per multiprocessor, so
+/// twice the threads keep loads in flight (H200 0.189 -> 0.161 ms, H100 90 -> 91 %, fp32 72 ->
+/// 80 %); N = 50 C = 1, D = 3 in 80 registers at 3 blocks (H200 0.153 -> 0.142 ms, H100 89 ->
+/// 95 %).
 /// N = 56 (4,931 block rows in the 560 MB slab matrix, a partial wave) gained from more loads
 /// in flight per thread rather than more threads: C = 4 at 200 registers, one block per
 /// multiprocessor, 48 values in flight per thread (H200 0.163 -> 0.156 ms, H100 87 -> 91 %;
