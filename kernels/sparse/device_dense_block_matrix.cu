@@ -149,14 +149,25 @@ __global__ void __launch_bounds__(threads_per_block, multiply_min_blocks<rows_pe
 /// shape, C = 1, D = 3 at 3 blocks (H200 0.147 -> 0.137 ms, fp32 0.108 -> 0.081; H100 the same
 /// fp64 time, fp32 0.124 -> 0.107; spmv_n4_n30_shapes_h200.txt); N = 4 kept its shape there.
 /// docs/performance.md has the tables.
+///
+/// End shapes (the last three fields; 0: none). In a launch of more than one wave, the thread
+/// blocks that start last, once the queue is empty, set its end: each thread streams its rows
+/// at about one memory round trip per D chunks, and little else runs beside it. An end shape
+/// has fewer rows per thread and more columns per round trip, so those rows take fewer round
+/// trips (more threads share them); its loads per value read are more (x once per column and
+/// thread), so in bulk it is slower. N = 56: (2, 8, 3) for the last 0.35 of a wave's block
+/// rows, 10.5 round trips for a five-slot row against 21 (slab P_5 at 560 MB, H100: 0.209 ->
+/// 0.201 ms; the tail was 0.010-0.018 ms on the H200, docs/performance.md, tenth measurement).
 struct FixedBlockSize {
   int n, rows_per_thread, chunk_columns, chunks_in_flight, min_blocks;
+  int end_rows_per_thread = 0, end_chunk_columns = 0, end_chunks_in_flight = 0;
 };
 constexpr FixedBlockSize fixed_block_sizes[] = {
-    {3, 3, 3, 4, 2},  {4, 2, 4, 3, 2},  {6, 3, 3, 3, 2},  {8, 2, 4, 3, 2},  {10, 5, 5, 2, 1},
-    {12, 3, 6, 3, 1}, {15, 5, 5, 2, 1}, {16, 4, 8, 2, 1}, {20, 4, 5, 2, 2}, {21, 3, 3, 3, 2},
-    {24, 3, 4, 3, 2}, {30, 5, 1, 3, 3}, {35, 5, 5, 2, 1}, {50, 5, 1, 3, 3}, {56, 4, 4, 3, 1},
-    {75, 5, 3, 3, 1}, {105, 5, 5, 2, 1}};
+    {3, 3, 3, 4, 2},  {4, 2, 4, 3, 2},  {6, 3, 3, 3, 2},           {8, 2, 4, 3, 2},
+    {10, 5, 5, 2, 1}, {12, 3, 6, 3, 1}, {15, 5, 5, 2, 1},          {16, 4, 8, 2, 1},
+    {20, 4, 5, 2, 2}, {21, 3, 3, 3, 2}, {24, 3, 4, 3, 2},          {30, 5, 1, 3, 3},
+    {35, 5, 5, 2, 1}, {50, 5, 1, 3, 3}, {56, 4, 4, 3, 1, 2, 8, 3}, {75, 5, 3, 3, 1},
+    {105, 5, 5, 2, 1}};
 
 /// y = A x (+ z) for a group of one block size N (see fixed_block_sizes): thread (l, c) owns
 /// rows c R .. c R + R − 1 of block row l, and walks the row's columns k = 0, 1, … (slot after
@@ -167,14 +178,13 @@ constexpr FixedBlockSize fixed_block_sizes[] = {
 /// the 2D P_1 matrix (N = 3) the offsets' and the sums' waits were 61 % of the stall samples, at
 /// 124 registers and 25 % occupancy (Nsight Compute, H100). It sums in the general kernel's
 /// order (k ascending), so the bits are the same.
-template <class Real, int N, int R, int C, int D, int MinBlocks>
-__global__ void __launch_bounds__(threads_per_block, MinBlocks)
-    multiply_fixed_kernel(const DenseBlockGroup* groups, const BlockWork* launch,
-                          const Real* values, const GlobalIndex* row_dofs,
-                          const GlobalIndex* slot_columns, const Real* x, const Real* z, Real* y) {
+template <class Real, int N, int R, int C, int D>
+__device__ __forceinline__ void multiply_fixed_rows(const DenseBlockGroup& group, GlobalIndex t,
+                                                    const Real* values, const GlobalIndex* row_dofs,
+                                                    const GlobalIndex* slot_columns, const Real* x,
+                                                    const Real* z, Real* y) {
   static_assert(N % R == 0 && N % C == 0 && D >= 2);
   constexpr int chunks_per_slot = N / C;
-  const auto [group, t] = group_thread(groups, launch);
   const GlobalIndex rows = group.row_count;
   if (t >= rows * (N / R)) return;
   const GlobalIndex l = t % rows;
@@ -229,6 +239,28 @@ __global__ void __launch_bounds__(threads_per_block, MinBlocks)
   for (int r = 0; r < R; ++r) y[row + r] = z ? sum[r] + z[row + r] : sum[r];
 }
 
+/// The kernel of one fixed_block_sizes entry: thread blocks below head_blocks take the entry's
+/// shape (R, C, D); the rest, the last in the launch, its end shape (Re, Ce, De) if it has one.
+template <class Real, int N, int R, int C, int D, int MinBlocks, int Re, int Ce, int De>
+__global__ void __launch_bounds__(threads_per_block, MinBlocks)
+    multiply_fixed_kernel(const DenseBlockGroup* groups, const BlockWork* launch,
+                          GlobalIndex head_blocks, const Real* values, const GlobalIndex* row_dofs,
+                          const GlobalIndex* slot_columns, const Real* x, const Real* z, Real* y) {
+  const auto [group, t] = group_thread(groups, launch);
+  if constexpr (Re > 0) {
+    if (GlobalIndex(blockIdx.x) >= head_blocks) {
+      multiply_fixed_rows<Real, N, Re, Ce, De>(group, t, values, row_dofs, slot_columns, x, z, y);
+      return;
+    }
+  }
+  multiply_fixed_rows<Real, N, R, C, D>(group, t, values, row_dofs, slot_columns, x, z, y);
+}
+
+/// The end shape's share of a launch with more than a wave: this fraction of the block rows
+/// one wave covers. N = 56 on the H100 (slab P_5, 560 MB; perf/results/spmv_end_shape_h100.txt):
+/// 0.35-0.5 of a wave 3-4 % faster than none, 0.25 1-2 %, 0.7 and 1.0 slower than none.
+constexpr double end_wave_fraction = 0.35;
+
 /// run(multiply_fixed_kernel for fixed_block_sizes[kind]): one instantiation per table entry.
 template <class Real, class Run, std::size_t... kinds>
 void run_fixed_kernel(int kind, const Run& run, std::index_sequence<kinds...>) {
@@ -236,7 +268,9 @@ void run_fixed_kernel(int kind, const Run& run, std::index_sequence<kinds...>) {
         ? run(multiply_fixed_kernel<
               Real, fixed_block_sizes[kinds].n, fixed_block_sizes[kinds].rows_per_thread,
               fixed_block_sizes[kinds].chunk_columns, fixed_block_sizes[kinds].chunks_in_flight,
-              fixed_block_sizes[kinds].min_blocks>)
+              fixed_block_sizes[kinds].min_blocks, fixed_block_sizes[kinds].end_rows_per_thread,
+              fixed_block_sizes[kinds].end_chunk_columns,
+              fixed_block_sizes[kinds].end_chunks_in_flight>)
         : void()),
    ...);
 }
@@ -410,7 +444,7 @@ device::DeviceBuffer<T> upload(std::span<const T> host) {
 
 template <class Real>
 DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real>& host,
-                                                     int rows_per_thread)
+                                                     int rows_per_thread, Index end_block_rows)
     : dof_count_(host.dof_count()),
       stored_values_(GlobalIndex(host.values().size())),
       matrix_values_(host.pattern().value_count()),
@@ -437,6 +471,8 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
     cudaDeviceGetAttribute(&threads_per_processor, cudaDevAttrMaxThreadsPerMultiProcessor, device);
   }
   const GlobalIndex resident = GlobalIndex(processors) * threads_per_processor;
+  require(end_block_rows >= automatic_end_rows, "DeviceDenseBlockMatrix: end_block_rows ",
+          end_block_rows, " (automatic_end_rows, or 0 or more)");
   require(rows_per_thread == 0 || rows_per_thread == 1 || rows_per_thread == 2 ||
               rows_per_thread == 4 || rows_per_thread == 8,
           "DeviceDenseBlockMatrix: rows_per_thread ", rows_per_thread,
@@ -468,6 +504,7 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
   // blocks the device holds at once: its last wave would run nearly empty. The few-face HDG 3D
   // p = 1 matrix (11,780 block rows of 15, 1.05 waves at one block per multiprocessor) was at
   // 73 % of the copy bandwidth in its kernel, 81-83 % in the general one (H100, fp64).
+  std::vector<int> per_processor(std::size(fixed_block_sizes), 1);
   for (int kind = 0; kind < int(std::size(fixed_block_sizes)); ++kind) {
     GlobalIndex blocks = 0;
     for (std::size_t g = 0; g < kinds.size(); ++g)
@@ -477,34 +514,76 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
              threads_per_block - 1) /
             threads_per_block;
     if (blocks == 0) continue;
-    int per_processor = 1;
     run_fixed_kernel<Real>(
         kind,
         [&](auto kernel) {
-          if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_processor, kernel,
+          if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_processor[kind], kernel,
                                                             threads_per_block, 0) != cudaSuccess) {
-            per_processor = 1;         // assume one: the rule only tunes
+            per_processor[kind] = 1;   // assume one: the rule only tunes
             (void)cudaGetLastError();  // not left for the next launch check to report
           }
         },
         std::make_index_sequence<std::size(fixed_block_sizes)>());
-    const double waves = double(blocks) / double(std::max(per_processor, 1) * processors);
+    const double waves = double(blocks) / double(std::max(per_processor[kind], 1) * processors);
     if (waves > 1.0 && waves < 1.5)
       for (int& k : kinds)
         if (k == kind) k = -1;
   }
-  for (int kind = -1; kind < int(std::size(fixed_block_sizes)); ++kind) {
-    const auto threads = [&](std::size_t g) {
-      if (kinds[g] != kind) return GlobalIndex(0);
-      return multiply_thread_count(
-          host.groups()[g], kind < 0 ? rows_per_thread : fixed_block_sizes[kind].rows_per_thread);
+  // The end of a launch: a size with an end shape gives it the groups that come last in the
+  // launch order (the highest block rows), end_block_rows of them or, by default, about
+  // end_wave_fraction of the block rows one wave of the size's kernel covers — where the launch
+  // has more than a wave (with less, every thread starts at once and none waits in a queue).
+  std::vector<char> at_end(kinds.size(), 0);
+  for (int kind = 0; kind < int(std::size(fixed_block_sizes)); ++kind) {
+    const FixedBlockSize& size = fixed_block_sizes[kind];
+    if (size.end_rows_per_thread == 0) continue;
+    std::vector<std::size_t> members;
+    GlobalIndex threads = 0;
+    for (std::size_t g = 0; g < kinds.size(); ++g)
+      if (kinds[g] == kind) {
+        members.push_back(g);
+        threads += multiply_thread_count(host.groups()[g], size.rows_per_thread);
+      }
+    const double wave_threads =
+        double(std::max(per_processor[kind], 1)) * processors * threads_per_block;
+    const double target = end_block_rows >= 0      ? double(end_block_rows)
+                          : threads > wave_threads ? end_wave_fraction * wave_threads /
+                                                         double(size.n / size.rows_per_thread)
+                                                   : 0.0;
+    const auto first_block_row = [&](std::size_t g) {
+      return host.row_block_rows()[host.groups()[g].first_row];
     };
-    std::vector<BlockWork> table = launch_table(host, threads);
-    if (table.empty()) continue;
-    multiply_launches_.push_back({kind, upload_table(table)});
+    std::sort(members.begin(), members.end(), [&](std::size_t a, std::size_t b) {
+      return first_block_row(a) > first_block_row(b);
+    });
+    double rows = 0;
+    for (std::size_t g : members) {
+      if (rows >= target) break;
+      at_end[g] = 1;
+      rows += host.groups()[g].row_count;
+    }
   }
-  for (std::size_t g = 0; g < kinds.size(); ++g)
+  for (int kind = -1; kind < int(std::size(fixed_block_sizes)); ++kind) {
+    const auto threads = [&](bool end) {
+      return [&, end](std::size_t g) {
+        if (kinds[g] != kind || bool(at_end[g]) != end) return GlobalIndex(0);
+        const int r = kind < 0 ? rows_per_thread
+                      : end    ? fixed_block_sizes[kind].end_rows_per_thread
+                               : fixed_block_sizes[kind].rows_per_thread;
+        return multiply_thread_count(host.groups()[g], r);
+      };
+    };
+    std::vector<BlockWork> table = launch_table(host, threads(false));
+    const GlobalIndex head_blocks = GlobalIndex(table.size());
+    const std::vector<BlockWork> end_table = launch_table(host, threads(true));
+    table.insert(table.end(), end_table.begin(), end_table.end());
+    if (table.empty()) continue;
+    multiply_launches_.push_back({kind, head_blocks, upload_table(table)});
+  }
+  for (std::size_t g = 0; g < kinds.size(); ++g) {
     if (kinds[g] >= 0) fixed_size_rows_ += host.groups()[g].row_count;
+    if (at_end[g]) end_rows_ += host.groups()[g].row_count;
+  }
   const auto groups = host.groups();
   row_blocks_ = upload_table(launch_table(
       host, [&](std::size_t g) { return GlobalIndex(groups[g].row_count) * groups[g].row_size; }));
@@ -566,8 +645,8 @@ void DeviceDenseBlockMatrix<Real>::multiply_add(const Real* x, const Real* z, Re
     };
     const auto run_fixed = [&](auto kernel) {
       kernel<<<unsigned(launch.blocks.size()), threads_per_block>>>(
-          groups_.data(), launch.blocks.data(), values_.data(), row_dof_offsets_.data(),
-          slot_column_dof_offsets_.data(), x, z, y);
+          groups_.data(), launch.blocks.data(), launch.head_blocks, values_.data(),
+          row_dof_offsets_.data(), slot_column_dof_offsets_.data(), x, z, y);
     };
     if (launch.kernel >= 0) {
       run_fixed_kernel<Real>(launch.kernel, run_fixed,

@@ -10,7 +10,7 @@ namespace {
 }  // namespace
 
 template <class Real>
-DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real>&, int) {
+DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real>&, int, Index) {
   unavailable("DeviceDenseBlockMatrix");
 }
 template <class Real>

@@ -43,11 +43,13 @@ std::vector<Real> test_vector(GlobalIndex size, double phase) {
 }
 
 /// fixed_size, when given: whether y = A x must run (at least partly) in a kernel compiled for
-/// the block size (its bits are checked against the general kernel's in any case).
+/// the block size (its bits are checked against the general kernel's in any case); end_shape:
+/// whether that kernel has an end shape, which must then take the block rows asked of it.
 template <class Real>
 void check_matrix(const BlockMatrix<Real>& matrix, Index max_group_count, const char* name,
                   std::optional<bool> fixed_size = std::nullopt,
-                  Index slice_rows = DenseBlockMatrix<Real>::default_slices) {
+                  Index slice_rows = DenseBlockMatrix<Real>::default_slices,
+                  bool end_shape = false) {
   const double tolerance = sizeof(Real) == 8 ? 1e-13 : 1e-5;
   const DenseBlockMatrix<Real> host(matrix, max_group_count, slice_rows);
   DeviceDenseBlockMatrix<Real> gpu(host);
@@ -124,6 +126,18 @@ void check_matrix(const BlockMatrix<Real>& matrix, Index max_group_count, const 
     chunked.multiply_add(x_device.data(), z_device.data(), y_device.data());
     POLYDG_GPU_CHECK(same_bits(y_device.to_host(), product_add));
   }
+  // The end shape for one block row (the last slice), half of them and all: the same bits.
+  const Index block_rows = Index(host.row_block_rows().size());
+  for (const Index end_rows : {Index(1), block_rows / 2, block_rows}) {
+    const DeviceDenseBlockMatrix<Real> ended(host, 0, end_rows);
+    if (end_shape) POLYDG_GPU_CHECK(ended.end_rows() >= end_rows && ended.end_rows() > 0);
+    if (end_shape && end_rows < block_rows / 2) POLYDG_GPU_CHECK(ended.end_rows() < block_rows);
+    if (!end_shape) POLYDG_GPU_CHECK(ended.end_rows() == 0);
+    ended.multiply(x_device.data(), y_device.data());
+    POLYDG_GPU_CHECK(same_bits(y_device.to_host(), product));
+    ended.multiply_add(x_device.data(), z_device.data(), y_device.data());
+    POLYDG_GPU_CHECK(same_bits(y_device.to_host(), product_add));
+  }
   POLYDG_GPU_CHECK(update_exact);
 }
 
@@ -154,8 +168,9 @@ void check_patterns() {
         std::vector<Index>(block_sizes.size(), n), interfaces));
     fill_diagonally_dominant_values(one_degree);
     const std::string name = "IP-DG one degree, N = " + std::to_string(n);
-    check_matrix(one_degree, 0, name.c_str(), n != 9);
-    check_matrix(one_degree, 0, (name + ", slices of 16").c_str(), n != 9, 16);
+    check_matrix(one_degree, 0, name.c_str(), n != 9, DenseBlockMatrix<Real>::default_slices,
+                 n == 56);
+    check_matrix(one_degree, 0, (name + ", slices of 16").c_str(), n != 9, 16, n == 56);
     check_matrix(one_degree, 3, (name + ", 3 groups (padded)").c_str());
   }
   // (b) HDG face patterns: 2D p = 1, 3D p = 2, exact (in the default slices: of 1024 rows at

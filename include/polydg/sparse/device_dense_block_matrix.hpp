@@ -44,9 +44,11 @@ struct DenseBlockWork {
   Index group;
   Index block;
 };
-/// One launch of y = A x: its kernel (−1 the general one, else a fixed block size) and blocks.
+/// One launch of y = A x: its kernel (−1 the general one, else a fixed block size) and blocks;
+/// those from head_blocks on take the size's end shape.
 struct DenseBlockLaunch {
   int kernel = -1;
+  GlobalIndex head_blocks = 0;
   device::DeviceBuffer<DenseBlockWork> blocks;
 };
 }  // namespace detail
@@ -60,7 +62,13 @@ class DeviceDenseBlockMatrix {
   /// the matrix gives fewer threads than a sixteenth of what the device holds) and the
   /// fixed-size kernels where the blocks allow them, or 1, 2, 4, 8 for the general kernel
   /// everywhere (the products are bitwise the same whichever); anything else throws.
-  explicit DeviceDenseBlockMatrix(const DenseBlockMatrix<Real>& host, int rows_per_thread = 0);
+  /// end_block_rows: block rows a fixed-size kernel with an end shape (N = 56) gives to it at
+  /// the end of its launch — whole slices, the last in launch order, until at least that many;
+  /// automatic_end_rows (the default) for a fraction of a wave where the launch has more than
+  /// one, none otherwise. The products' bits do not depend on it.
+  static constexpr Index automatic_end_rows = -1;
+  explicit DeviceDenseBlockMatrix(const DenseBlockMatrix<Real>& host, int rows_per_thread = 0,
+                                  Index end_block_rows = automatic_end_rows);
 
   GlobalIndex dof_count() const { return dof_count_; }
   /// Stored values (with padding) and the BlockMatrix's values (without).
@@ -94,9 +102,11 @@ class DeviceDenseBlockMatrix {
   /// for).
   int rows_per_thread() const { return rows_per_thread_; }
   /// Block rows whose y = A x runs in a kernel compiled for their block size: those of groups
-  /// of one block size N = 3, 4, 6 or 10 whose blocks are all N × N (a one-degree pattern),
-  /// unless rows_per_thread was given. The products' bits are the same either way.
+  /// of one block size N (2D, 2D+1 and 3D P_1..P_5, HDG 2D / 3D p = 1..5) whose blocks are
+  /// all N × N (a one-degree pattern), unless rows_per_thread was given; of those, end_rows()
+  /// in the size's end shape. The products' bits are the same either way.
   Index fixed_size_rows() const { return fixed_size_rows_; }
+  Index end_rows() const { return end_rows_; }
   /// The stored values, group after group (as DenseBlockMatrix::values()).
   const Real* values() const { return values_.data(); }
 
@@ -104,7 +114,7 @@ class DeviceDenseBlockMatrix {
   GlobalIndex dof_count_ = 0, stored_values_ = 0, matrix_values_ = 0, inflated_size_ = 0,
               diagonal_block_values_ = 0;
   int rows_per_thread_ = 4;
-  Index rows_ = 0, slots_ = 0, fixed_size_rows_ = 0;
+  Index rows_ = 0, slots_ = 0, fixed_size_rows_ = 0, end_rows_ = 0;
   device::DeviceBuffer<DenseBlockGroup> groups_;
   // The launches' thread blocks: one thread per (block row, chunk of rows) for y = A x, per
   // (block row, row) for the other kernels, per block row for inflate.
