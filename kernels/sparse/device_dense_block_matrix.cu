@@ -156,8 +156,9 @@ __global__ void __launch_bounds__(threads_per_block, multiply_min_blocks<rows_pe
 /// has fewer rows per thread and more columns per round trip, so those rows take fewer round
 /// trips (more threads share them); its loads per value read are more (x once per column and
 /// thread), so in bulk it is slower. N = 56: (2, 8, 3) for the last 0.35 of a wave's block
-/// rows, 10.5 round trips for a five-slot row against 21 (slab P_5 at 560 MB, H100: 0.209 ->
-/// 0.201 ms; the tail was 0.010-0.018 ms on the H200, docs/performance.md, tenth measurement).
+/// rows, 10.5 round trips for a five-slot row against 21 (slab P_5 at 560 MB: H100 0.209 ->
+/// 0.201 ms, H200 0.157 -> 0.149-0.151). End shapes for N = 10, 15, 20, 21 and 35, whose rows
+/// are 3-5x shorter, were the same or slower (H200; docs/performance.md, tenth measurement).
 struct FixedBlockSize {
   int n, rows_per_thread, chunk_columns, chunks_in_flight, min_blocks;
   int end_rows_per_thread = 0, end_chunk_columns = 0, end_chunks_in_flight = 0;
