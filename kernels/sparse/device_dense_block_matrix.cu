@@ -127,38 +127,25 @@ __global__ void __launch_bounds__(threads_per_block, multiply_min_blocks<rows_pe
 /// all of whose slots have N columns (one degree: 2D P_1..P_5, 2D+1 and 3D P_1..P_5, HDG 2D and
 /// 3D p = 1..5), each with the rows per thread R, the columns per chunk C (C divides N), the
 /// chunks D whose loads are in flight at once (see the kernel), and the blocks per
-/// multiprocessor its registers must allow. Chosen among three to five candidates per N on the
-/// H100 (fp64, 560 MB, % of the copy bandwidth): more loads in flight per thread won over more
-/// resident threads nearly everywhere (N = 3: D = 4 at 128 registers 85 %, D = 3 82-83 %, D = 2
-/// at 80 registers 72 %; N = 4: R = 2, D = 3 93 %, R = 4 84 %; N = 6: C = 6, D = 3 at 254
-/// registers 87 %, C = 3 84 %); R = N was slower at N = 6 (77 %); at N = 35 and 56 few block
-/// rows give few threads, so 3 blocks per multiprocessor or 60 loads per thread (85-87 % against
-/// 83 %). The HDG sizes, four candidates each (perf/results/spmv_hdg_shapes.txt; general kernel
-/// → chosen): N = 8 85 → 89 %, 12 88 → 92, 16 83 → 89, 24 87 → 90, 30 86 → 90, 50 84 → 90 (11,780
-/// faces), 75 88 → 91, 105 82 → 92; R = 1 with 2 blocks per multiprocessor (more threads, fewer
-/// loads each) was the slowest at N = 75 and 105 (80 %, 75 %). N = 6 and 50 were chosen again on
-/// the H200, where the H100's choices stopped short (80 %, 89 %), and checked on the H100
-/// (perf/results/spmv_shapes_ab_h100.txt): N = 6 now C = 3 with 2 blocks per multiprocessor, so
-/// twice the threads keep loads in flight (H200 0.189 -> 0.161 ms, H100 90 -> 91 %, fp32 72 ->
-/// 80 %); N = 50 C = 1, D = 3 in 80 registers at 3 blocks (H200 0.153 -> 0.142 ms, H100 89 ->
-/// 95 %).
-/// N = 56 (4,931 block rows in the 560 MB slab matrix, a partial wave) gained from more loads
-/// in flight per thread rather than more threads: C = 4 at 200 registers, one block per
-/// multiprocessor, 48 values in flight per thread (H200 0.163 -> 0.156 ms, H100 87 -> 91 %;
-/// seven shapes on the H200, perf/results/spmv_slab_p5_shapes_h200.txt). N = 30 took N = 50's
-/// shape, C = 1, D = 3 at 3 blocks (H200 0.147 -> 0.137 ms, fp32 0.108 -> 0.081; H100 the same
-/// fp64 time, fp32 0.124 -> 0.107; spmv_n4_n30_shapes_h200.txt); N = 4 kept its shape there.
-/// docs/performance.md has the tables.
+/// multiprocessor its registers must allow.
+///
+/// Each shape is the fastest of three to seven candidates measured for its N (fp64, 560 MB, %
+/// of the copy bandwidth; on the H100, and on the H200 again for N = 6, 30, 50 and 56, where
+/// the H100's choices stopped short). What decided nearly everywhere: more loads in flight per
+/// thread beat more resident threads, up to what the registers allow without spilling; where a
+/// size's matrix has few block rows (N = 30, 50) one column per chunk at three blocks per
+/// multiprocessor won instead; R = N (at N = 6) and R = 1 (at N = 75, 105) lost. The tables
+/// and the files of each sweep: docs/performance.md, issue 6, third to tenth measurements.
 ///
 /// End shapes (the last three fields; 0: none). In a launch of more than one wave, the thread
 /// blocks that start last, once the queue is empty, set its end: each thread streams its rows
 /// at about one memory round trip per D chunks, and little else runs beside it. An end shape
 /// has fewer rows per thread and more columns per round trip, so those rows take fewer round
-/// trips (more threads share them); its loads per value read are more (x once per column and
-/// thread), so in bulk it is slower. N = 56: (2, 8, 3) for the last 0.35 of a wave's block
-/// rows, 10.5 round trips for a five-slot row against 21 (slab P_5 at 560 MB: H100 0.209 ->
-/// 0.201 ms, H200 0.157 -> 0.149-0.151). End shapes for N = 10, 15, 20, 21 and 35, whose rows
-/// are 3-5x shorter, were the same or slower (H200; docs/performance.md, tenth measurement).
+/// trips; it reads x once per column and thread, twice as often per value, so in bulk it is
+/// slower and takes only the last end_wave_fraction of a wave. N = 56: (2, 8, 3), 10.5 round
+/// trips for a five-slot row against 21 (slab P_5 at 560 MB: H100 0.209 -> 0.201 ms, H200
+/// 0.157 -> 0.149-0.151). For N = 10, 15, 20, 21 and 35, whose rows are 3-5x shorter, end
+/// shapes were the same or slower (tenth measurement).
 struct FixedBlockSize {
   int n, rows_per_thread, chunk_columns, chunks_in_flight, min_blocks;
   int end_rows_per_thread = 0, end_chunk_columns = 0, end_chunks_in_flight = 0;
