@@ -94,6 +94,7 @@ struct Row {
   double difference = 0;        ///< |y_DBF − y_CSR| / |y_CSR|
   int rows_per_thread = 0;      ///< DeviceDenseBlockMatrix::rows_per_thread() of the DBF product
   double fixed_size_share = 0;  ///< block rows in the fixed-size kernels / all block rows
+  double end_share = 0;         ///< of those, in a size's end shape / all block rows
   /// y = A x with each further --slice-rows value: (slice rows, ms, minimal bytes).
   std::vector<std::tuple<int, double, double>> sliced;
 };
@@ -135,6 +136,7 @@ Row run_case(const BlockMatrix<Real>& matrix, const std::string& family, int p, 
     const DeviceDenseBlockMatrix<Real> dbf(host, dbf_rows_per_thread);
     row.rows_per_thread = dbf.rows_per_thread();
     row.fixed_size_share = double(dbf.fixed_size_rows()) / double(host.row_block_rows().size());
+    row.end_share = double(dbf.end_rows()) / double(host.row_block_rows().size());
     row.padding = host.padding_ratio();
     row.dbf_bytes = dbf.minimal_bytes();
     row.dbf_ms =
@@ -533,7 +535,8 @@ int main(int argc, char** argv) {
              << ", \"bsr_bytes\": " << r.bsr_bytes << ", \"difference\": " << r.difference
              << ", \"block_rows\": " << r.block_rows
              << ", \"rows_per_thread\": " << r.rows_per_thread
-             << ", \"fixed_size_share\": " << r.fixed_size_share << ", \"sliced\": [";
+             << ", \"fixed_size_share\": " << r.fixed_size_share
+             << ", \"end_share\": " << r.end_share << ", \"sliced\": [";
         for (std::size_t s = 0; s < r.sliced.size(); ++s) {
           const auto& [slice_rows, ms, bytes] = r.sliced[s];
           json << (s ? ", " : "") << "{\"slice_rows\": " << slice_rows << ", \"dbf_ms\": " << ms
