@@ -492,48 +492,43 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
   // blocks the device holds at once: its last wave would run nearly empty. The few-face HDG 3D
   // p = 1 matrix (11,780 block rows of 15, 1.05 waves at one block per multiprocessor) was at
   // 73 % of the copy bandwidth in its kernel, 81-83 % in the general one (H100, fp64).
-  std::vector<int> per_processor(std::size(fixed_block_sizes), 1);
-  for (int kind = 0; kind < int(std::size(fixed_block_sizes)); ++kind) {
-    GlobalIndex blocks = 0;
-    for (std::size_t g = 0; g < kinds.size(); ++g)
-      if (kinds[g] == kind)
-        blocks +=
-            (multiply_thread_count(host.groups()[g], fixed_block_sizes[kind].rows_per_thread) +
-             threads_per_block - 1) /
-            threads_per_block;
-    if (blocks == 0) continue;
-    run_fixed_kernel<Real>(
-        kind,
-        [&](auto kernel) {
-          if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_processor[kind], kernel,
-                                                            threads_per_block, 0) != cudaSuccess) {
-            per_processor[kind] = 1;   // assume one: the rule only tunes
-            (void)cudaGetLastError();  // not left for the next launch check to report
-          }
-        },
-        std::make_index_sequence<std::size(fixed_block_sizes)>());
-    const double waves = double(blocks) / double(std::max(per_processor[kind], 1) * processors);
-    if (waves > 1.0 && waves < 1.5)
-      for (int& k : kinds)
-        if (k == kind) k = -1;
-  }
-  // The end of a launch: a size with an end shape gives it the groups that come last in the
-  // launch order (the highest block rows), end_block_rows of them or, by default, about
+  // Then the end of a launch: a size with an end shape gives it the groups that come last in
+  // the launch order (the highest block rows), end_block_rows of them or, by default, about
   // end_wave_fraction of the block rows one wave of the size's kernel covers — where the launch
   // has more than a wave (with less, every thread starts at once and none waits in a queue).
   std::vector<char> at_end(kinds.size(), 0);
   for (int kind = 0; kind < int(std::size(fixed_block_sizes)); ++kind) {
     const FixedBlockSize& size = fixed_block_sizes[kind];
-    if (size.end_rows_per_thread == 0) continue;
     std::vector<std::size_t> members;
-    GlobalIndex threads = 0;
+    GlobalIndex blocks = 0, threads = 0;
     for (std::size_t g = 0; g < kinds.size(); ++g)
       if (kinds[g] == kind) {
         members.push_back(g);
-        threads += multiply_thread_count(host.groups()[g], size.rows_per_thread);
+        const GlobalIndex group_threads =
+            multiply_thread_count(host.groups()[g], size.rows_per_thread);
+        threads += group_threads;
+        blocks += (group_threads + threads_per_block - 1) / threads_per_block;
       }
-    const double wave_threads =
-        double(std::max(per_processor[kind], 1)) * processors * threads_per_block;
+    if (blocks == 0) continue;
+    int per_processor = 1;
+    run_fixed_kernel<Real>(
+        kind,
+        [&](auto kernel) {
+          if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_processor, kernel,
+                                                            threads_per_block, 0) != cudaSuccess) {
+            per_processor = 1;         // assume one: the rules only tune
+            (void)cudaGetLastError();  // not left for the next launch check to report
+          }
+        },
+        std::make_index_sequence<std::size(fixed_block_sizes)>());
+    per_processor = std::max(per_processor, 1);
+    const double waves = double(blocks) / double(per_processor * processors);
+    if (waves > 1.0 && waves < 1.5) {
+      for (const std::size_t g : members) kinds[g] = -1;
+      continue;
+    }
+    if (size.end_rows_per_thread == 0) continue;
+    const double wave_threads = double(per_processor) * processors * threads_per_block;
     const double target = end_block_rows >= 0      ? double(end_block_rows)
                           : threads > wave_threads ? end_wave_fraction * wave_threads /
                                                          double(size.n / size.rows_per_thread)
@@ -545,7 +540,7 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
       return first_block_row(a) > first_block_row(b);
     });
     double rows = 0;
-    for (std::size_t g : members) {
+    for (const std::size_t g : members) {
       if (rows >= target) break;
       at_end[g] = 1;
       rows += host.groups()[g].row_count;
