@@ -146,27 +146,41 @@ __global__ void __launch_bounds__(threads_per_block, multiply_min_blocks<rows_pe
 /// trips for a five-slot row against 21 (slab P_5 at 560 MB: H100 0.209 -> 0.201 ms, H200
 /// 0.157 -> 0.149-0.151). For N = 10, 15, 20, 21 and 35, whose rows are 3-5x shorter, end
 /// shapes were the same or slower (tenth measurement).
+///
+/// Adjacent lanes (last field): the N / R threads of a block row sit in adjacent lanes of a
+/// warp (t -> l = t / (N / R)) instead of N / R groups of rows apart (l = t mod G), so their
+/// gathers of the same x and column offsets are one request, not N / R requests from as many
+/// warps. N = 4 (slab P_1): Nsight Compute on the H200 had L2 at 93 % of its throughput and
+/// DRAM at 78 %, the x gathers adding half the values' sectors again; adjacent lanes took it
+/// from 0.182 to 0.174 ms (90 -> 93 % of the copy bandwidth). For N = 6, 8, 10, 12, 16 and 24
+/// they were the same or slower (up to 1.5x at N = 24, where a warp's load then touches eight
+/// rows of a band; eleventh measurement).
 struct FixedBlockSize {
   int n, rows_per_thread, chunk_columns, chunks_in_flight, min_blocks;
   int end_rows_per_thread = 0, end_chunk_columns = 0, end_chunks_in_flight = 0;
+  bool adjacent_lanes = false;
 };
 constexpr FixedBlockSize fixed_block_sizes[] = {
-    {3, 3, 3, 4, 2},  {4, 2, 4, 3, 2},  {6, 3, 3, 3, 2},           {8, 2, 4, 3, 2},
-    {10, 5, 5, 2, 1}, {12, 3, 6, 3, 1}, {15, 5, 5, 2, 1},          {16, 4, 8, 2, 1},
-    {20, 4, 5, 2, 2}, {21, 3, 3, 3, 2}, {24, 3, 4, 3, 2},          {30, 5, 1, 3, 3},
-    {35, 5, 5, 2, 1}, {50, 5, 1, 3, 3}, {56, 4, 4, 3, 1, 2, 8, 3}, {75, 5, 3, 3, 1},
+    {3, 3, 3, 4, 2},           {4, 2, 4, 3, 2, 0, 0, 0, true},
+    {6, 3, 3, 3, 2},           {8, 2, 4, 3, 2},
+    {10, 5, 5, 2, 1},          {12, 3, 6, 3, 1},
+    {15, 5, 5, 2, 1},          {16, 4, 8, 2, 1},
+    {20, 4, 5, 2, 2},          {21, 3, 3, 3, 2},
+    {24, 3, 4, 3, 2},          {30, 5, 1, 3, 3},
+    {35, 5, 5, 2, 1},          {50, 5, 1, 3, 3},
+    {56, 4, 4, 3, 1, 2, 8, 3}, {75, 5, 3, 3, 1},
     {105, 5, 5, 2, 1}};
 
-/// y = A x (+ z) for a group of one block size N (see fixed_block_sizes): thread (l, c) owns
-/// rows c R .. c R + R − 1 of block row l, and walks the row's columns k = 0, 1, … (slot after
-/// slot) in chunks of C. The loads of D chunks are in flight while it sums the oldest: before
-/// summing chunk q it issues those of chunk q + D − 1, and each chunk's column offset (the slot's
-/// x) was loaded D chunks before its x is. The earlier kernel issued two whole slots' loads,
-/// waited, summed, and only then loaded the next slots' offsets, whose x then waited again: on
-/// the 2D P_1 matrix (N = 3) the offsets' and the sums' waits were 61 % of the stall samples, at
-/// 124 registers and 25 % occupancy (Nsight Compute, H100). It sums in the general kernel's
-/// order (k ascending), so the bits are the same.
-template <class Real, int N, int R, int C, int D>
+/// y = A x (+ z) for a group of one block size N (see fixed_block_sizes): thread (l, c) —
+/// t = c G + l, or t = l N / R + c with Adjacent — owns rows c R .. c R + R − 1 of block row l, and
+/// walks the row's columns k = 0, 1, … (slot after slot) in chunks of C. The loads of D chunks are
+/// in flight while it sums the oldest: before summing chunk q it issues those of chunk q + D − 1,
+/// and each chunk's column offset (the slot's x) was loaded D chunks before its x is. The earlier
+/// kernel issued two whole slots' loads, waited, summed, and only then loaded the next slots'
+/// offsets, whose x then waited again: on the 2D P_1 matrix (N = 3) the offsets' and the sums'
+/// waits were 61 % of the stall samples, at 124 registers and 25 % occupancy (Nsight Compute,
+/// H100). It sums in the general kernel's order (k ascending), so the bits are the same.
+template <class Real, int N, int R, int C, int D, bool Adjacent>
 __device__ __forceinline__ void multiply_fixed_rows(const DenseBlockGroup& group, GlobalIndex t,
                                                     const Real* values, const GlobalIndex* row_dofs,
                                                     const GlobalIndex* slot_columns, const Real* x,
@@ -174,9 +188,10 @@ __device__ __forceinline__ void multiply_fixed_rows(const DenseBlockGroup& group
   static_assert(N % R == 0 && N % C == 0 && D >= 2);
   constexpr int chunks_per_slot = N / C;
   const GlobalIndex rows = group.row_count;
-  if (t >= rows * (N / R)) return;
-  const GlobalIndex l = t % rows;
-  const int first = int(t / rows) * R;
+  constexpr int lanes = N / R;
+  if (t >= rows * lanes) return;
+  const GlobalIndex l = Adjacent ? t / lanes : t % rows;
+  const int first = int(Adjacent ? t % lanes : t / rows) * R;
   // Loaded first: the store at the end then does not wait for it.
   const GlobalIndex row = row_dofs[group.first_row + l] + first;
   const GlobalIndex stride = GlobalIndex(N) * rows;  // k → k + 1
@@ -229,7 +244,8 @@ __device__ __forceinline__ void multiply_fixed_rows(const DenseBlockGroup& group
 
 /// The kernel of one fixed_block_sizes entry: thread blocks below head_blocks take the entry's
 /// shape (R, C, D); the rest, the last in the launch, its end shape (Re, Ce, De) if it has one.
-template <class Real, int N, int R, int C, int D, int MinBlocks, int Re, int Ce, int De>
+template <class Real, int N, int R, int C, int D, bool Adjacent, int MinBlocks, int Re, int Ce,
+          int De>
 __global__ void __launch_bounds__(threads_per_block, MinBlocks)
     multiply_fixed_kernel(const DenseBlockGroup* groups, const BlockWork* launch,
                           GlobalIndex head_blocks, const Real* values, const GlobalIndex* row_dofs,
@@ -237,11 +253,13 @@ __global__ void __launch_bounds__(threads_per_block, MinBlocks)
   const auto [group, t] = group_thread(groups, launch);
   if constexpr (Re > 0) {
     if (GlobalIndex(blockIdx.x) >= head_blocks) {
-      multiply_fixed_rows<Real, N, Re, Ce, De>(group, t, values, row_dofs, slot_columns, x, z, y);
+      multiply_fixed_rows<Real, N, Re, Ce, De, false>(group, t, values, row_dofs, slot_columns, x,
+                                                      z, y);
       return;
     }
   }
-  multiply_fixed_rows<Real, N, R, C, D>(group, t, values, row_dofs, slot_columns, x, z, y);
+  multiply_fixed_rows<Real, N, R, C, D, Adjacent>(group, t, values, row_dofs, slot_columns, x, z,
+                                                  y);
 }
 
 /// The end shape's share of a launch with more than a wave: this fraction of the block rows
@@ -256,7 +274,8 @@ void run_fixed_kernel(int kind, const Run& run, std::index_sequence<kinds...>) {
         ? run(multiply_fixed_kernel<
               Real, fixed_block_sizes[kinds].n, fixed_block_sizes[kinds].rows_per_thread,
               fixed_block_sizes[kinds].chunk_columns, fixed_block_sizes[kinds].chunks_in_flight,
-              fixed_block_sizes[kinds].min_blocks, fixed_block_sizes[kinds].end_rows_per_thread,
+              fixed_block_sizes[kinds].adjacent_lanes, fixed_block_sizes[kinds].min_blocks,
+              fixed_block_sizes[kinds].end_rows_per_thread,
               fixed_block_sizes[kinds].end_chunk_columns,
               fixed_block_sizes[kinds].end_chunks_in_flight>)
         : void()),
@@ -385,14 +404,15 @@ __global__ void __launch_bounds__(threads_per_block)
 /// neighbours' unknowns) are read from DRAM about once, not once per group. Group after group,
 /// each group's pass over all of x evicted it from L2 before the next (22 % L2 hit rate on the
 /// P_1 IP-DG matrix, Nsight Compute).
-template <class Real, class Work>
-std::vector<BlockWork> launch_table(const DenseBlockMatrix<Real>& host, const Work& work) {
+template <class Real, class Work, class RowOf>
+std::vector<BlockWork> launch_table(const DenseBlockMatrix<Real>& host, const Work& work,
+                                    const RowOf& row_of) {
   std::vector<std::pair<Index, BlockWork>> ordered;
   const auto groups = host.groups();
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const GlobalIndex blocks = (work(g) + threads_per_block - 1) / threads_per_block;
     for (GlobalIndex b = 0; b < blocks; ++b) {
-      const GlobalIndex l = (b * threads_per_block) % groups[g].row_count;
+      const GlobalIndex l = row_of(g, b * threads_per_block);
       ordered.push_back({host.row_block_rows()[groups[g].first_row + l], {Index(g), Index(b)}});
     }
   }
@@ -401,6 +421,13 @@ std::vector<BlockWork> launch_table(const DenseBlockMatrix<Real>& host, const Wo
   std::vector<BlockWork> table(ordered.size());
   for (std::size_t b = 0; b < ordered.size(); ++b) table[b] = ordered[b].second;
   return table;
+}
+
+/// launch_table for kernels whose thread t of a group works on block row t mod G.
+template <class Real, class Work>
+std::vector<BlockWork> launch_table(const DenseBlockMatrix<Real>& host, const Work& work) {
+  return launch_table(host, work,
+                      [&](std::size_t g, GlobalIndex t) { return t % host.groups()[g].row_count; });
 }
 
 /// The index in fixed_block_sizes of a group's block size if every row has N rows and every
@@ -556,7 +583,13 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
         return multiply_thread_count(host.groups()[g], r);
       };
     };
-    std::vector<BlockWork> table = launch_table(host, threads(false));
+    const auto row_of = [&](std::size_t g, GlobalIndex t) {
+      const int lanes = kind >= 0 && fixed_block_sizes[kind].adjacent_lanes
+                            ? fixed_block_sizes[kind].n / fixed_block_sizes[kind].rows_per_thread
+                            : 0;
+      return lanes > 0 ? t / lanes : t % host.groups()[g].row_count;
+    };
+    std::vector<BlockWork> table = launch_table(host, threads(false), row_of);
     const GlobalIndex head_blocks = GlobalIndex(table.size());
     const std::vector<BlockWork> end_table = launch_table(host, threads(true));
     table.insert(table.end(), end_table.begin(), end_table.end());
