@@ -204,8 +204,12 @@ std::vector<Index> metis_partition(const CellAdjacency& graph, Index part_count,
           "agglomerate: ", kway ? "METIS_PartGraphKway" : "METIS_PartGraphRecursive", " into ",
           part_count, " parts failed with status ", status,
           status == METIS_ERROR_MEMORY  ? " (out of memory)"
-          : status == METIS_ERROR_INPUT ? " (invalid input)"
-                                        : "");
+          : status != METIS_ERROR_INPUT ? ""
+          : kway                        ? " (invalid input)"
+                                        : " (invalid input: recursive bisection checks that its "
+                                          "single-precision target weights sum to 1, which fails "
+                                          "for some part counts from about a million on; "
+                                          "PartitionMethod::greedy_growth or kway take them)");
   std::vector<Index> result(part.begin(), part.end());
   for (Index c = 0; c < Index(result.size()); ++c)
     require(result[c] >= 0 && result[c] < part_count, "agglomerate: METIS put cell ", c,
