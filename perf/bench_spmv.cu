@@ -280,9 +280,9 @@ std::vector<std::array<Index, 2>> ip_dg_interfaces(double elements, Index& eleme
   AgglomerationOptions options;
   options.method = PartitionMethod::recursive_bisection;
   options.element_order = ip_element_order;
-  // METIS's recursive bisection rejects some part counts near a million (its target weights
-  // do not sum to 1 in single precision): retry with slightly fewer cells per part. From about
-  // 2 GB (3.8 M elements) every count near 3 cells per part fails: greedy growth then, said on
+  // METIS rejects some part counts near a million (its target weights do not sum to 1 in
+  // single precision): retry with slightly fewer cells per part. From about 2 GB (3.8 M
+  // elements) every count near 3 cells per part fails: greedy growth then, said on
   // stderr (about three cells per element as well; mesh and agglomeration 5 s at 3.8 M
   // elements on the 2-core development machine).
   Agglomeration parts;

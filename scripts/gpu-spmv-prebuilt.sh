@@ -8,9 +8,8 @@
 #   "build/bin/tests/test_cuda_dense_block_matrix", "build/bin/tests/test_cuda_petsc_shell"]:
 #   bash scripts/gpu-spmv-prebuilt.sh [bench_spmv options...]  (default: --megabytes 560 --repeats 9)
 # Runs both SpMV GPU tests (they must pass), compute-sanitizer memcheck of the DBF test, then
-# bench_spmv: $OUT/spmv.txt and $OUT/spmv.json. An A/B of the library alone: copy build/lib of
-# each variant into build-ab/a and build-ab/b and point LD_LIBRARY_PATH at one (the binaries
-# do not change when only the library does).
+# bench_spmv: $OUT/spmv.txt and $OUT/spmv.json. An A/B of a library change: scripts/lib-ab.sh
+# here, scripts/gpu-lib-ab.sh there.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${OUT:-$root/build/gpu-out}"

@@ -583,11 +583,14 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
         return multiply_thread_count(host.groups()[g], r);
       };
     };
+    // The block row of a group's thread t (the launch order's key): t mod G, or t / (N / R)
+    // with adjacent lanes.
+    const int adjacent_lanes =
+        kind >= 0 && fixed_block_sizes[kind].adjacent_lanes
+            ? fixed_block_sizes[kind].n / fixed_block_sizes[kind].rows_per_thread
+            : 0;
     const auto row_of = [&](std::size_t g, GlobalIndex t) {
-      const int lanes = kind >= 0 && fixed_block_sizes[kind].adjacent_lanes
-                            ? fixed_block_sizes[kind].n / fixed_block_sizes[kind].rows_per_thread
-                            : 0;
-      return lanes > 0 ? t / lanes : t % host.groups()[g].row_count;
+      return adjacent_lanes > 0 ? t / adjacent_lanes : t % host.groups()[g].row_count;
     };
     std::vector<BlockWork> table = launch_table(host, threads(false), row_of);
     const GlobalIndex head_blocks = GlobalIndex(table.size());

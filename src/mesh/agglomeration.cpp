@@ -205,11 +205,11 @@ std::vector<Index> metis_partition(const CellAdjacency& graph, Index part_count,
           part_count, " parts failed with status ", status,
           status == METIS_ERROR_MEMORY  ? " (out of memory)"
           : status != METIS_ERROR_INPUT ? ""
-          : kway                        ? " (invalid input)"
-                                        : " (invalid input: recursive bisection checks that its "
-                                          "single-precision target weights sum to 1, which fails "
+          : part_count < 500000         ? " (invalid input)"
+                                        : " (invalid input: METIS checks that its single-precision "
+                                          "target weights, 1 / parts each, sum to 1, which fails "
                                           "for some part counts from about a million on; "
-                                          "PartitionMethod::greedy_growth or kway take them)");
+                                          "PartitionMethod::greedy_growth takes them)");
   std::vector<Index> result(part.begin(), part.end());
   for (Index c = 0; c < Index(result.size()); ++c)
     require(result[c] >= 0 && result[c] < part_count, "agglomerate: METIS put cell ", c,
