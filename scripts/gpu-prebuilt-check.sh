@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Run on the GPU machine (device tool) from the project root, with carry [".devdeps",
+# "build-pack"] after scripts/pack-gpu-binaries.sh here: unpacks the binaries into build/,
+# runs every packed test_cuda_* test (each must pass: exit 0; 77 means it found no GPU), then
+# compute-sanitizer memcheck on the tests named in POLYDG_MEMCHECK (comma-separated, e.g.
+# test_cuda_dense_block_matrix), then the command given, if any, with the library on the path:
+#   bash scripts/gpu-prebuilt-check.sh [build/bin/bench_spmv --megabytes 560 --json $OUT/spmv.json]
+# Logs go to $OUT. Exit status: 1 if a test failed or memcheck found errors.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="${OUT:-$root/build-pack/out}"
+mkdir -p "$out"
+cd "$root"
+source .devdeps/activate.sh
+xz -dc build-pack/gpu-binaries.tar.xz | tar -xf - || { echo "no build-pack/gpu-binaries.tar.xz"; exit 1; }
+export LD_LIBRARY_PATH="$root/build/lib:$LD_LIBRARY_PATH"
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
+status=0
+for test in build/bin/tests/test_cuda_*; do
+  [ -x "$test" ] || continue
+  name=$(basename "$test")
+  start=$(date +%s%N)
+  "$test" > "$out/$name.log" 2>&1
+  code=$?
+  verdict=passed
+  [ $code = 0 ] || { verdict="FAILED ($code)"; status=1; }
+  [ $code = 77 ] && verdict="SKIPPED: no GPU (77)"
+  elapsed=$((($(date +%s%N) - start) / 1000000))
+  printf '%-34s %s %d.%03d s\n' "$name" "$verdict" $((elapsed / 1000)) $((elapsed % 1000))
+done
+for name in ${POLYDG_MEMCHECK//,/ }; do
+  compute-sanitizer --tool memcheck --error-exitcode 1 "build/bin/tests/$name" \
+    > "$out/memcheck-$name.log" 2>&1 || status=1
+  echo "memcheck $name: $(tail -1 "$out/memcheck-$name.log")"
+done
+[ $# -eq 0 ] || "$@"
+exit "$status"

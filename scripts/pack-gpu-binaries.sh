@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Run here (not on the GPU machine): builds TARGETs in build/ and packs them with the library
+# into build-pack/gpu-binaries.tar.xz, for scripts/gpu-prebuilt-check.sh to run on the GPU
+# machine without building there (a fresh machine spends 5-8 of a session's 30 device minutes
+# building). This machine's build/ links Debian's PETSc, METIS and Boost, the libraries
+# .devdeps stages there. The pack and .devdeps must fit the device tool's 64 MiB of carried
+# paths together: all 11 gpu tests and bench_spmv pack to about 25 MB, .devdeps is 41 MB.
+#   scripts/pack-gpu-binaries.sh [TARGET...]   (default: every test_cuda_* test and bench_spmv)
+# then run with carry [".devdeps", "build-pack"]: bash scripts/gpu-prebuilt-check.sh ...
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+if [ $# -eq 0 ]; then
+  mapfile -t tests < <(cd build && ctest -L gpu -N | sed -n 's/.*Test *#[0-9]*: \(test_cuda_[a-z_]*\).*/\1/p')
+  set -- "${tests[@]}" bench_spmv
+fi
+cmake --build build -j "$(nproc)" --target polydg "$@" > /dev/null
+files=(build/lib)
+for target in "$@"; do
+  binary="$(find build/bin -name "$target" -type f | head -1)"
+  [ -n "$binary" ] || { echo "no binary for $target in build/bin" >&2; exit 1; }
+  files+=("$binary")
+done
+mkdir -p build-pack
+tar -cf - "${files[@]}" | xz -9e -T "$(nproc)" > build-pack/gpu-binaries.tar.xz
+pack=$(stat -c %s build-pack/gpu-binaries.tar.xz)
+deps=$(du -sb .devdeps | cut -f1)
+echo "build-pack/gpu-binaries.tar.xz: $# binaries, $((pack / 1048576)) MiB (+ .devdeps $((deps / 1048576)) MiB)"
+[ $((pack + deps)) -lt $((64 * 1048576)) ] || echo "warning: over the device tool's 64 MiB of carried paths" >&2
