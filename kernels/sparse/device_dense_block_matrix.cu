@@ -153,8 +153,8 @@ __global__ void __launch_bounds__(threads_per_block, multiply_min_blocks<rows_pe
 /// warps. N = 4 (slab P_1): Nsight Compute on the H200 had L2 at 93 % of its throughput and
 /// DRAM at 78 %, the x gathers adding half the values' sectors again; adjacent lanes took it
 /// from 0.182 to 0.174 ms (90 -> 93 % of the copy bandwidth). For N = 6, 8, 10, 12, 16 and 24
-/// they were the same or slower (up to 1.5x at N = 24, where a warp's load then touches eight
-/// rows of a band; eleventh measurement).
+/// they were the same or slower (up to 1.5x at N = 24, where a warp's load then reads 32 bytes
+/// from each of eight bands; eleventh measurement).
 struct FixedBlockSize {
   int n, rows_per_thread, chunk_columns, chunks_in_flight, min_blocks;
   int end_rows_per_thread = 0, end_chunk_columns = 0, end_chunks_in_flight = 0;
