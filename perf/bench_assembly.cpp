@@ -310,6 +310,30 @@ void write_gpu_json(std::ofstream& json, const polydg::bench::GpuAssemblyTimes& 
 
 }  // namespace
 
+/// What --help prints.
+constexpr const char* usage = R"(Usage: bench_assembly [options]
+Assembly on an agglomerated oscillating-boundary mesh, seconds and s per million DoFs: the
+CPU reference (steady 2D problem, or the 2D+1 slab with --spacetime) and, with --gpu, the
+DeviceAssembler on the same slab in the same run (seed 004 Table 2's layout).
+  --p P[,P...]              degrees (default 1,2,3,4,5)
+  --cells-per-side N        the oscillating domain's cells per side (default 274)
+  --cells-per-element X     fine triangles per polygon (default 3; 1: no agglomeration)
+  --mesh FILE.msh           a 2D Gmsh mesh as the fine mesh instead of the domain
+  --spacetime               the 2D+1 slab (prisms) instead of the steady 2D problem
+  --gpu                     also the GPU backend (CUDA build, with --spacetime)
+  --cpu-max-p P             time the CPU backend for p <= P only (default 10)
+  --repeats N               runs per measurement; the median is reported (default 3)
+  --pieces prisms|simplices the slab's quadrature pieces (default prisms)
+  --slab-rules total_degree|tensor   prism and rectangle rules (default total_degree)
+  --quadrature-extra K      rules of degree 2p + K (default 2)
+  --overlap-max-degree P    interior faces beside the elements up to degree P (GPU)
+  --capped-shared-kib K     shared memory cap of the "KiB cap" rows (default 40; 0: skip them)
+  --fp64-peak-tflops T      the peak the FLOP rates are a share of (default 34)
+  --json FILE               also write every row as JSON
+  --help                    this text
+The comment at the top of perf/bench_assembly.cpp says more about each option.
+)";
+
 int main(int argc, char** argv) {
   polydg::OscillatingDomain domain;
   domain.cells_per_side = 274;
@@ -326,6 +350,10 @@ int main(int argc, char** argv) {
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string flag = argv[i];
+      if (flag == "--help" || flag == "-h") {
+        std::fputs(usage, stdout);
+        return 0;
+      }
       if (flag == "--spacetime") {
         spacetime = true;
         continue;
@@ -334,7 +362,7 @@ int main(int argc, char** argv) {
         gpu = true;
         continue;
       }
-      polydg::require(i + 1 < argc, "option ", flag, " needs a value");
+      polydg::require(i + 1 < argc, "option ", flag, " needs a value (see --help)");
       const std::string value = argv[++i];
       if (flag == "--cells-per-side")
         domain.cells_per_side = polydg::parse_integer(flag, value);
@@ -369,7 +397,7 @@ int main(int argc, char** argv) {
       else if (flag == "--p") {
         degrees = polydg::parse_integer_list(flag, value);
       } else {
-        polydg::raise("unknown option ", flag);
+        polydg::raise("unknown option ", flag, " (see --help)");
       }
     }
 

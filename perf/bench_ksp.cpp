@@ -404,6 +404,20 @@ void write_json(const std::string& path, const std::string& device_name, int thr
 
 }  // namespace
 
+/// What --help prints.
+constexpr const char* usage = R"(Usage: bench_ksp [options] [PETSc options]
+GMRES on a 2D+1 slab through the GPU MATSHELL (host Vecs staged) against PETSc's AIJ on one
+CPU core: time per iteration, each product's parts, PC set-up.
+  --p P[,P...]             degrees (default 2)
+  --cells-per-side N       the oscillating domain's cells per side (default 560: 2.09 M DoFs at p = 2)
+  --cells-per-element X    fine triangles per polygon (default 3)
+  --iterations N           KSP iterations per solve, rtol = atol = 0 (default 50)
+  --products N             products timed alone per part (default 20)
+  --json FILE              also write the numbers as JSON
+  --help                   this text
+Options that do not start with -- go to PETSc (e.g. -ksp_gmres_restart 50).
+)";
+
 int main(int argc, char** argv) {
   OscillatingDomain domain;
   domain.cells_per_side = 560;  // 627,200 triangles; ~209k polygons; 2.09 M DoFs at p = 2
@@ -416,11 +430,15 @@ int main(int argc, char** argv) {
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string flag = argv[i];
+      if (flag == "--help" || flag == "-h") {
+        std::fputs(usage, stdout);
+        return 0;
+      }
       if (flag.rfind("--", 0) != 0) {
         petsc_arguments.push_back(argv[i]);
         continue;
       }
-      require(i + 1 < argc, "option ", flag, " needs a value");
+      require(i + 1 < argc, "option ", flag, " needs a value (see --help)");
       const std::string value = argv[++i];
       if (flag == "--cells-per-side")
         domain.cells_per_side = parse_integer(flag, value);
@@ -435,7 +453,7 @@ int main(int argc, char** argv) {
       else if (flag == "--p") {
         degrees = parse_integer_list(flag, value);
       } else {
-        raise("unknown option ", flag);
+        raise("unknown option ", flag, " (see --help)");
       }
     }
     require(iterations > 0 && products > 0, "--iterations and --products must be > 0");

@@ -45,6 +45,16 @@ struct Row {
 
 }  // namespace
 
+/// What --help prints.
+constexpr const char* usage = R"(Usage: bench_mesh [options]
+The mesh stage on the CPU: seed 004's oscillating-boundary mesh, its agglomerations (~8k,
+~126k elements, none) and PolytopicMesh / slab construction; median seconds per step.
+  --repeats N            runs per step (default 3)
+  --cells-per-side N     the oscillating domain's cells per side (default 502: ~504k triangles)
+  --json FILE            also write the numbers as JSON
+  --help                 this text
+)";
+
 int main(int argc, char** argv) {
   int repeats = 3;
   polydg::OscillatingDomain domain;
@@ -52,7 +62,11 @@ int main(int argc, char** argv) {
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string flag = argv[i];
-      polydg::require(i + 1 < argc, "option ", flag, " needs a value");
+      if (flag == "--help" || flag == "-h") {
+        std::fputs(usage, stdout);
+        return 0;
+      }
+      polydg::require(i + 1 < argc, "option ", flag, " needs a value (see --help)");
       const std::string value = argv[++i];
       if (flag == "--repeats")
         repeats = polydg::parse_integer(flag, value);
@@ -61,7 +75,7 @@ int main(int argc, char** argv) {
       else if (flag == "--json")
         json_path = value;
       else
-        polydg::raise("unknown option ", flag);
+        polydg::raise("unknown option ", flag, " (see --help)");
     }
     polydg::require(repeats >= 1, "--repeats must be >= 1 (got ", repeats, ")");
   } catch (const std::exception& error) {

@@ -138,6 +138,21 @@ MatrixStepPieces time_matrix_step_pieces(const polydg::PolytopicMesh<2>& mesh,
 
 }  // namespace
 
+/// What --help prints.
+constexpr const char* usage = R"(Usage: bench_slab_march [options] [PETSc options]
+A time step of the slab march, SlabSolver (CPU assembly) against DeviceSlabSolver (GPU
+assembly), same slab, same KSP; then the pieces of a GPU step timed apart.
+  --p P[,P...]             degrees (default 1,2)
+  --cells-per-side N       the oscillating domain's cells per side (default 150)
+  --cells-per-element X    fine triangles per polygon (default 3)
+  --steps N                steps per march (default 4)
+  --march 0|1              run the marches (default 1; 0: only the pieces)
+  --products aij[,dense_blocks]  the matrix of the KSP's products (default aij)
+  --json FILE              also write the numbers as JSON
+  --help                   this text
+Options that do not start with -- go to PETSc (default -ksp_type preonly -pc_type lu).
+)";
+
 int main(int argc, char** argv) {
   polydg::petsc::Session session(argc, argv);
   polydg::OscillatingDomain domain;
@@ -151,8 +166,12 @@ int main(int argc, char** argv) {
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string flag = argv[i];
+      if (flag == "--help" || flag == "-h") {
+        std::fputs(usage, stdout);
+        return 0;
+      }
       if (flag.rfind("--", 0) != 0) continue;  // a PETSc option (-ksp_type ...) or its value
-      polydg::require(i + 1 < argc, "option ", flag, " needs a value");
+      polydg::require(i + 1 < argc, "option ", flag, " needs a value (see --help)");
       const std::string value = argv[++i];
       if (flag == "--cells-per-side")
         domain.cells_per_side = polydg::parse_integer(flag, value);
@@ -173,7 +192,7 @@ int main(int argc, char** argv) {
           products_list.push_back(name == "aij" ? polydg::SlabProducts::aij
                                                 : polydg::SlabProducts::dense_blocks);
       } else
-        polydg::raise("unknown option ", flag);
+        polydg::raise("unknown option ", flag, " (see --help)");
     }
     polydg::require(steps >= 2, "--steps must be >= 2 (step 1 is not timed)");
     PetscBool set = PETSC_FALSE;

@@ -1,10 +1,10 @@
 // Benchmark of the dense-block-format SpMV (DeviceDenseBlockMatrix) against cuSPARSE CSR
 // (generic cusparseSpMV), cuSPARSE BSR (cusparse<t>bsrmv, uniform block size) and seed 003's
 // two-step DBF (inflate, contract), in one run on the GPU, per p = 1..5, on
-//   (a) 2D agglomerated IP-DG patterns (oscillating domain, METIS recursive bisection, about
-//       3 triangles per polygon: 3 to 10 neighbours per element, elements numbered along a
-//       Hilbert curve; --element-order first-cell: in the order of their first cell),
-//       N = (p+1)(p+2)/2;
+//   (a) 2D agglomerated IP-DG patterns (oscillating domain, METIS recursive bisection, or
+//       greedy growth from about 2 GB, where METIS fails; about 3 triangles per polygon: 3 to
+//       10 neighbours per element, elements numbered along a Hilbert curve; --element-order
+//       first-cell: in the order of their first cell), N = (p+1)(p+2)/2;
 //   (b) 2D+1 slab patterns: the same spatial structure with the 3D block size of P_p
 //       (the slab's neighbours are the spatial ones; top and bottom are boundary faces);
 //   (c) HDG face patterns (seed 003, make_hdg_block_pattern): 2D (n_a = 5, blocks 4(p+1)) and
@@ -426,6 +426,21 @@ void print_table3(const std::vector<Table3Row>& table, const char* device) {
 
 }  // namespace
 
+/// What --help prints.
+constexpr const char* usage = R"(Usage: bench_spmv [options]
+The dense-block-format y = A x on the GPU against cuSPARSE CSR, cuSPARSE BSR and seed 003's
+two-step product, fp64 and fp32, per degree, with seed 003's Table 3 layout at the end.
+  --p P[,P...]             degrees (default 1,2,3,4,5)
+  --megabytes M            matrix values per case, about (default 600)
+  --repeats N              runs per product; the median is reported (default 20)
+  --cases ip,slab,hdg2,hdg3  families: 2D IP-DG, 2D+1 slab, HDG 2D, HDG 3D (default all)
+  --rows-per-thread R      force the general kernel with R rows per thread (1, 2, 4, 8)
+  --slice-rows S[,S...]    slice lengths; -1 the library's choice, 0 whole groups (default -1)
+  --element-order hilbert|first-cell   element numbering of (a) and (b) (default hilbert)
+  --json FILE              also write every row as JSON
+  --help                   this text
+)";
+
 int main(int argc, char** argv) {
   std::vector<int> degrees = {1, 2, 3, 4, 5};
   double megabytes = 600;
@@ -436,7 +451,11 @@ int main(int argc, char** argv) {
   try {
     for (int i = 1; i < argc; i += 2) {
       const std::string flag = argv[i];
-      require(i + 1 < argc, "option ", flag, " needs a value");
+      if (flag == "--help" || flag == "-h") {
+        std::fputs(usage, stdout);
+        return 0;
+      }
+      require(i + 1 < argc, "option ", flag, " needs a value (see --help)");
       const std::string value = argv[i + 1];
       if (flag == "--p") {
         degrees = parse_integer_list(flag, value);
@@ -464,7 +483,7 @@ int main(int argc, char** argv) {
       } else if (flag == "--json") {
         json_path = value;
       } else {
-        raise("unknown option ", flag);
+        raise("unknown option ", flag, " (see --help)");
       }
     }
     require(megabytes > 0 && repeats >= 1 && !degrees.empty() && !cases.empty() &&
