@@ -28,7 +28,8 @@ for test in build/bin/tests/test_cuda_*; do
   elapsed=$((($(date +%s%N) - start) / 1000000))
   printf '%-34s %s %d.%03d s\n' "$name" "$verdict" $((elapsed / 1000)) $((elapsed % 1000))
 done
-for name in ${POLYDG_MEMCHECK//,/ }; do
+memcheck_tests="${POLYDG_MEMCHECK:-}"
+for name in ${memcheck_tests//,/ }; do
   compute-sanitizer --tool memcheck --error-exitcode 1 "build/bin/tests/$name" \
     > "$out/memcheck-$name.log" 2>&1 || status=1
   echo "memcheck $name: $(tail -1 "$out/memcheck-$name.log")"
