@@ -19,6 +19,7 @@
 
 #include "core/cuda_check.cuh"
 #include "polydg/core/error.hpp"
+#include "polydg/core/macros.hpp"
 #include "polydg/sparse/device_dense_block_matrix.hpp"
 
 namespace polydg {
@@ -171,6 +172,14 @@ constexpr FixedBlockSize fixed_block_sizes[] = {
     {56, 4, 4, 3, 1, 2, 8, 3}, {75, 5, 3, 3, 1},
     {105, 5, 5, 2, 1}};
 
+/// The block row l of a group's thread t in multiply_fixed_rows, for G block rows: t mod G, or
+/// t / lanes where the lanes = N / R threads of a block row sit in adjacent lanes (lanes > 0).
+/// The kernel and the launch order (launch_table's key) both take it from here.
+POLYDG_HD inline GlobalIndex fixed_thread_block_row(GlobalIndex t, GlobalIndex rows,
+                                                    int adjacent_lanes) {
+  return adjacent_lanes > 0 ? t / adjacent_lanes : t % rows;
+}
+
 /// y = A x (+ z) for a group of one block size N (see fixed_block_sizes): thread (l, c) —
 /// t = c G + l, or t = l N / R + c with Adjacent — owns rows c R .. c R + R − 1 of block row l, and
 /// walks the row's columns k = 0, 1, … (slot after slot) in chunks of C. The loads of D chunks are
@@ -190,7 +199,7 @@ __device__ __forceinline__ void multiply_fixed_rows(const DenseBlockGroup& group
   const GlobalIndex rows = group.row_count;
   constexpr int lanes = N / R;
   if (t >= rows * lanes) return;
-  const GlobalIndex l = Adjacent ? t / lanes : t % rows;
+  const GlobalIndex l = fixed_thread_block_row(t, rows, Adjacent ? lanes : 0);
   const int first = int(Adjacent ? t % lanes : t / rows) * R;
   // Loaded first: the store at the end then does not wait for it.
   const GlobalIndex row = row_dofs[group.first_row + l] + first;
@@ -583,14 +592,12 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
         return multiply_thread_count(host.groups()[g], r);
       };
     };
-    // The block row of a group's thread t (the launch order's key): t mod G, or t / (N / R)
-    // with adjacent lanes.
     const int adjacent_lanes =
         kind >= 0 && fixed_block_sizes[kind].adjacent_lanes
             ? fixed_block_sizes[kind].n / fixed_block_sizes[kind].rows_per_thread
             : 0;
     const auto row_of = [&](std::size_t g, GlobalIndex t) {
-      return adjacent_lanes > 0 ? t / adjacent_lanes : t % host.groups()[g].row_count;
+      return fixed_thread_block_row(t, host.groups()[g].row_count, adjacent_lanes);
     };
     std::vector<BlockWork> table = launch_table(host, threads(false), row_of);
     const GlobalIndex head_blocks = GlobalIndex(table.size());
