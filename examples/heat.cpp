@@ -8,6 +8,7 @@
 //   build/bin/heat --problem advection_diffusion --elements 2000 -ksp_monitor
 //   build/bin/heat --mesh tests/data/gmsh/square_hole_v41.msh --elements 100 -ksp_type preonly
 //   -pc_type lu
+//   build/bin/heat --backend gpu --p 3 --cells-per-side 300 --elements 20000
 //
 // Description: what a user of libpolydg does every time step (SPEC §5, seed 004 §2.3 and
 // §4.1): the parabolic problem ∂t u − ∇·(a∇u) + w·∇u + c u = f on a polygonal mesh is solved
@@ -17,6 +18,9 @@
 // as inflow data at t_{n−1}, and solves with the previous solution as the initial guess.
 // Default: seed 004 §4.1's problem (a = 1, w = 0, c = 1, u = sin(πx) sin(πy)(1 − t)) on the
 // oscillating-boundary domain agglomerated into ~1000 polygons, p = 2, 20 steps to T = 1.
+// The assemblies run on the GPU (DeviceSlabSolver) where the library has CUDA and a device is
+// present, else on the CPU (SlabSolver): one march loop for both, the same problem functors
+// (POLYDG_HD: callable on host and device). With CUDA this file is compiled by nvcc.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -29,6 +33,7 @@
 #include <vector>
 
 #include "polydg/core/command_line.hpp"
+#include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/io/pvd_writer.hpp"
 #include "polydg/io/solution_vtu.hpp"
@@ -40,6 +45,9 @@
 #include "polydg/spacetime/slab_solver.hpp"
 #include "polydg/spacetime/slab_trace.hpp"
 #include "polydg/spacetime/space_time_coefficients.hpp"
+#if POLYDG_CUDA && defined(__CUDACC__)
+#include "spacetime/device_slab_solver.cuh"
+#endif
 
 namespace {
 
@@ -59,6 +67,7 @@ struct Options {
   int cells_per_side = 80;  // built-in domain: 2·80² = 12,800 triangles
   std::string penalty = "polytopic";
   std::string products = "aij";
+  std::string backend = "auto";
 };
 
 const char* help_text = R"(Usage: heat [options] [PETSc options]
@@ -82,8 +91,12 @@ const char* help_text = R"(Usage: heat [options] [PETSc options]
                         the matrix of the KSP's products: the AIJ (default) or a MATSHELL over
                         the dense block format, the AIJ building the preconditioner (an
                         iterative KSP only: a direct solve makes no products)
+  --backend auto|cpu|gpu
+                        where the assemblies run: the GPU (DeviceSlabSolver; the library built
+                        with CUDA and a device present) or the CPU (SlabSolver); auto (default):
+                        the GPU when there is one
   --json FILE           {"steps": [{"n", "t", "assembly_s", "solve_s", "ksp_its"}, ...],
-                        "l2_error_T", "l2l2_error", "dofs", "elements"}
+                        "l2_error_T", "l2l2_error", "dofs", "elements", "backend"}
   --help                this text (PETSc's: -help). Default solver: -ksp_type preonly
                         -pc_type lu (factored once while the matrix is reused); iterative
                         solvers start from the previous slab's solution, e.g. -ksp_type gmres
@@ -128,6 +141,8 @@ Options parse_options(int argc, char** argv) {
       o.penalty = value;
     else if (flag == "--products")
       o.products = value;
+    else if (flag == "--backend")
+      o.backend = value;
     else
       polydg::raise("unknown option '", flag, "' (see --help)");
   }
@@ -136,88 +151,105 @@ Options parse_options(int argc, char** argv) {
                   ": use polytopic or sub_simplex");
   polydg::require(o.products == "aij" || o.products == "dense_blocks", "--products ", o.products,
                   ": use aij or dense_blocks");
+  polydg::require(o.backend == "auto" || o.backend == "cpu" || o.backend == "gpu", "--backend ",
+                  o.backend, ": use auto, cpu or gpu");
   polydg::require(o.steps >= 1, "--steps must be at least 1");
   polydg::require(o.final_time > 0, "--T must be positive");
   polydg::require(o.vtk_every >= 1, "--vtk-every must be at least 1");
   return o;
 }
 
-// ---- the problems: exact solution u(x, y, t), and the spatial data as functions of (x, y, t)
+// ---- the problems: exact solution u(x, y, t), and the spatial data as functions of (x, y, t).
+// Function objects with POLYDG_HD call operators, so the GPU kernels can call them too.
+struct HeatSolution {
+  POLYDG_HD double operator()(const polydg::Point<3>& x) const {
+    return sin(pi * x[0]) * sin(pi * x[1]) * (1 - x[2]);
+  }
+};
+struct HeatSource {  // u_t − Δu + u
+  POLYDG_HD double operator()(const polydg::Point<3>& x) const {
+    const double s = sin(pi * x[0]) * sin(pi * x[1]);
+    return -s + (2 * pi * pi + 1) * s * (1 - x[2]);
+  }
+};
 struct Heat {
   static constexpr bool coefficients_depend_on_time = false;
-  static double u(const polydg::Point<3>& x) {
-    return std::sin(pi * x[0]) * std::sin(pi * x[1]) * (1 - x[2]);
-  }
+  using Solution = HeatSolution;
   static auto data() {
     return polydg::make_coefficients<2>()
         .with_diffusion(1.0)
         .with_reaction(1.0)
-        .with_source([](const polydg::Point<3>& x) {
-          const double s = std::sin(pi * x[0]) * std::sin(pi * x[1]);
-          return -s + (2 * pi * pi + 1) * s * (1 - x[2]);  // u_t − Δu + u
-        })
-        .with_dirichlet([](const polydg::Point<3>& x) { return u(x); });
+        .with_source(HeatSource{})
+        .with_dirichlet(HeatSolution{});
   }
 };
 
+POLYDG_HD inline double varying_diffusion(const polydg::Point<3>& x) {
+  return 0.5 * (1 + x[0] * x[0] * x[2]);
+}
+struct AdvectionDiffusionSolution {
+  POLYDG_HD double operator()(const polydg::Point<3>& x) const {
+    return exp(-x[2]) * sin(pi * x[0]) * sin(pi * x[1]) + x[0] * x[2];
+  }
+};
+struct AdvectionDiffusionTensor {
+  POLYDG_HD polydg::Tensor<2> operator()(const polydg::Point<3>& x) const {
+    return polydg::Tensor<2>::identity(varying_diffusion(x));
+  }
+};
+struct AdvectionDiffusionSource {  // u_t − ∇·(a∇u) + w·∇u, w = (1, 1/2)
+  POLYDG_HD double operator()(const polydg::Point<3>& x) const {
+    const double e = exp(-x[2]), sx = sin(pi * x[0]), sy = sin(pi * x[1]);
+    const double cx = cos(pi * x[0]), cy = cos(pi * x[1]);
+    const double u_t = -e * sx * sy + x[0];
+    const double u_x = pi * e * cx * sy + x[2], u_y = pi * e * sx * cy;
+    const double laplacian = -2 * pi * pi * e * sx * sy;
+    const double a_x = x[0] * x[2];  // ∂a/∂x; ∂a/∂y = 0
+    return u_t - (a_x * u_x + varying_diffusion(x) * laplacian) + 1.0 * u_x + 0.5 * u_y;
+  }
+};
 struct AdvectionDiffusion {
   static constexpr bool coefficients_depend_on_time = true;
-  static double a(const polydg::Point<3>& x) { return 0.5 * (1 + x[0] * x[0] * x[2]); }
-  static double u(const polydg::Point<3>& x) {
-    return std::exp(-x[2]) * std::sin(pi * x[0]) * std::sin(pi * x[1]) + x[0] * x[2];
-  }
+  using Solution = AdvectionDiffusionSolution;
   static auto data() {
     return polydg::make_coefficients<2>()
-        .with_diffusion([](const polydg::Point<3>& x) { return polydg::Tensor<2>::identity(a(x)); })
+        .with_diffusion(AdvectionDiffusionTensor{})
         .with_advection(polydg::Point<2>{{1.0, 0.5}})
-        .with_source([](const polydg::Point<3>& x) {
-          const double e = std::exp(-x[2]), sx = std::sin(pi * x[0]), sy = std::sin(pi * x[1]);
-          const double cx = std::cos(pi * x[0]), cy = std::cos(pi * x[1]);
-          const double u_t = -e * sx * sy + x[0];
-          const double u_x = pi * e * cx * sy + x[2], u_y = pi * e * sx * cy;
-          const double laplacian = -2 * pi * pi * e * sx * sy;
-          const double a_x = x[0] * x[2];  // ∂a/∂x; ∂a/∂y = 0
-          return u_t - (a_x * u_x + a(x) * laplacian) + 1.0 * u_x + 0.5 * u_y;
-        })
-        .with_dirichlet([](const polydg::Point<3>& x) { return u(x); });
+        .with_source(AdvectionDiffusionSource{})
+        .with_dirichlet(AdvectionDiffusionSolution{});
   }
 };
 
-struct StepRecord {
-  polydg::SlabStep step;
+/// u at t = 0 as a function of the spatial point: the march's initial condition.
+template <class Solution>
+struct InitialValue {
+  POLYDG_HD double operator()(const polydg::Point<2>& x) const {
+    return Solution{}(polydg::Point<3>{{x[0], x[1], 0.0}});
+  }
 };
 
-template <class Problem>
-int run(const Options& o, const std::shared_ptr<const polydg::SimplexMesh<2>>& fine) {
-  // 2. The spatial polygons.
-  polydg::Index elements = std::min<polydg::Index>(o.elements, fine->cell_count());
-  const polydg::Agglomeration parts = polydg::agglomerate(*fine, elements);
-  const polydg::PolytopicMesh<2> spatial(fine, parts.element_of_cell, o.p);
+/// The host copy of the slab's pattern: SlabSolver's assembler has only that one.
+template <class Solver>
+const polydg::BlockPattern& slab_pattern(const Solver& solver) {
+  if constexpr (requires { solver.assembler().host_pattern(); })
+    return *solver.assembler().host_pattern();
+  else
+    return *solver.assembler().pattern();
+}
 
-  // 3. The slab solver: pattern, quadrature mesh, PETSc matrix and KSP, once.
-  const auto start = std::chrono::steady_clock::now();
-  polydg::SlabSolverOptions options;
-  options.coefficients_depend_on_time = Problem::coefficients_depend_on_time;
-  options.products =
-      o.products == "dense_blocks" ? polydg::SlabProducts::dense_blocks : polydg::SlabProducts::aij;
-  options.assembly.penalty_scaling = o.penalty == "sub_simplex"
-                                         ? polydg::PenaltyScaling::sub_simplex
-                                         : polydg::PenaltyScaling::polytopic_cap;
-  options.assembly.space = o.space == "PQ" ? polydg::BasisSpace::total_degree_times_last
-                                           : polydg::BasisSpace::total_degree;
-  polydg::SlabSolver solver(spatial, polydg::BoundaryConditions::all_dirichlet(),
-                            polydg::space_time_coefficients(Problem::data()), options);
-  solver.set_initial_condition(
-      [](const polydg::Point<2>& x) {
-        return Problem::u(polydg::Point<3>{{x[0], x[1], 0.0}});
-      },
-      0.0);
+/// Steps 4 and 5, the same for both backends: march, one line per step, then the summary.
+template <class Problem, class Solver>
+int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, Solver& solver,
+          const polydg::SlabSolverOptions& options, const char* backend,
+          std::chrono::steady_clock::time_point start) {
   const double setup_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const long long dofs = solver.assembler().pattern()->dof_count();
-  std::printf("%s: %d polygons (%d triangles), %s_%d on slabs: %lld DoFs per slab, set-up %.2f s\n",
-              o.problem.c_str(), int(spatial.element_count()), int(fine->cell_count()),
-              o.space.c_str(), o.p, dofs, setup_seconds);
+  const long long dofs = slab_pattern(solver).dof_count();
+  std::printf(
+      "%s: %d polygons (%d triangles), %s_%d on slabs: %lld DoFs per slab, assembly on the %s, "
+      "set-up %.2f s\n",
+      o.problem.c_str(), int(spatial.element_count()), int(spatial.fine_mesh().cell_count()),
+      o.space.c_str(), o.p, dofs, backend, setup_seconds);
   std::unique_ptr<polydg::PvdWriter> pvd;
   if (!o.vtk_directory.empty()) {
     std::filesystem::create_directories(o.vtk_directory);
@@ -232,8 +264,8 @@ int run(const Options& o, const std::shared_ptr<const polydg::SimplexMesh<2>>& f
   for (int n = 1; n <= o.steps; ++n) {
     const polydg::SlabStep step = solver.step(o.final_time * n / o.steps);
     const polydg::SlabErrors errors =
-        polydg::compute_slab_errors(solver.assembler().quadrature_mesh(),
-                                    *solver.assembler().pattern(), solver.solution(), Problem::u);
+        polydg::compute_slab_errors(solver.assembler().quadrature_mesh(), slab_pattern(solver),
+                                    solver.solution(), typename Problem::Solution{});
     l2l2_squared += errors.slab_l2_squared;
     top_squared = errors.top_l2_squared;
     std::printf("%5d %9.4f %11.4f %9.4f %6d %10s %12.4e\n", n, step.t_end, step.assembly_seconds,
@@ -245,8 +277,8 @@ int run(const Options& o, const std::shared_ptr<const polydg::SimplexMesh<2>>& f
       const auto file =
           std::filesystem::path(o.vtk_directory) / ("heat_" + std::to_string(n) + ".vtu");
       polydg::write_solution_vtu(file, spatial,
-                                 polydg::top_trace(spatial, *solver.assembler().pattern(),
-                                                   solver.solution(), options.assembly.space));
+                                 polydg::top_trace(spatial, slab_pattern(solver), solver.solution(),
+                                                   options.assembly.space));
       pvd->add(step.t_end, file);
     }
   }
@@ -269,9 +301,51 @@ int run(const Options& o, const std::shared_ptr<const polydg::SimplexMesh<2>>& f
            << ", \"solve_s\": " << steps[i].solve_seconds
            << ", \"ksp_its\": " << steps[i].iterations << "}";
     json << "\n], \"l2_error_T\": " << l2_error_T << ", \"l2l2_error\": " << l2l2_error
-         << ", \"dofs\": " << dofs << ", \"elements\": " << spatial.element_count() << "}\n";
+         << ", \"dofs\": " << dofs << ", \"elements\": " << spatial.element_count()
+         << ", \"backend\": \"" << backend << "\"}\n";
   }
   return 0;
+}
+
+template <class Problem>
+int run(const Options& o, const std::shared_ptr<const polydg::SimplexMesh<2>>& fine) {
+  // 2. The spatial polygons.
+  polydg::Index elements = std::min<polydg::Index>(o.elements, fine->cell_count());
+  const polydg::Agglomeration parts = polydg::agglomerate(*fine, elements);
+  const polydg::PolytopicMesh<2> spatial(fine, parts.element_of_cell, o.p);
+
+  // 3. The slab solver: pattern, quadrature mesh, PETSc matrix and KSP, once.
+  const auto start = std::chrono::steady_clock::now();
+  polydg::SlabSolverOptions options;
+  options.coefficients_depend_on_time = Problem::coefficients_depend_on_time;
+  options.products =
+      o.products == "dense_blocks" ? polydg::SlabProducts::dense_blocks : polydg::SlabProducts::aij;
+  options.assembly.penalty_scaling = o.penalty == "sub_simplex"
+                                         ? polydg::PenaltyScaling::sub_simplex
+                                         : polydg::PenaltyScaling::polytopic_cap;
+  options.assembly.space = o.space == "PQ" ? polydg::BasisSpace::total_degree_times_last
+                                           : polydg::BasisSpace::total_degree;
+  const auto data = polydg::space_time_coefficients(Problem::data());
+  using Initial = InitialValue<typename Problem::Solution>;
+  const bool gpu =
+      o.backend == "gpu" || (o.backend == "auto" && polydg::device::device_count() > 0);
+#if POLYDG_CUDA && defined(__CUDACC__)
+  if (gpu) {
+    polydg::require(polydg::device::device_count() > 0,
+                    "--backend gpu: no CUDA device is visible to this process");
+    polydg::DeviceSlabSolver<decltype(data), Initial> solver(
+        spatial, polydg::BoundaryConditions::all_dirichlet(), data, options);
+    solver.set_initial_condition(Initial{}, 0.0);
+    return march<Problem>(o, spatial, solver, options, "GPU", start);
+  }
+#else
+  polydg::require(
+      !gpu || o.backend == "auto",
+      "--backend gpu: this heat was built without the CUDA backend (no nvcc was found)");
+#endif
+  polydg::SlabSolver solver(spatial, polydg::BoundaryConditions::all_dirichlet(), data, options);
+  solver.set_initial_condition(Initial{}, 0.0);
+  return march<Problem>(o, spatial, solver, options, "CPU", start);
 }
 
 }  // namespace

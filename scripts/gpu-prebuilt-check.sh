@@ -20,7 +20,7 @@ for test in build/bin/tests/test_cuda_*; do
   [ -x "$test" ] || continue
   name=$(basename "$test")
   start=$(date +%s%N)
-  "$test" > "$out/$name.log" 2>&1
+  timeout "${POLYDG_TEST_TIMEOUT:-600}" "$test" > "$out/$name.log" 2>&1
   code=$?
   verdict=passed
   [ $code = 0 ] || { verdict="FAILED ($code)"; status=1; }
