@@ -2,7 +2,8 @@
 // What the DeviceAssembler tests (test_cuda_assembler.cu: 2D; test_cuda_slab_assembler.cu: 2D+1
 // slabs — two files, so that their kernels compile in parallel) share: check_problem, the GPU
 // against the CPU Assembler on one problem under every launch configuration, and
-// check_approach_one, Approach 1's CSR against Approach 2's blocks.
+// check_approach_one, Approach 1's CSR against Approach 2's blocks; and the test meshes: the
+// built-in square, and a mesh of the user's (user_test_mesh).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -18,11 +19,13 @@
 #include "dg/coo_assembly.cuh"
 #include "dg/device_assembler.cuh"
 #include "gpu_test_support.hpp"
+#include "polydg/core/command_line.hpp"
 #include "polydg/dg/assembler.hpp"
 #include "polydg/dg/boundary_conditions.hpp"
 #include "polydg/dg/coefficients.hpp"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
+#include "polydg/mesh/gmsh_reader.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
 #include "polydg/spacetime/slab_assembly_options.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
@@ -218,6 +221,31 @@ void check_non_finite_report(const PolytopicMesh<Dim>& mesh, const BoundaryCondi
 
 std::shared_ptr<const SimplexMesh<2>> fine_square(int n) {
   return std::make_shared<const SimplexMesh<2>>(unit_square_mesh(n, 0.2, 4));
+}
+
+/// A fine 2D mesh and the polygons to agglomerate it into, with a name for the checks' lines.
+struct TestMesh {
+  std::shared_ptr<const SimplexMesh<2>> fine;
+  Index elements;
+  std::string name;
+};
+
+/// The built-in square of n × n cells in `elements` polygons, then, where the environment names
+/// one, a mesh of the user's: POLYDG_GPU_TEST_MESH=FILE.msh (2D Gmsh, any version the reader
+/// takes) in POLYDG_GPU_TEST_ELEMENTS polygons (default: the square's count). The tests then
+/// check GPU = CPU, and the deterministic bits, on that mesh too (docs/user-guide.md).
+inline std::vector<TestMesh> test_meshes(int n, Index elements) {
+  std::vector<TestMesh> meshes{{fine_square(n), elements, "square"}};
+  const char* file = std::getenv("POLYDG_GPU_TEST_MESH");
+  if (file == nullptr || *file == '\0') return meshes;
+  const char* count = std::getenv("POLYDG_GPU_TEST_ELEMENTS");
+  const Index user_elements =
+      count ? Index(parse_integer("POLYDG_GPU_TEST_ELEMENTS", count)) : elements;
+  auto fine = std::make_shared<const SimplexMesh<2>>(read_gmsh<2>(file));
+  meshes.push_back({fine, std::min(user_elements, fine->cell_count()), file});
+  std::printf("also checking %s (%d triangles) in %d polygons\n", file, int(fine->cell_count()),
+              int(meshes.back().elements));
+  return meshes;
 }
 
 // Approach 1 (CooAssembly): the CSR it builds holds every pattern entry with the value of the

@@ -1,7 +1,8 @@
 // The CUDA backend (DeviceAssembler, kernels/dg/device_assembler.cuh) against the CPU reference
 // Assembler on 2D meshes (2D+1 slabs: test_cuda_slab_assembler.cu): every kernel (element,
 // interior faces, boundary faces with Dirichlet, Neumann and inflow points), P_p for p = 1..5 and
-// hp (degrees 1..5 mixed). A purely hyperbolic problem: test_cuda_advection_assembler.cu;
+// hp (degrees 1..5 mixed), on the built-in square and on POLYDG_GPU_TEST_MESH where it is set
+// (test_meshes). A purely hyperbolic problem: test_cuda_advection_assembler.cu;
 // Approach 1 and the non-finite reports: test_cuda_coo_and_non_finite.cu. (Each coefficient type
 // compiles every kernel again: in three executables they compile in parallel.)
 // Checked (check_problem, device_assembler_checks.cuh):
@@ -17,10 +18,12 @@
 
 namespace device_assembler_test {
 
-// Diffusion, advection and reaction varying in x; Dirichlet on tags 1, 2, 4, Neumann on 3.
-void check_square_meshes() {
-  const auto fine = fine_square(20);
-  const Agglomeration parts = agglomerate(*fine, 30);
+// Diffusion, advection and reaction varying in x; Dirichlet on tags 1, 2, 4, Neumann on 3 (a
+// user's mesh: Neumann where its tag is 3).
+void check_mesh(const TestMesh& test_mesh) {
+  const auto& fine = test_mesh.fine;
+  const Agglomeration parts = agglomerate(*fine, test_mesh.elements);
+  const char* mesh_name = test_mesh.name.c_str();
   const auto coefficients =
       make_coefficients<2>()
           .with_diffusion([] __host__ __device__(const Point<2>& x) {
@@ -45,20 +48,26 @@ void check_square_meshes() {
   const int* no_slab = nullptr;
   for (int p = 1; p <= (small_run() ? 2 : 5); ++p) {
     const PolytopicMesh<2> mesh(fine, parts.element_of_cell, p);
-    char name[64];
-    std::snprintf(name, sizeof name, "square P_%d", p);
+    char name[256];
+    std::snprintf(name, sizeof name, "%s P_%d", mesh_name, p);
     check_problem(mesh, conditions, AssemblyOptions{}, coefficients, no_slab, name);
   }
   const Index elements = PolytopicMesh<2>(fine, parts.element_of_cell, 1).element_count();
   std::vector<int> mixed(static_cast<std::size_t>(elements));
   for (Index e = 0; e < elements; ++e) mixed[e] = 1 + int((7 * e) % 5);
   const PolytopicMesh<2> hp(fine, parts.element_of_cell, mixed);
-  check_problem(hp, conditions, AssemblyOptions{}, coefficients, no_slab, "square hp 1..5");
+  check_problem(hp, conditions, AssemblyOptions{}, coefficients, no_slab,
+                (test_mesh.name + " hp 1..5").c_str());
   AssemblyOptions sub_simplex;
   sub_simplex.penalty_scaling = PenaltyScaling::sub_simplex;
-  check_problem(hp, conditions, sub_simplex, coefficients, no_slab, "square hp, sub-simplex σ");
+  check_problem(hp, conditions, sub_simplex, coefficients, no_slab,
+                (test_mesh.name + " hp, sub-simplex σ").c_str());
+}
+
+void check_meshes() {
+  for (const TestMesh& mesh : test_meshes(20, 30)) check_mesh(mesh);
 }
 
 }  // namespace device_assembler_test
 
-int main() { return testing::run_gpu_checks(device_assembler_test::check_square_meshes); }
+int main() { return testing::run_gpu_checks(device_assembler_test::check_meshes); }

@@ -1,7 +1,8 @@
 // The CUDA backend (DeviceAssembler) against the CPU reference Assembler on 2D+1 slabs, the
 // space-time heat problem's structure (2D meshes: test_cuda_assembler.cu): P_p and PQ_p for
 // p = 1..3 on tetrahedra and prisms, P_4 and P_5 and an hp slab (degrees 1..5) on prisms, the
-// previous slab's data on the bottom faces. Checked:
+// previous slab's data on the bottom faces; on the built-in square and on POLYDG_GPU_TEST_MESH
+// where it is set (test_meshes). Checked:
 // * check_problem (device_assembler_checks.cuh): the GPU matrix and rhs within 1e-13 of the CPU's
 //   (1e-5 in single precision), the same bits under every launch configuration;
 // * map_last_coordinate moves the device geometry as the CPU's (bit for bit), and the moved slab
@@ -41,10 +42,11 @@ __host__ __device__ double heat_dirichlet(const Point<3>& x) { return x[0] * x[2
 
 // The space-time heat problem's structure: spatial diffusion, b = (w, 1), the bottom face
 // reading a previous slab (here a smooth function of (e, x)), the top face outflow.
-void check_slab_meshes() {
-  const auto fine = fine_square(8);
-  const Agglomeration parts = agglomerate(*fine, 10);
+void check_slab_mesh(const TestMesh& test_mesh) {
+  const auto& fine = test_mesh.fine;
+  const Agglomeration parts = agglomerate(*fine, test_mesh.elements);
   const PolytopicMesh<2> spatial(fine, parts.element_of_cell, 1);
+  const char* mesh_name = test_mesh.name.c_str();
   // Spatial callables of their own: their types say nothing of A's last row or of b's last
   // component.
   const auto coefficients =
@@ -76,8 +78,8 @@ void check_slab_meshes() {
         AssemblyOptions options;
         options.space = space;
         options.pieces = pieces;
-        char name[64];
-        std::snprintf(name, sizeof name, "slab %s_%d %s",
+        char name[256];
+        std::snprintf(name, sizeof name, "%s: slab %s_%d %s", mesh_name,
                       space == BasisSpace::total_degree ? "P" : "PQ", p,
                       pieces == QuadraturePieces::slab_prisms ? "prisms" : "tetrahedra");
         check_problem(slab, conditions, options, coefficients, &previous_slab, name);
@@ -101,8 +103,8 @@ void check_slab_meshes() {
     for (BasisSpace space : {BasisSpace::total_degree, BasisSpace::total_degree_times_last}) {
       AssemblyOptions options = slab_assembly_options();
       options.space = space;
-      char name[64];
-      std::snprintf(name, sizeof name, "space-time %s_%d prisms",
+      char name[256];
+      std::snprintf(name, sizeof name, "%s: space-time %s_%d prisms", mesh_name,
                     space == BasisSpace::total_degree ? "P" : "PQ", p);
       check_problem(slab, conditions, options, space_time, &previous_slab, name);
     }
@@ -116,8 +118,8 @@ void check_slab_meshes() {
   // between unequal degrees, the previous slab read at each degree. P_4 in the small runs too
   // (compute-sanitizer): the tensor-core tables of all three kernels.
   for (int p = 4; p <= (small_run() ? 4 : 5); ++p) {
-    char name[64];
-    std::snprintf(name, sizeof name, "space-time P_%d prisms", p);
+    char name[256];
+    std::snprintf(name, sizeof name, "%s: space-time P_%d prisms", mesh_name, p);
     check_problem(make_slab_mesh(spatial, p), conditions, slab_assembly_options(), space_time,
                   &previous_slab, name);
   }
@@ -127,7 +129,7 @@ void check_slab_meshes() {
     const PolytopicMesh<3> hp =
         make_slab_mesh(PolytopicMesh<2>(fine, parts.element_of_cell, mixed));
     check_problem(hp, conditions, slab_assembly_options(), coefficients, &previous_slab,
-                  "slab hp 1..5 prisms");
+                  (test_mesh.name + ": slab hp 1..5 prisms").c_str());
   }
 
   // previous_slab on the top face too (an odd choice, but a valid one): those facets join the
@@ -139,9 +141,9 @@ void check_slab_meshes() {
   {
     const PolytopicMesh<3> slab = make_slab_mesh(spatial, 1);
     check_problem(slab, top_too, slab_assembly_options(), coefficients, &previous_slab,
-                  "slab P_1 prisms, previous_slab on top too");
+                  (test_mesh.name + ": slab P_1 prisms, previous_slab on top too").c_str());
     check_problem(slab, top_too, slab_assembly_options(), space_time, &previous_slab,
-                  "space-time P_1 prisms, previous_slab on top too");
+                  (test_mesh.name + ": space-time P_1 prisms, previous_slab on top too").c_str());
   }
 
   // map_last_coordinate: both backends moved onto [0.5, 0.75] (and from there onto [0.75, 1.1])
@@ -234,6 +236,10 @@ void check_slab_meshes() {
   std::printf("pieces mismatch: %s\n", message.c_str());
   POLYDG_GPU_CHECK(message.find("quadrature mesh has simplices as pieces, but the options ask "
                                 "for slab prisms") != std::string::npos);
+}
+
+void check_slab_meshes() {
+  for (const TestMesh& mesh : test_meshes(8, 10)) check_slab_mesh(mesh);
 }
 
 void check_approach_one_slab() {
