@@ -3,7 +3,7 @@
 // slabs — two files, so that their kernels compile in parallel) share: check_problem, the GPU
 // against the CPU Assembler on one problem under every launch configuration, and
 // check_approach_one, Approach 1's CSR against Approach 2's blocks; and the test meshes: the
-// built-in square, and a mesh of the user's (user_test_mesh).
+// built-in square, and a mesh of the user's (test_meshes).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
