@@ -228,15 +228,6 @@ struct InitialValue {
   }
 };
 
-/// The host copy of the slab's pattern: SlabSolver's assembler has only that one.
-template <class Solver>
-const polydg::BlockPattern& slab_pattern(const Solver& solver) {
-  if constexpr (requires { solver.assembler().host_pattern(); })
-    return *solver.assembler().host_pattern();
-  else
-    return *solver.assembler().pattern();
-}
-
 /// Steps 4 and 5, the same for both backends: march, one line per step, then the summary.
 template <class Problem, class Solver>
 int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, Solver& solver,
@@ -244,7 +235,7 @@ int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, Solver& sol
           std::chrono::steady_clock::time_point start) {
   const double setup_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const long long dofs = slab_pattern(solver).dof_count();
+  const long long dofs = solver.pattern().dof_count();
   std::printf(
       "%s: %d polygons (%d triangles), %s_%d on slabs: %lld DoFs per slab, assembly on the %s, "
       "set-up %.2f s\n",
@@ -264,7 +255,7 @@ int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, Solver& sol
   for (int n = 1; n <= o.steps; ++n) {
     const polydg::SlabStep step = solver.step(o.final_time * n / o.steps);
     const polydg::SlabErrors errors =
-        polydg::compute_slab_errors(solver.assembler().quadrature_mesh(), slab_pattern(solver),
+        polydg::compute_slab_errors(solver.assembler().quadrature_mesh(), solver.pattern(),
                                     solver.solution(), typename Problem::Solution{});
     l2l2_squared += errors.slab_l2_squared;
     top_squared = errors.top_l2_squared;
@@ -276,9 +267,9 @@ int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, Solver& sol
     if (pvd && (n % o.vtk_every == 0 || n == o.steps)) {
       const auto file =
           std::filesystem::path(o.vtk_directory) / ("heat_" + std::to_string(n) + ".vtu");
-      polydg::write_solution_vtu(file, spatial,
-                                 polydg::top_trace(spatial, slab_pattern(solver), solver.solution(),
-                                                   options.assembly.space));
+      polydg::write_solution_vtu(
+          file, spatial,
+          polydg::top_trace(spatial, solver.pattern(), solver.solution(), options.assembly.space));
       pvd->add(step.t_end, file);
     }
   }

@@ -133,6 +133,8 @@ class DeviceSlabSolver {
   double time() const { return march_.time(); }
   /// The coefficients of the last slab's solution (pattern layout of assembler()).
   std::span<const double> solution() const { return solution_; }
+  /// The slab's pattern, its host copy: solution()'s layout (as SlabSolver::pattern()).
+  const BlockPattern& pattern() const { return *assembler_.host_pattern(); }
   const PolytopicMesh<3>& slab_mesh() const { return slab_; }
   /// The device assembler; its quadrature_mesh() and host_pattern() are the host copies (e.g.
   /// for compute_slab_errors).

@@ -171,6 +171,8 @@ class SlabSolver {
   double time() const { return march_.time(); }
   /// The coefficients of the last slab's solution (pattern layout of assembler()).
   std::span<const double> solution() const { return previous_; }
+  /// The slab's pattern: solution()'s layout (DeviceSlabSolver::pattern() is the same).
+  const BlockPattern& pattern() const { return *assembler_.pattern(); }
   const PolytopicMesh<3>& slab_mesh() const { return slab_; }
   const Assembler<3>& assembler() const { return assembler_; }
   const BlockMatrix<double>& matrix() const { return matrix_; }
