@@ -156,21 +156,35 @@ __global__ void __launch_bounds__(threads_per_block, multiply_min_blocks<rows_pe
 /// from 0.182 to 0.174 ms (90 -> 93 % of the copy bandwidth). For N = 6, 8, 10, 12, 16 and 24
 /// they were the same or slower (up to 1.5x at N = 24, where a warp's load then reads 32 bytes
 /// from each of eight bands; eleventh measurement).
+///
+/// Block threads (last field): 128 where the measured matrices ran faster in thread blocks of
+/// 128 than of 256 (the kernel's launch bound then asks twice the blocks per multiprocessor, so
+/// the register cap is the same): N = 4 (slab P_1) 0.175-0.177 -> 0.171 ms, N = 15 (HDG 3D
+/// p = 1) 0.149-0.151 -> 0.145, N = 105 (HDG 3D p = 5) 0.147-0.149 -> 0.144-0.145; N = 30 and 50
+/// lost 3 % with 128, the others within 1.5 % (H200, fp64, 560 MB; twelfth measurement).
 struct FixedBlockSize {
   int n, rows_per_thread, chunk_columns, chunks_in_flight, min_blocks;
   int end_rows_per_thread = 0, end_chunk_columns = 0, end_chunks_in_flight = 0;
   bool adjacent_lanes = false;
+  int block_threads = threads_per_block;
 };
-constexpr FixedBlockSize fixed_block_sizes[] = {
-    {3, 3, 3, 4, 2},           {4, 2, 4, 3, 2, 0, 0, 0, true},
-    {6, 3, 3, 3, 2},           {8, 2, 4, 3, 2},
-    {10, 5, 5, 2, 1},          {12, 3, 6, 3, 1},
-    {15, 5, 5, 2, 1},          {16, 4, 8, 2, 1},
-    {20, 4, 5, 2, 2},          {21, 3, 3, 3, 2},
-    {24, 3, 4, 3, 2},          {30, 5, 1, 3, 3},
-    {35, 5, 5, 2, 1},          {50, 5, 1, 3, 3},
-    {56, 4, 4, 3, 1, 2, 8, 3}, {75, 5, 3, 3, 1},
-    {105, 5, 5, 2, 1}};
+constexpr FixedBlockSize fixed_block_sizes[] = {{3, 3, 3, 4, 2},
+                                                {4, 2, 4, 3, 2, 0, 0, 0, true, 128},
+                                                {6, 3, 3, 3, 2},
+                                                {8, 2, 4, 3, 2},
+                                                {10, 5, 5, 2, 1},
+                                                {12, 3, 6, 3, 1},
+                                                {15, 5, 5, 2, 1, 0, 0, 0, false, 128},
+                                                {16, 4, 8, 2, 1},
+                                                {20, 4, 5, 2, 2},
+                                                {21, 3, 3, 3, 2},
+                                                {24, 3, 4, 3, 2},
+                                                {30, 5, 1, 3, 3},
+                                                {35, 5, 5, 2, 1},
+                                                {50, 5, 1, 3, 3},
+                                                {56, 4, 4, 3, 1, 2, 8, 3},
+                                                {75, 5, 3, 3, 1},
+                                                {105, 5, 5, 2, 1, 0, 0, 0, false, 128}};
 
 /// The block row l of a group's thread t in multiply_fixed_rows, for G block rows: t mod G, or
 /// t / lanes where the lanes = N / R threads of a block row sit in adjacent lanes (lanes > 0).
@@ -253,9 +267,10 @@ __device__ __forceinline__ void multiply_fixed_rows(const DenseBlockGroup& group
 
 /// The kernel of one fixed_block_sizes entry: thread blocks below head_blocks take the entry's
 /// shape (R, C, D); the rest, the last in the launch, its end shape (Re, Ce, De) if it has one.
+/// MinBlocks counts blocks of threads_per_block: the register cap is the same at any Threads.
 template <class Real, int N, int R, int C, int D, bool Adjacent, int MinBlocks, int Re, int Ce,
-          int De>
-__global__ void __launch_bounds__(threads_per_block, MinBlocks)
+          int De, int Threads>
+__global__ void __launch_bounds__(Threads, MinBlocks* threads_per_block / Threads)
     multiply_fixed_kernel(const DenseBlockGroup* groups, const BlockWork* launch,
                           GlobalIndex head_blocks, const Real* values, const GlobalIndex* row_dofs,
                           const GlobalIndex* slot_columns, const Real* x, const Real* z, Real* y) {
@@ -286,7 +301,8 @@ void run_fixed_kernel(int kind, const Run& run, std::index_sequence<kinds...>) {
               fixed_block_sizes[kinds].adjacent_lanes, fixed_block_sizes[kinds].min_blocks,
               fixed_block_sizes[kinds].end_rows_per_thread,
               fixed_block_sizes[kinds].end_chunk_columns,
-              fixed_block_sizes[kinds].end_chunks_in_flight>)
+              fixed_block_sizes[kinds].end_chunks_in_flight,
+              fixed_block_sizes[kinds].block_threads>)
         : void()),
    ...);
 }
@@ -415,13 +431,13 @@ __global__ void __launch_bounds__(threads_per_block)
 /// P_1 IP-DG matrix, Nsight Compute).
 template <class Real, class Work, class RowOf>
 std::vector<BlockWork> launch_table(const DenseBlockMatrix<Real>& host, const Work& work,
-                                    const RowOf& row_of) {
+                                    const RowOf& row_of, int block_threads = threads_per_block) {
   std::vector<std::pair<Index, BlockWork>> ordered;
   const auto groups = host.groups();
   for (std::size_t g = 0; g < groups.size(); ++g) {
-    const GlobalIndex blocks = (work(g) + threads_per_block - 1) / threads_per_block;
+    const GlobalIndex blocks = (work(g) + block_threads - 1) / block_threads;
     for (GlobalIndex b = 0; b < blocks; ++b) {
-      const GlobalIndex l = row_of(g, b * threads_per_block);
+      const GlobalIndex l = row_of(g, b * block_threads);
       ordered.push_back({host.row_block_rows()[groups[g].first_row + l], {Index(g), Index(b)}});
     }
   }
@@ -434,9 +450,11 @@ std::vector<BlockWork> launch_table(const DenseBlockMatrix<Real>& host, const Wo
 
 /// launch_table for kernels whose thread t of a group works on block row t mod G.
 template <class Real, class Work>
-std::vector<BlockWork> launch_table(const DenseBlockMatrix<Real>& host, const Work& work) {
-  return launch_table(host, work,
-                      [&](std::size_t g, GlobalIndex t) { return t % host.groups()[g].row_count; });
+std::vector<BlockWork> launch_table(const DenseBlockMatrix<Real>& host, const Work& work,
+                                    int block_threads = threads_per_block) {
+  return launch_table(
+      host, work, [&](std::size_t g, GlobalIndex t) { return t % host.groups()[g].row_count; },
+      block_threads);
 }
 
 /// The index in fixed_block_sizes of a group's block size if every row has N rows and every
@@ -543,7 +561,7 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
         const GlobalIndex group_threads =
             multiply_thread_count(host.groups()[g], size.rows_per_thread);
         threads += group_threads;
-        blocks += (group_threads + threads_per_block - 1) / threads_per_block;
+        blocks += (group_threads + size.block_threads - 1) / size.block_threads;
       }
     if (blocks == 0) continue;
     int per_processor = 1;
@@ -551,7 +569,7 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
         kind,
         [&](auto kernel) {
           if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_processor, kernel,
-                                                            threads_per_block, 0) != cudaSuccess) {
+                                                            size.block_threads, 0) != cudaSuccess) {
             per_processor = 1;         // assume one: the rules only tune
             (void)cudaGetLastError();  // not left for the next launch check to report
           }
@@ -564,7 +582,7 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
       continue;
     }
     if (size.end_rows_per_thread == 0) continue;
-    const double wave_threads = double(per_processor) * processors * threads_per_block;
+    const double wave_threads = double(per_processor) * processors * size.block_threads;
     const double target = end_block_rows >= 0      ? double(end_block_rows)
                           : threads > wave_threads ? end_wave_fraction * wave_threads /
                                                          double(size.n / size.rows_per_thread)
@@ -599,12 +617,13 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
     const auto row_of = [&](std::size_t g, GlobalIndex t) {
       return fixed_thread_block_row(t, host.groups()[g].row_count, adjacent_lanes);
     };
-    std::vector<BlockWork> table = launch_table(host, threads(false), row_of);
+    const int block_threads = kind >= 0 ? fixed_block_sizes[kind].block_threads : threads_per_block;
+    std::vector<BlockWork> table = launch_table(host, threads(false), row_of, block_threads);
     const GlobalIndex head_blocks = GlobalIndex(table.size());
-    const std::vector<BlockWork> end_table = launch_table(host, threads(true));
+    const std::vector<BlockWork> end_table = launch_table(host, threads(true), block_threads);
     table.insert(table.end(), end_table.begin(), end_table.end());
     if (table.empty()) continue;
-    multiply_launches_.push_back({kind, head_blocks, upload_table(table)});
+    multiply_launches_.push_back({kind, head_blocks, upload_table(table), block_threads});
   }
   for (std::size_t g = 0; g < kinds.size(); ++g) {
     if (kinds[g] >= 0) fixed_size_rows_ += host.groups()[g].row_count;
@@ -670,7 +689,7 @@ void DeviceDenseBlockMatrix<Real>::multiply_add(const Real* x, const Real* z, Re
           slot_column_dof_offsets_.data(), slot_column_sizes_.data(), x, z, y);
     };
     const auto run_fixed = [&](auto kernel) {
-      kernel<<<unsigned(launch.blocks.size()), threads_per_block>>>(
+      kernel<<<unsigned(launch.blocks.size()), unsigned(launch.block_threads)>>>(
           groups_.data(), launch.blocks.data(), launch.head_blocks, values_.data(),
           row_dof_offsets_.data(), slot_column_dof_offsets_.data(), x, z, y);
     };

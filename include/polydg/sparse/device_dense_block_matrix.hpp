@@ -50,6 +50,7 @@ struct DenseBlockLaunch {
   int kernel = -1;
   GlobalIndex head_blocks = 0;
   device::DeviceBuffer<DenseBlockWork> blocks;
+  int block_threads = 0;  ///< threads per block of the launch
 };
 }  // namespace detail
 
