@@ -146,7 +146,8 @@ __global__ void __launch_bounds__(threads_per_block, multiply_min_blocks<rows_pe
 /// slower and takes only the last end_wave_fraction of a wave. N = 56: (2, 8, 3), 10.5 round
 /// trips for a five-slot row against 21 (slab P_5 at 560 MB: H100 0.209 -> 0.201 ms, H200
 /// 0.157 -> 0.149-0.151). For N = 10, 15, 20, 21 and 35, whose rows are 3-5x shorter, end
-/// shapes were the same or slower (tenth measurement).
+/// shapes were the same or slower (tenth measurement). Splitting each N = 56 row's chunks
+/// between two lanes that meet in a shuffle lost 1-2 % (fp64) and 15 % (fp32; thirteenth).
 ///
 /// Adjacent lanes (last field): the N / R threads of a block row sit in adjacent lanes of a
 /// warp (t -> l = t / (N / R)) instead of N / R groups of rows apart (l = t mod G), so their
