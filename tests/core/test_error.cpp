@@ -4,6 +4,7 @@
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/core/types.hpp"
+#include "without_cuda_only.hpp"
 
 using namespace polydg;
 
@@ -26,8 +27,8 @@ BOOST_AUTO_TEST_CASE(point_and_box_arithmetic) {
   BOOST_TEST(box.measure() == 8.0);
 }
 
-BOOST_AUTO_TEST_CASE(device_layer_reports_when_unavailable) {
-  if (device::compiled_with_cuda()) return;  // the CUDA side is covered by test_cuda_smoke
+BOOST_AUTO_TEST_CASE(device_layer_reports_when_unavailable,
+                     *testing::without_cuda_only("the CUDA side is covered by test_cuda_smoke")) {
   BOOST_TEST(device::device_count() == 0);
   BOOST_CHECK_THROW(device::DeviceBuffer<double>(10), Error);
 }

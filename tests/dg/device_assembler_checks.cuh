@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -19,16 +20,15 @@
 #include "dg/coo_assembly.cuh"
 #include "dg/device_assembler.cuh"
 #include "gpu_test_support.hpp"
-#include "polydg/core/command_line.hpp"
 #include "polydg/dg/assembler.hpp"
 #include "polydg/dg/boundary_conditions.hpp"
 #include "polydg/dg/coefficients.hpp"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
-#include "polydg/mesh/gmsh_reader.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
 #include "polydg/spacetime/slab_assembly_options.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
+#include "user_test_mesh.hpp"
 
 using namespace polydg;
 
@@ -230,21 +230,13 @@ struct TestMesh {
   std::string name;
 };
 
-/// The built-in square of n × n cells in `elements` polygons, then, where the environment names
-/// one, a mesh of the user's: POLYDG_GPU_TEST_MESH=FILE.msh (2D Gmsh, any version the reader
-/// takes) in POLYDG_GPU_TEST_ELEMENTS polygons (default: the square's count). The tests then
-/// check GPU = CPU, and the deterministic bits, on that mesh too (docs/user-guide.md).
+/// The built-in square of n × n cells in `elements` polygons, then the user's mesh where the
+/// environment names one (user_test_mesh: POLYDG_TEST_MESH, POLYDG_TEST_ELEMENTS). The tests
+/// then check GPU = CPU, and the deterministic bits, on that mesh too (docs/user-guide.md).
 inline std::vector<TestMesh> test_meshes(int n, Index elements) {
   std::vector<TestMesh> meshes{{fine_square(n), elements, "square"}};
-  const char* file = std::getenv("POLYDG_GPU_TEST_MESH");
-  if (file == nullptr || *file == '\0') return meshes;
-  const char* count = std::getenv("POLYDG_GPU_TEST_ELEMENTS");
-  const Index user_elements =
-      count ? Index(parse_integer("POLYDG_GPU_TEST_ELEMENTS", count)) : elements;
-  auto fine = std::make_shared<const SimplexMesh<2>>(read_gmsh<2>(file));
-  meshes.push_back({fine, std::min(user_elements, fine->cell_count()), file});
-  std::printf("also checking %s (%d triangles) in %d polygons\n", file, int(fine->cell_count()),
-              int(meshes.back().elements));
+  if (std::optional<testing::UserTestMesh> user = testing::user_test_mesh(elements))
+    meshes.push_back({user->fine, user->elements, user->file});
   return meshes;
 }
 

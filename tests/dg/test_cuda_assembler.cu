@@ -1,7 +1,7 @@
 // The CUDA backend (DeviceAssembler, kernels/dg/device_assembler.cuh) against the CPU reference
 // Assembler on 2D meshes (2D+1 slabs: test_cuda_slab_assembler.cu): every kernel (element,
 // interior faces, boundary faces with Dirichlet, Neumann and inflow points), P_p for p = 1..5 and
-// hp (degrees 1..5 mixed), on the built-in square and on POLYDG_GPU_TEST_MESH where it is set
+// hp (degrees 1..5 mixed), on the built-in square and on POLYDG_TEST_MESH where it is set
 // (test_meshes). A purely hyperbolic problem: test_cuda_advection_assembler.cu;
 // Approach 1 and the non-finite reports: test_cuda_coo_and_non_finite.cu. (Each coefficient type
 // compiles every kernel again: in three executables they compile in parallel.)

@@ -1,7 +1,7 @@
 // The CUDA backend (DeviceAssembler) against the CPU reference Assembler on 2D+1 slabs, the
 // space-time heat problem's structure (2D meshes: test_cuda_assembler.cu): P_p and PQ_p for
 // p = 1..3 on tetrahedra and prisms, P_4 and P_5 and an hp slab (degrees 1..5) on prisms, the
-// previous slab's data on the bottom faces; on the built-in square and on POLYDG_GPU_TEST_MESH
+// previous slab's data on the bottom faces; on the built-in square and on POLYDG_TEST_MESH
 // where it is set (test_meshes). Checked:
 // * check_problem (device_assembler_checks.cuh): the GPU matrix and rhs within 1e-13 of the CPU's
 //   (1e-5 in single precision), the same bits under every launch configuration;

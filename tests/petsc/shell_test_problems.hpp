@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "polydg/spacetime/slab_solver.hpp"
 #include "polydg/spacetime/space_time_coefficients.hpp"
 #include "polydg/sparse/block_matrix.hpp"
+#include "user_test_mesh.hpp"
 
 namespace polydg::testing {
 
@@ -110,24 +112,40 @@ inline KspOutcome solve(Mat matrix, const std::vector<double>& rhs, const std::s
   return {result.iterations, values_of(x.vec(), n), ksp_type, pc_type};
 }
 
-/// Agglomerated polygons of a perturbed 24 × 24 square: ~40 elements of ~29 triangles each.
-inline std::shared_ptr<const SimplexMesh<2>> fine_square() {
-  static const auto fine = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(24, 0.2, 4));
-  return fine;
+/// A 2D mesh the shell tests solve on: its triangles and the polygons METIS makes of them.
+struct ShellTestMesh {
+  std::string name;
+  std::shared_ptr<const SimplexMesh<2>> fine;
+  Agglomeration polygons;
+};
+
+/// Agglomerated polygons of a perturbed 24 × 24 square (~40 elements of ~29 triangles each),
+/// then, where the environment names one, the user's mesh (user_test_mesh: POLYDG_TEST_MESH in
+/// POLYDG_TEST_ELEMENTS polygons, default 40): every shell = AIJ check runs on each.
+inline const std::vector<ShellTestMesh>& shell_test_meshes() {
+  static const std::vector<ShellTestMesh> meshes = [] {
+    const auto square = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(24, 0.2, 4));
+    std::vector<ShellTestMesh> list{{"square", square, agglomerate(*square, 40)}};
+    if (std::optional<UserTestMesh> user = user_test_mesh(40))
+      list.push_back({user->file, user->fine, agglomerate(*user->fine, user->elements)});
+    return list;
+  }();
+  return meshes;
 }
-inline const Agglomeration& polygons() {
-  static const Agglomeration parts = agglomerate(*fine_square(), 40);
-  return parts;
-}
-inline PolytopicMesh<2> uniform_mesh(int degree) {
-  return PolytopicMesh<2>(fine_square(), polygons().element_of_cell, degree);
+inline PolytopicMesh<2> uniform_mesh(const ShellTestMesh& mesh, int degree) {
+  return PolytopicMesh<2>(mesh.fine, mesh.polygons.element_of_cell, degree);
 }
 /// Degrees 1, 2, 3 in turn: block sizes 3, 6 and 10 side by side.
-inline PolytopicMesh<2> hp_mesh() {
-  std::vector<int> degrees(static_cast<std::size_t>(polygons().element_count));
+inline PolytopicMesh<2> hp_mesh(const ShellTestMesh& mesh) {
+  std::vector<int> degrees(static_cast<std::size_t>(mesh.polygons.element_count));
   for (std::size_t e = 0; e < degrees.size(); ++e) degrees[e] = 1 + int(e % 3);
-  return PolytopicMesh<2>(fine_square(), polygons().element_of_cell, degrees);
+  return PolytopicMesh<2>(mesh.fine, mesh.polygons.element_of_cell, degrees);
 }
+/// The built-in square's meshes, for the checks that are not about the mesh.
+inline PolytopicMesh<2> uniform_mesh(int degree) {
+  return uniform_mesh(shell_test_meshes().front(), degree);
+}
+inline PolytopicMesh<2> hp_mesh() { return hp_mesh(shell_test_meshes().front()); }
 
 struct DgSystem {
   BlockMatrix<double> matrix;
@@ -185,7 +203,7 @@ inline auto slab_data() {
       .with_dirichlet(slab_exact);
 }
 
-/// One step (t = 0 → 0.1) of the slab problem on uniform_mesh(2), solved through the AIJ by a
+/// One step (t = 0 → 0.1) of the slab problem on uniform_mesh(mesh, 2), solved through the AIJ by a
 /// SlabSolver whose KSP reads the options under `prefix`. Its matrix and rhs stay in `solver`
 /// for a second solve of the same system (through a shell), which error_at_top compares by.
 struct SlabStepThroughAij {
@@ -204,13 +222,14 @@ struct SlabStepThroughAij {
   }
 };
 
-inline SlabStepThroughAij slab_step_through_aij(const std::string& prefix) {
+inline SlabStepThroughAij slab_step_through_aij(const std::string& prefix,
+                                                const ShellTestMesh& mesh) {
   SlabSolverOptions options;
   options.solver.options_prefix = prefix;
   SlabStepThroughAij result;
   result.solver = std::make_unique<SlabStepThroughAij::Solver>(
-      uniform_mesh(2), BoundaryConditions::all_dirichlet(), space_time_coefficients(slab_data()),
-      options);
+      uniform_mesh(mesh, 2), BoundaryConditions::all_dirichlet(),
+      space_time_coefficients(slab_data()), options);
   result.solver->set_initial_condition([](const Point<2>& x) {
     return slab_exact(Point<3>{{x[0], x[1], 0}});
   });

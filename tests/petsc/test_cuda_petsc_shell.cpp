@@ -9,8 +9,9 @@
 // CG + PBJacobi, GMRES + PBJacobi and GMRES + VPBJacobi (hp); after update_values() on the
 // device matrix and values_changed(), the next solve uses the new values; KSP and PC types come
 // from the options database under a prefix; AijMatrix::update_from_device gives update()'s
-// values from device memory. Plain main (the gpu tests' convention): exits 77
-// (ctest: Skipped) when no CUDA device is present.
+// values from device memory. Products, KSP and the slab also run on the user's 2D Gmsh mesh
+// where POLYDG_TEST_MESH names one (shell_test_meshes; docs/user-guide.md). Plain main (the gpu
+// tests' convention): exits 77 (ctest: Skipped) when no CUDA device is present.
 //
 //   build/bin/tests/test_cuda_petsc_shell [PETSc options, e.g. -ksp_monitor]
 #include <petscksp.h>
@@ -55,6 +56,8 @@ using testing::KspOutcome;
 using testing::max_relative_difference;
 using testing::poisson;
 using testing::set_aij_blocks;
+using testing::shell_test_meshes;
+using testing::ShellTestMesh;
 using testing::solve;
 using testing::uniform_mesh;
 using testing::values_of;
@@ -152,52 +155,58 @@ void check_same_solves(const GpuShellAndAij& m, const std::vector<double>& rhs,
 }
 
 void products_and_diagonal() {
-  std::puts("products, diagonal and diagonal blocks (GPU shell vs AIJ):");
-  for (const DgSystem& system : {advection_diffusion(uniform_mesh(2)), poisson(uniform_mesh(3)),
-                                 advection_diffusion(hp_mesh())}) {
-    const GpuShellAndAij m(system.matrix);
-    PetscInt rows = 0, columns = 0;
-    POLYDG_PETSC_CALL(MatGetSize(m.shell.mat(), &rows, &columns));
-    POLYDG_GPU_CHECK(GlobalIndex(rows) == m.size() && GlobalIndex(columns) == m.size());
-    check_products(m, system.matrix);
+  for (const ShellTestMesh& mesh : shell_test_meshes()) {
+    std::printf("products, diagonal and diagonal blocks (GPU shell vs AIJ), %s:\n",
+                mesh.name.c_str());
+    for (const DgSystem& system :
+         {advection_diffusion(uniform_mesh(mesh, 2)), poisson(uniform_mesh(mesh, 3)),
+          advection_diffusion(hp_mesh(mesh))}) {
+      const GpuShellAndAij m(system.matrix);
+      PetscInt rows = 0, columns = 0;
+      POLYDG_PETSC_CALL(MatGetSize(m.shell.mat(), &rows, &columns));
+      POLYDG_GPU_CHECK(GlobalIndex(rows) == m.size() && GlobalIndex(columns) == m.size());
+      check_products(m, system.matrix);
+    }
   }
 }
 
 void krylov_solves() {
-  std::puts("KSP through the GPU shell vs through AIJ:");
-  {
-    std::vector<std::unique_ptr<testing::ScopedOption>> options;
-    testing::gmres_options(options, "gadr_", "jacobi");
-    const DgSystem system = advection_diffusion(uniform_mesh(2));
-    const GpuShellAndAij m(system.matrix);
-    check_same_solves(m, system.rhs, "gadr_", KSPGMRES, PCJACOBI);
-  }
-  {
-    const testing::ScopedOption ksp_type("-gspd_ksp_type", "cg");
-    const testing::ScopedOption pc_type("-gspd_pc_type", "pbjacobi");
-    const testing::ScopedOption rtol("-gspd_ksp_rtol", "1e-9");
-    const testing::ScopedOption max_it("-gspd_ksp_max_it", "2000");
-    const DgSystem system = poisson(uniform_mesh(2));
-    const GpuShellAndAij m(system.matrix);
-    set_aij_blocks(m.aij.mat(), system.matrix.pattern());
-    check_same_solves(m, system.rhs, "gspd_", KSPCG, PCPBJACOBI);
-  }
-  {
-    // Non-symmetric diagonal blocks: a transposed inverse would change the iterations.
-    std::vector<std::unique_ptr<testing::ScopedOption>> options;
-    testing::gmres_options(options, "gadrpb_", "pbjacobi");
-    const DgSystem system = advection_diffusion(uniform_mesh(2));
-    const GpuShellAndAij m(system.matrix);
-    set_aij_blocks(m.aij.mat(), system.matrix.pattern());
-    check_same_solves(m, system.rhs, "gadrpb_", KSPGMRES, PCPBJACOBI);
-  }
-  {
-    std::vector<std::unique_ptr<testing::ScopedOption>> options;
-    testing::gmres_options(options, "ghp_", "vpbjacobi");
-    const DgSystem system = advection_diffusion(hp_mesh());
-    const GpuShellAndAij m(system.matrix);
-    set_aij_blocks(m.aij.mat(), system.matrix.pattern());
-    check_same_solves(m, system.rhs, "ghp_", KSPGMRES, PCVPBJACOBI);
+  for (const ShellTestMesh& mesh : shell_test_meshes()) {
+    std::printf("KSP through the GPU shell vs through AIJ, %s:\n", mesh.name.c_str());
+    {
+      std::vector<std::unique_ptr<testing::ScopedOption>> options;
+      testing::gmres_options(options, "gadr_", "jacobi");
+      const DgSystem system = advection_diffusion(uniform_mesh(mesh, 2));
+      const GpuShellAndAij m(system.matrix);
+      check_same_solves(m, system.rhs, "gadr_", KSPGMRES, PCJACOBI);
+    }
+    {
+      const testing::ScopedOption ksp_type("-gspd_ksp_type", "cg");
+      const testing::ScopedOption pc_type("-gspd_pc_type", "pbjacobi");
+      const testing::ScopedOption rtol("-gspd_ksp_rtol", "1e-9");
+      const testing::ScopedOption max_it("-gspd_ksp_max_it", "2000");
+      const DgSystem system = poisson(uniform_mesh(mesh, 2));
+      const GpuShellAndAij m(system.matrix);
+      set_aij_blocks(m.aij.mat(), system.matrix.pattern());
+      check_same_solves(m, system.rhs, "gspd_", KSPCG, PCPBJACOBI);
+    }
+    {
+      // Non-symmetric diagonal blocks: a transposed inverse would change the iterations.
+      std::vector<std::unique_ptr<testing::ScopedOption>> options;
+      testing::gmres_options(options, "gadrpb_", "pbjacobi");
+      const DgSystem system = advection_diffusion(uniform_mesh(mesh, 2));
+      const GpuShellAndAij m(system.matrix);
+      set_aij_blocks(m.aij.mat(), system.matrix.pattern());
+      check_same_solves(m, system.rhs, "gadrpb_", KSPGMRES, PCPBJACOBI);
+    }
+    {
+      std::vector<std::unique_ptr<testing::ScopedOption>> options;
+      testing::gmres_options(options, "ghp_", "vpbjacobi");
+      const DgSystem system = advection_diffusion(hp_mesh(mesh));
+      const GpuShellAndAij m(system.matrix);
+      set_aij_blocks(m.aij.mat(), system.matrix.pattern());
+      check_same_solves(m, system.rhs, "ghp_", KSPGMRES, PCVPBJACOBI);
+    }
   }
 }
 
@@ -299,23 +308,24 @@ void options_database() {
 /// One space-time slab (2D + 1): the SlabSolver's AIJ solve and a solve of the same system
 /// through the GPU shell give the same iterations, solution and error at t_1.
 void space_time_slab() {
-  std::puts("space-time slab:");
   std::vector<std::unique_ptr<testing::ScopedOption>> options;
   testing::gmres_options(options, "gslab_", "jacobi");
-  const testing::SlabStepThroughAij aij = testing::slab_step_through_aij("gslab_");
-
-  const GpuShellAndAij m(aij.solver->matrix());
-  const KspOutcome shell = solve(m.shell.mat(), aij.rhs(), "gslab_");
-  const double difference = max_relative_difference(shell.solution, aij.solution);
-  const double aij_error = aij.error_at_top(aij.solution);
-  const double shell_error = aij.error_at_top(shell.solution);
-  std::printf(
-      "  %d iterations (GPU shell), %d (AIJ), relative difference %.2e; L2 error at "
-      "t = 0.1: %.6e (AIJ), %.6e (GPU shell)\n",
-      int(shell.iterations), int(aij.step.iterations), difference, aij_error, shell_error);
-  POLYDG_GPU_CHECK(shell.iterations == aij.step.iterations);
-  POLYDG_GPU_CHECK(difference < 1e-10);
-  POLYDG_GPU_CHECK(std::abs(shell_error - aij_error) <= 1e-10 * aij_error);
+  for (const ShellTestMesh& mesh : shell_test_meshes()) {
+    std::printf("space-time slab, %s:\n", mesh.name.c_str());
+    const testing::SlabStepThroughAij aij = testing::slab_step_through_aij("gslab_", mesh);
+    const GpuShellAndAij m(aij.solver->matrix());
+    const KspOutcome shell = solve(m.shell.mat(), aij.rhs(), "gslab_");
+    const double difference = max_relative_difference(shell.solution, aij.solution);
+    const double aij_error = aij.error_at_top(aij.solution);
+    const double shell_error = aij.error_at_top(shell.solution);
+    std::printf(
+        "  %d iterations (GPU shell), %d (AIJ), relative difference %.2e; L2 error at "
+        "t = 0.1: %.6e (AIJ), %.6e (GPU shell)\n",
+        int(shell.iterations), int(aij.step.iterations), difference, aij_error, shell_error);
+    POLYDG_GPU_CHECK(shell.iterations == aij.step.iterations);
+    POLYDG_GPU_CHECK(difference < 1e-10);
+    POLYDG_GPU_CHECK(std::abs(shell_error - aij_error) <= 1e-10 * aij_error);
+  }
 }
 
 }  // namespace

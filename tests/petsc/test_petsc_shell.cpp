@@ -2,7 +2,9 @@
 // ShellMatrix over a DenseBlockOperator against the AIJ export of the same IP-DG matrices:
 // (a) advection-diffusion on agglomerated polygons, (b) SIPG Poisson (SPD), (c) an hp mesh,
 // (d) a space-time slab. Products, diagonal and inverted diagonal blocks agree entry for entry;
-// KSP on the shell and on the AIJ take the same iterations to the same solution.
+// KSP on the shell and on the AIJ take the same iterations to the same solution. (a)-(d) run on
+// a perturbed square and, where POLYDG_TEST_MESH names one, on a 2D Gmsh mesh of the user's
+// (shell_test_meshes; docs/user-guide.md).
 #include <petscksp.h>
 
 #include <algorithm>
@@ -30,6 +32,7 @@
 #include "polydg/petsc/shell_matrix.hpp"
 #include "polydg/sparse/dense_block_matrix.hpp"
 #include "shell_test_problems.hpp"
+#include "without_cuda_only.hpp"
 
 using namespace polydg;
 
@@ -50,6 +53,8 @@ using testing::hp_mesh;
 using testing::KspOutcome;
 using testing::poisson;
 using testing::set_aij_blocks;
+using testing::shell_test_meshes;
+using testing::ShellTestMesh;
 using testing::solve;
 using testing::uniform_mesh;
 using testing::values_of;
@@ -150,16 +155,20 @@ class DeviceClaimingOperator final : public petsc::LinearOperator {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(products_and_diagonal_equal_the_aij_export) {
-  for (const DgSystem& system : {advection_diffusion(uniform_mesh(2)), poisson(uniform_mesh(3)),
-                                 advection_diffusion(hp_mesh())}) {
-    const ShellAndAij matrices(system.matrix);
-    PetscInt rows = 0, columns = 0;
-    POLYDG_PETSC_CALL(MatGetSize(matrices.shell.mat(), &rows, &columns));
-    BOOST_TEST(GlobalIndex(rows) == matrices.size());
-    BOOST_TEST(GlobalIndex(columns) == matrices.size());
-    BOOST_TEST(matrices.shell.row_count() == matrices.size());
-    check_products(matrices);
-  }
+  for (const ShellTestMesh& mesh : shell_test_meshes())
+    for (const DgSystem& system :
+         {advection_diffusion(uniform_mesh(mesh, 2)), poisson(uniform_mesh(mesh, 3)),
+          advection_diffusion(hp_mesh(mesh))}) {
+      BOOST_TEST_CONTEXT("mesh " << mesh.name) {
+        const ShellAndAij matrices(system.matrix);
+        PetscInt rows = 0, columns = 0;
+        POLYDG_PETSC_CALL(MatGetSize(matrices.shell.mat(), &rows, &columns));
+        BOOST_TEST(GlobalIndex(rows) == matrices.size());
+        BOOST_TEST(GlobalIndex(columns) == matrices.size());
+        BOOST_TEST(matrices.shell.row_count() == matrices.size());
+        check_products(matrices);
+      }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(block_sizes_are_the_elements) {
@@ -230,9 +239,13 @@ BOOST_AUTO_TEST_CASE(inverted_blocks_have_the_layout_of_petscs_aij_inversion) {
 BOOST_AUTO_TEST_CASE(gmres_jacobi_on_advection_diffusion_matches_aij) {
   std::vector<std::unique_ptr<testing::ScopedOption>> options;
   testing::gmres_options(options, "adr_", "jacobi");
-  const DgSystem system = advection_diffusion(uniform_mesh(2));
-  const ShellAndAij matrices(system.matrix);
-  check_same_solves(matrices, system.rhs, "adr_", PCJACOBI);
+  for (const ShellTestMesh& mesh : shell_test_meshes()) {
+    BOOST_TEST_CONTEXT("mesh " << mesh.name) {
+      const DgSystem system = advection_diffusion(uniform_mesh(mesh, 2));
+      const ShellAndAij matrices(system.matrix);
+      check_same_solves(matrices, system.rhs, "adr_", PCJACOBI);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(cg_pbjacobi_on_poisson_matches_aij) {
@@ -240,29 +253,41 @@ BOOST_AUTO_TEST_CASE(cg_pbjacobi_on_poisson_matches_aij) {
   const testing::ScopedOption pc_type("-spd_pc_type", "pbjacobi");
   const testing::ScopedOption rtol("-spd_ksp_rtol", "1e-9");
   const testing::ScopedOption max_it("-spd_ksp_max_it", "2000");
-  const DgSystem system = poisson(uniform_mesh(2));
-  const ShellAndAij matrices(system.matrix);
-  set_aij_blocks(matrices.aij.mat(), system.matrix.pattern());
-  check_same_solves(matrices, system.rhs, "spd_", PCPBJACOBI);
+  for (const ShellTestMesh& mesh : shell_test_meshes()) {
+    BOOST_TEST_CONTEXT("mesh " << mesh.name) {
+      const DgSystem system = poisson(uniform_mesh(mesh, 2));
+      const ShellAndAij matrices(system.matrix);
+      set_aij_blocks(matrices.aij.mat(), system.matrix.pattern());
+      check_same_solves(matrices, system.rhs, "spd_", PCPBJACOBI);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(gmres_pbjacobi_on_advection_diffusion_matches_aij) {
   // Non-symmetric diagonal blocks: a transposed inverse would change the iterations.
   std::vector<std::unique_ptr<testing::ScopedOption>> options;
   testing::gmres_options(options, "adrpb_", "pbjacobi");
-  const DgSystem system = advection_diffusion(uniform_mesh(2));
-  const ShellAndAij matrices(system.matrix);
-  set_aij_blocks(matrices.aij.mat(), system.matrix.pattern());
-  check_same_solves(matrices, system.rhs, "adrpb_", PCPBJACOBI);
+  for (const ShellTestMesh& mesh : shell_test_meshes()) {
+    BOOST_TEST_CONTEXT("mesh " << mesh.name) {
+      const DgSystem system = advection_diffusion(uniform_mesh(mesh, 2));
+      const ShellAndAij matrices(system.matrix);
+      set_aij_blocks(matrices.aij.mat(), system.matrix.pattern());
+      check_same_solves(matrices, system.rhs, "adrpb_", PCPBJACOBI);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(gmres_vpbjacobi_on_hp_mesh_matches_aij) {
   std::vector<std::unique_ptr<testing::ScopedOption>> options;
   testing::gmres_options(options, "hp_", "vpbjacobi");
-  const DgSystem system = advection_diffusion(hp_mesh());
-  const ShellAndAij matrices(system.matrix);
-  set_aij_blocks(matrices.aij.mat(), system.matrix.pattern());
-  check_same_solves(matrices, system.rhs, "hp_", PCVPBJACOBI);
+  for (const ShellTestMesh& mesh : shell_test_meshes()) {
+    BOOST_TEST_CONTEXT("mesh " << mesh.name) {
+      const DgSystem system = advection_diffusion(hp_mesh(mesh));
+      const ShellAndAij matrices(system.matrix);
+      set_aij_blocks(matrices.aij.mat(), system.matrix.pattern());
+      check_same_solves(matrices, system.rhs, "hp_", PCVPBJACOBI);
+    }
+  }
 }
 
 // The shell for the products, its AIJ export for the preconditioner: any PETSc preconditioner
@@ -385,11 +410,8 @@ BOOST_AUTO_TEST_CASE(operator_errors_become_polydg_errors_at_the_call_site) {
   });
 }
 
-BOOST_AUTO_TEST_CASE(host_vectors_for_a_device_operator_need_cuda) {
-  if (device::compiled_with_cuda()) {
-    BOOST_TEST_MESSAGE("built with CUDA: staging is covered by the GPU tests");
-    return;
-  }
+BOOST_AUTO_TEST_CASE(host_vectors_for_a_device_operator_need_cuda,
+                     *testing::without_cuda_only("staging is covered by test_cuda_petsc_shell")) {
   const DgSystem system = advection_diffusion(uniform_mesh(1));
   const DenseBlockMatrix<double> dense(system.matrix);
   const petsc::DenseBlockOperator inner(dense);
@@ -471,18 +493,22 @@ BOOST_AUTO_TEST_CASE(shell_matrix_is_move_only_and_a_ksp_reference_keeps_it_aliv
 BOOST_AUTO_TEST_CASE(space_time_slab_through_the_shell_matches_aij) {
   std::vector<std::unique_ptr<testing::ScopedOption>> options;
   testing::gmres_options(options, "slab_", "jacobi");
-  const testing::SlabStepThroughAij aij = testing::slab_step_through_aij("slab_");
+  for (const ShellTestMesh& mesh : shell_test_meshes()) {
+    BOOST_TEST_CONTEXT("mesh " << mesh.name) {
+      const testing::SlabStepThroughAij aij = testing::slab_step_through_aij("slab_", mesh);
+      const ShellAndAij matrices(aij.solver->matrix());
+      const KspOutcome shell = solve(matrices.shell.mat(), aij.rhs(), "slab_");
+      BOOST_TEST_MESSAGE(mesh.name << ", slab: " << shell.iterations << " iterations (shell), "
+                                   << aij.step.iterations << " (AIJ), relative difference "
+                                   << max_relative_difference(shell.solution, aij.solution));
+      BOOST_TEST(shell.iterations == aij.step.iterations);
+      BOOST_TEST(max_relative_difference(shell.solution, aij.solution) < 1e-10);
 
-  const ShellAndAij matrices(aij.solver->matrix());
-  const KspOutcome shell = solve(matrices.shell.mat(), aij.rhs(), "slab_");
-  BOOST_TEST_MESSAGE("slab: " << shell.iterations << " iterations (shell), " << aij.step.iterations
-                              << " (AIJ), relative difference "
-                              << max_relative_difference(shell.solution, aij.solution));
-  BOOST_TEST(shell.iterations == aij.step.iterations);
-  BOOST_TEST(max_relative_difference(shell.solution, aij.solution) < 1e-10);
-
-  const double aij_error = aij.error_at_top(aij.solution);
-  const double shell_error = aij.error_at_top(shell.solution);
-  BOOST_TEST_MESSAGE("error at t = 0.1: " << aij_error << " (AIJ), " << shell_error << " (shell)");
-  BOOST_TEST(std::abs(shell_error - aij_error) <= 1e-10 * aij_error);
+      const double aij_error = aij.error_at_top(aij.solution);
+      const double shell_error = aij.error_at_top(shell.solution);
+      BOOST_TEST_MESSAGE("error at t = 0.1: " << aij_error << " (AIJ), " << shell_error
+                                              << " (shell)");
+      BOOST_TEST(std::abs(shell_error - aij_error) <= 1e-10 * aij_error);
+    }
+  }
 }

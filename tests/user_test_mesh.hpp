@@ -1,0 +1,50 @@
+#pragma once
+// Test helper: a 2D mesh of the user's, for the tests that check one implementation against
+// another on it as well as on their built-in meshes (GPU = CPU assembly, shell = AIJ;
+// docs/user-guide.md, "Checking on your own mesh").
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "polydg/core/command_line.hpp"
+#include "polydg/core/types.hpp"
+#include "polydg/mesh/gmsh_reader.hpp"
+#include "polydg/mesh/simplex_mesh.hpp"
+
+namespace polydg::testing {
+
+struct UserTestMesh {
+  std::string file;
+  std::shared_ptr<const SimplexMesh<2>> fine;
+  Index elements;  ///< polygons to agglomerate it into, at most its triangles
+};
+
+/// POLYDG_TEST_MESH=FILE.msh (2D Gmsh, any version the reader takes) in POLYDG_TEST_ELEMENTS
+/// polygons (default `default_elements`); nothing where POLYDG_TEST_MESH is unset or empty.
+/// The GPU assembly tests' earlier names, POLYDG_GPU_TEST_MESH / POLYDG_GPU_TEST_ELEMENTS, are
+/// read where these are unset.
+inline std::optional<UserTestMesh> user_test_mesh(Index default_elements) {
+  const auto variable = [](const char* name,
+                           const char* old_name) -> std::pair<const char*, const char*> {
+    const char* value = std::getenv(name);
+    if (value != nullptr && *value != '\0') return {name, value};
+    value = std::getenv(old_name);
+    if (value != nullptr && *value != '\0') return {old_name, value};
+    return {name, nullptr};
+  };
+  const auto [file_variable, file] = variable("POLYDG_TEST_MESH", "POLYDG_GPU_TEST_MESH");
+  if (file == nullptr) return std::nullopt;
+  const auto [count_variable, count] = variable("POLYDG_TEST_ELEMENTS", "POLYDG_GPU_TEST_ELEMENTS");
+  const Index elements = count ? Index(parse_integer(count_variable, count)) : default_elements;
+  auto fine = std::make_shared<const SimplexMesh<2>>(read_gmsh<2>(file));
+  const Index used = std::min(elements, fine->cell_count());
+  std::printf("also checking %s (%s: %d triangles) in %d polygons\n", file, file_variable,
+              int(fine->cell_count()), int(used));
+  return UserTestMesh{file, std::move(fine), used};
+}
+
+}  // namespace polydg::testing
