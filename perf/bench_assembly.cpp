@@ -154,15 +154,30 @@ double first_without_setup(const polydg::bench::GpuAssemblyTimes& g) {
   return g.pattern_s + g.values_s + g.rhs_s;
 }
 
+// A relative difference, or "n/a" where it was not computed (negative).
+void print_difference(double difference) {
+  if (difference < 0)
+    std::printf("%10s", "n/a");
+  else
+    std::printf("%10.1e", difference);
+}
+
 // Seed 004 Table 2's layout, seconds per million DoFs, and the kernels' FLOP rates.
 void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   std::printf("\nGPU (%s), double precision, seconds per million DoFs (Table 2 layout):\n",
               polydg::bench::device_name().c_str());
   std::printf("%-34s", "p");
   for (const Row& r : rows) std::printf("%10d", r.p);
+  // A negative time is one the run did not take (the CPU above --cpu-max-p, Approach 1 where
+  // its COO arrays do not fit): "n/a".
   auto line = [&](const char* name, auto value) {
     std::printf("\n%-34s", name);
-    for (const Row& r : rows) std::printf("%10.5f", value(r) / (r.dofs * 1e-6));
+    for (const Row& r : rows) {
+      if (value(r) < 0)
+        std::printf("%10s", "n/a");
+      else
+        std::printf("%10.5f", value(r) / (r.dofs * 1e-6));
+    }
   };
   // The kernel rows: the kernels in turn (matrix_phases); in the variants' rows at p ≤ 2, but
   // the one stream's, the interior faces' phase runs beside the element and boundary kernels.
@@ -192,8 +207,9 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   line("  rhs: boundary kernel", [](const Row& r) { return r.gpu.rhs_phases.boundary_s; });
   line("  previous slab term", [](const Row& r) { return r.gpu.previous_slab_s; });
   line("Approach 1: kernels into COO", [](const Row& r) { return r.gpu.approach1_kernels_s; });
-  line("Approach 1: indices (sort, reduce)",
-       [](const Row& r) { return r.gpu.approach1_total_s - r.gpu.approach1_kernels_s; });
+  line("Approach 1: indices (sort, reduce)", [](const Row& r) {
+    return r.gpu.approach1_total_s < 0 ? -1.0 : r.gpu.approach1_total_s - r.gpu.approach1_kernels_s;
+  });
   line("Approach 1: total", [](const Row& r) { return r.gpu.approach1_total_s; });
   line("indices (device pattern)", [](const Row& r) { return r.gpu.pattern_s; });
   line("  from host arrays (uploads)", [](const Row& r) { return r.gpu.pattern_host_arrays_s; });
@@ -217,13 +233,18 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   std::printf("\n%-34s", "geometry uploaded (MB, not /MDoF)");
   for (const Row& r : rows) std::printf("%10.1f", r.gpu.upload_bytes * 1e-6);
   std::printf("\n%-34s", "speed-up values CPU/GPU");
-  for (const Row& r : rows) std::printf("%10.0f", r.values_s > 0 ? r.values_s / r.gpu.values_s : 0);
+  for (const Row& r : rows) {
+    if (r.values_s > 0)
+      std::printf("%10.0f", r.values_s / r.gpu.values_s);
+    else
+      std::printf("%10s", "n/a");
+  }
   std::printf("\n%-34s", "deterministic/atomic");
   for (const Row& r : rows) std::printf("%10.2f", r.gpu.values_s / r.gpu.values_atomic_s);
   std::printf("\n%-34s", "|GPU-CPU|/|CPU| (matrix)");
-  for (const Row& r : rows) std::printf("%10.1e", r.gpu.cpu_difference);
+  for (const Row& r : rows) print_difference(r.gpu.cpu_difference);
   std::printf("\n%-34s", "|GPU-CPU|/|CPU| (rhs)");
-  for (const Row& r : rows) std::printf("%10.1e", r.gpu.rhs_cpu_difference);
+  for (const Row& r : rows) print_difference(r.gpu.rhs_cpu_difference);
   std::printf("\n%-34s", "deterministic runs identical");
   for (const Row& r : rows) std::printf("%10s", r.gpu.deterministic_repeatable ? "yes" : "NO");
   std::printf(
@@ -256,6 +277,83 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
         const auto& phases = r.gpu.matrix_phases;
         return phases.element_s + phases.interior_s + phases.boundary_s;
       });
+}
+
+// Issue 5's targets, double precision (where they come from: docs/performance.md). On seed 004
+// Table 2's setting (2D+1 prisms, ~3 triangles per polygon), per p = 1..5, s/MDoF:
+constexpr double values_target[] = {0.001, 0.003, 0.008, 0.022, 0.05};
+constexpr double first_assembly_target[] = {0.003, 0.005, 0.012, 0.03, 0.06};
+constexpr double fp64_share_target = 0.30;  // of the peak, all kernels, p ≥ 3
+constexpr double deterministic_over_atomic_target = 1.3;
+// On Table 5's meshes (the same domain in ~8k, ~126k or 504k elements), p = 3, seconds:
+constexpr double table5_p3_target_s = 0.12;
+
+// Each measured p against issue 5's targets, "met" or "MISSED" after the value: Table 2's where
+// the polygons have about 3 triangles, Table 5's (the first assembly at p = 3, device set-up
+// included) otherwise.
+void print_issue_targets(const std::vector<Row>& rows, double peak_tflops,
+                         double triangles_per_polygon) {
+  if (triangles_per_polygon < 2 || triangles_per_polygon > 4.5) {
+    for (const Row& r : rows)
+      if (r.p == 3)
+        std::printf(
+            "\n\nAgainst issue 5's Table 5 target: first assembly at p = 3 (device set-up "
+            "included) %.4f s, target <= %.2f s: %s\n",
+            r.gpu.first_s, table5_p3_target_s,
+            r.gpu.first_s <= table5_p3_target_s ? "met" : "MISSED");
+    return;
+  }
+  std::printf(
+      "\n\nAgainst issue 5's Table 2 targets (this run / target; set for the largest mesh that "
+      "fits, "
+      "--cells-per-side 502 in scripts/gpu-bench.sh):\n%-34s",
+      "p");
+  for (const Row& r : rows) std::printf("%20d", r.p);
+  // check(r) gives {value, target, met}; a negative target prints "-" (no target at this p).
+  const auto target_line = [&](const char* name, const char* format, auto check) {
+    std::printf("\n%-34s", name);
+    for (const Row& r : rows) {
+      const auto [value, target, met] = check(r);
+      if (target < 0) {
+        std::printf("%20s", "-");
+        continue;
+      }
+      char cell[64];
+      std::snprintf(cell, sizeof cell, format, value, target);
+      std::printf("%13s %-6s", cell, met ? "met" : "MISSED");
+    }
+  };
+  struct Verdict {
+    double value, target;
+    bool met;
+  };
+  const auto per_dof = [](const Row& r, double seconds) { return seconds / (r.dofs * 1e-6); };
+  const auto in_range = [](const Row& r) { return r.p >= 1 && r.p <= 5; };
+  target_line("values re-assembly, s/MDoF", "%.4f/%.3g", [&](const Row& r) {
+    if (!in_range(r)) return Verdict{0, -1, false};
+    const double value = per_dof(r, r.gpu.values_s), target = values_target[r.p - 1];
+    return Verdict{value, target, value <= target};
+  });
+  target_line("pattern + values + rhs, s/MDoF", "%.4f/%.3g", [&](const Row& r) {
+    if (!in_range(r)) return Verdict{0, -1, false};
+    const double value = per_dof(r, first_without_setup(r.gpu));
+    const double target = first_assembly_target[r.p - 1];
+    return Verdict{value, target, value <= target};
+  });
+  target_line("all kernels, % of FP64 peak", "%.1f/%.0f", [&](const Row& r) {
+    if (r.p < 3) return Verdict{0, -1, false};
+    const auto& phases = r.gpu.matrix_phases;
+    const double seconds = phases.element_s + phases.interior_s + phases.boundary_s;
+    const double flops = r.gpu.element_flops + r.gpu.interior_flops + r.gpu.boundary_flops;
+    const double share = flops / seconds / (peak_tflops * 1e12);
+    return Verdict{100 * share, 100 * fp64_share_target, share >= fp64_share_target};
+  });
+  target_line("deterministic / atomic", "%.2f/%.1f", [&](const Row& r) {
+    const double ratio = r.gpu.values_s / r.gpu.values_atomic_s;
+    return Verdict{ratio, deterministic_over_atomic_target,
+                   ratio <= deterministic_over_atomic_target};
+  });
+  std::printf("\n(FP64 share: of %.0f TFLOP/s, with the FLOP count above)\n", peak_tflops);
 }
 
 // The phases as "<prefix>zero_s", "<prefix>ranges_s", ... (prefix "" for the matrix's).
@@ -462,12 +560,20 @@ int main(int argc, char** argv) {
         omp_get_max_threads(), repeats);
     std::printf("%2s %10s %10s %12s %10s %10s %10s %12s %14s\n", "p", "elements", "DoFs",
                 "nonzeros", "pattern_s", "values_s", "rhs_s", "values s/MDoF", "values DoFs/s");
-    for (const Row& r : rows)
-      std::printf("%2d %10lld %10lld %12lld %10.3f %10.3f %10.3f %12.3f %14.3e\n", r.p, r.elements,
-                  r.dofs, r.nonzeros, r.pattern_s, r.values_s, r.rhs_s,
-                  r.values_s / (r.dofs * 1e-6), r.dofs / r.values_s);
+    for (const Row& r : rows) {
+      if (r.values_s < 0)  // above --cpu-max-p: the CPU was not timed
+        std::printf("%2d %10lld %10lld %12lld %10s %10s %10s %12s %14s\n", r.p, r.elements, r.dofs,
+                    r.nonzeros, "n/a", "n/a", "n/a", "n/a", "n/a");
+      else
+        std::printf("%2d %10lld %10lld %12lld %10.3f %10.3f %10.3f %12.3f %14.3e\n", r.p,
+                    r.elements, r.dofs, r.nonzeros, r.pattern_s, r.values_s, r.rhs_s,
+                    r.values_s / (r.dofs * 1e-6), r.dofs / r.values_s);
+    }
 #if POLYDG_BENCH_GPU
     if (gpu) print_gpu_tables(rows, fp64_peak_tflops);
+    if (gpu && spacetime && slab_options.pieces == polydg::QuadraturePieces::slab_prisms &&
+        mesh_path.empty())
+      print_issue_targets(rows, fp64_peak_tflops, double(fine->cell_count()) / parts.element_count);
 #endif
     if (!json_path.empty()) {
       std::ofstream json(json_path);
