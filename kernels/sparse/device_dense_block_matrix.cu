@@ -162,7 +162,9 @@ __global__ void __launch_bounds__(threads_per_block, multiply_min_blocks<rows_pe
 /// 128 than of 256 (the kernel's launch bound then asks twice the blocks per multiprocessor, so
 /// the register cap is the same): N = 4 (slab P_1) 0.175-0.177 -> 0.171 ms, N = 15 (HDG 3D
 /// p = 1) 0.149-0.151 -> 0.145, N = 105 (HDG 3D p = 5) 0.147-0.149 -> 0.144-0.145; N = 30 and 50
-/// lost 3 % with 128, the others within 1.5 % (H200, fp64, 560 MB; twelfth measurement).
+/// lost 3 % with 128, the others within 1.5 % (H200, fp64, 560 MB; twelfth measurement). Then
+/// HDG 2D: N = 8 (p = 1) 0.155-0.158 -> 0.153, N = 12 (p = 2) 0.151-0.154 -> 0.148-0.149 (fp32
+/// 61 -> 72 % of the copy); N = 16 and 24 the same or 1-2 % slower (thirteenth).
 struct FixedBlockSize {
   int n, rows_per_thread, chunk_columns, chunks_in_flight, min_blocks;
   int end_rows_per_thread = 0, end_chunk_columns = 0, end_chunks_in_flight = 0;
@@ -172,9 +174,9 @@ struct FixedBlockSize {
 constexpr FixedBlockSize fixed_block_sizes[] = {{3, 3, 3, 4, 2},
                                                 {4, 2, 4, 3, 2, 0, 0, 0, true, 128},
                                                 {6, 3, 3, 3, 2},
-                                                {8, 2, 4, 3, 2},
+                                                {8, 2, 4, 3, 2, 0, 0, 0, false, 128},
                                                 {10, 5, 5, 2, 1},
-                                                {12, 3, 6, 3, 1},
+                                                {12, 3, 6, 3, 1, 0, 0, 0, false, 128},
                                                 {15, 5, 5, 2, 1, 0, 0, 0, false, 128},
                                                 {16, 4, 8, 2, 1},
                                                 {20, 4, 5, 2, 2},
