@@ -399,7 +399,7 @@ void print_issue_targets(const std::vector<Row>& rows, double stream) {
     }
     if (share < bandwidth_share || speedup < csr_speedup)
       misses << "\n  " << r.family << " p = " << r.p << ": " << std::fixed << std::setprecision(1)
-             << 100 * share << " % of the copy, " << std::setprecision(3) << speedup << "x CSR";
+             << 100 * share << " % of the copy, " << std::setprecision(4) << speedup << "x CSR";
   }
   if (count == 0) {
     std::printf("\nAgainst issue 6's targets: no fp64 matrix of >= %.0f MB in this run\n", min_mb);
