@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 
 #include "polydg/core/command_line.hpp"
+#include "polydg/core/error.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/mesh/gmsh_reader.hpp"
 #include "polydg/mesh/simplex_mesh.hpp"
@@ -40,6 +42,11 @@ inline std::optional<UserTestMesh> user_test_mesh(Index default_elements) {
   if (file == nullptr) return std::nullopt;
   const auto [count_variable, count] = variable("POLYDG_TEST_ELEMENTS", "POLYDG_GPU_TEST_ELEMENTS");
   const Index elements = count ? Index(parse_integer(count_variable, count)) : default_elements;
+  // ctest runs each test in its own folder: a relative path there is rarely the one meant.
+  const std::filesystem::path path(file);
+  if (path.is_relative() && !std::filesystem::exists(path))
+    raise(file_variable, "=", file, ": no such file in the test's working directory ",
+          std::filesystem::current_path().string(), "; give an absolute path");
   auto fine = std::make_shared<const SimplexMesh<2>>(read_gmsh<2>(file));
   const Index used = std::min(elements, fine->cell_count());
   std::printf("also checking %s (%s: %d triangles) in %d polygons\n", file, file_variable,
