@@ -1,7 +1,7 @@
 #pragma once
-// Test helper: a 2D mesh of the user's, for the tests that check one implementation against
-// another on it as well as on their built-in meshes (GPU = CPU assembly, shell = AIJ;
-// docs/user-guide.md, "Checking on your own mesh").
+// Test helper: the meshes of the tests that check one implementation against another (GPU = CPU
+// assembly, shell = AIJ): their built-in mesh, then a 2D mesh of the user's where the environment
+// names one (docs/user-guide.md, "Checking on your own mesh").
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "polydg/core/command_line.hpp"
 #include "polydg/core/error.hpp"
@@ -19,17 +20,18 @@
 
 namespace polydg::testing {
 
-struct UserTestMesh {
-  std::string file;
+/// A fine 2D mesh, the polygons to agglomerate it into, and a name for the checks' lines.
+struct TestMesh {
+  std::string name;
   std::shared_ptr<const SimplexMesh<2>> fine;
-  Index elements;  ///< polygons to agglomerate it into, at most its triangles
+  Index elements;  ///< at most its triangles
 };
 
 /// POLYDG_TEST_MESH=FILE.msh (2D Gmsh, any version the reader takes) in POLYDG_TEST_ELEMENTS
 /// polygons (default `default_elements`); nothing where POLYDG_TEST_MESH is unset or empty.
 /// The GPU assembly tests' earlier names, POLYDG_GPU_TEST_MESH / POLYDG_GPU_TEST_ELEMENTS, are
 /// read where these are unset.
-inline std::optional<UserTestMesh> user_test_mesh(Index default_elements) {
+inline std::optional<TestMesh> user_test_mesh(Index default_elements) {
   const auto variable = [](const char* name,
                            const char* old_name) -> std::pair<const char*, const char*> {
     const char* value = std::getenv(name);
@@ -51,7 +53,15 @@ inline std::optional<UserTestMesh> user_test_mesh(Index default_elements) {
   const Index used = std::min(elements, fine->cell_count());
   std::printf("also checking %s (%s: %d triangles) in %d polygons\n", file, file_variable,
               int(fine->cell_count()), int(used));
-  return UserTestMesh{file, std::move(fine), used};
+  return TestMesh{file, std::move(fine), used};
+}
+
+/// `built_in`, then the user's mesh (user_test_mesh, by default in as many polygons).
+inline std::vector<TestMesh> with_user_test_mesh(TestMesh built_in) {
+  const Index elements = built_in.elements;
+  std::vector<TestMesh> meshes{std::move(built_in)};
+  if (std::optional<TestMesh> user = user_test_mesh(elements)) meshes.push_back(std::move(*user));
+  return meshes;
 }
 
 }  // namespace polydg::testing

@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -223,21 +222,13 @@ std::shared_ptr<const SimplexMesh<2>> fine_square(int n) {
   return std::make_shared<const SimplexMesh<2>>(unit_square_mesh(n, 0.2, 4));
 }
 
-/// A fine 2D mesh and the polygons to agglomerate it into, with a name for the checks' lines.
-struct TestMesh {
-  std::shared_ptr<const SimplexMesh<2>> fine;
-  Index elements;
-  std::string name;
-};
+using testing::TestMesh;
 
 /// The built-in square of n × n cells in `elements` polygons, then the user's mesh where the
-/// environment names one (user_test_mesh: POLYDG_TEST_MESH, POLYDG_TEST_ELEMENTS). The tests
-/// then check GPU = CPU, and the deterministic bits, on that mesh too (docs/user-guide.md).
+/// environment names one (POLYDG_TEST_MESH, POLYDG_TEST_ELEMENTS). The tests then check GPU =
+/// CPU, and the deterministic bits, on that mesh too (docs/user-guide.md).
 inline std::vector<TestMesh> test_meshes(int n, Index elements) {
-  std::vector<TestMesh> meshes{{fine_square(n), elements, "square"}};
-  if (std::optional<testing::UserTestMesh> user = testing::user_test_mesh(elements))
-    meshes.push_back({user->fine, user->elements, user->file});
-  return meshes;
+  return testing::with_user_test_mesh({"square", fine_square(n), elements});
 }
 
 // Approach 1 (CooAssembly): the CSR it builds holds every pattern entry with the value of the

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -120,14 +119,14 @@ struct ShellTestMesh {
 };
 
 /// Agglomerated polygons of a perturbed 24 × 24 square (~40 elements of ~29 triangles each),
-/// then, where the environment names one, the user's mesh (user_test_mesh: POLYDG_TEST_MESH in
-/// POLYDG_TEST_ELEMENTS polygons, default 40): every shell = AIJ check runs on each.
+/// then, where the environment names one, the user's mesh (with_user_test_mesh: POLYDG_TEST_MESH
+/// in POLYDG_TEST_ELEMENTS polygons, default 40): every shell = AIJ check runs on each.
 inline const std::vector<ShellTestMesh>& shell_test_meshes() {
   static const std::vector<ShellTestMesh> meshes = [] {
     const auto square = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(24, 0.2, 4));
-    std::vector<ShellTestMesh> list{{"square", square, agglomerate(*square, 40)}};
-    if (std::optional<UserTestMesh> user = user_test_mesh(40))
-      list.push_back({user->file, user->fine, agglomerate(*user->fine, user->elements)});
+    std::vector<ShellTestMesh> list;
+    for (const TestMesh& mesh : with_user_test_mesh({"square", square, 40}))
+      list.push_back({mesh.name, mesh.fine, agglomerate(*mesh.fine, mesh.elements)});
     return list;
   }();
   return meshes;
@@ -183,6 +182,16 @@ inline DgSystem poisson(const PolytopicMesh<2>& mesh) {
           .with_source([](const Point<2>& x) { return std::sin(3 * x[0]) + x[1]; }),
       system.matrix, system.rhs);
   return system;
+}
+
+/// The systems whose products both shell tests compare with the AIJ's on each mesh:
+/// advection-diffusion at P_2, SIPG Poisson at P_3, advection-diffusion on the hp mesh.
+inline std::vector<DgSystem> product_test_systems(const ShellTestMesh& mesh) {
+  std::vector<DgSystem> systems;
+  systems.push_back(advection_diffusion(uniform_mesh(mesh, 2)));
+  systems.push_back(poisson(uniform_mesh(mesh, 3)));
+  systems.push_back(advection_diffusion(hp_mesh(mesh)));
+  return systems;
 }
 
 /// The space-time slab problem: u = sin 3x cos 2y (1 + t) of u_t − 0.1 Δu + b·∇u = f,

@@ -158,9 +158,7 @@ void products_and_diagonal() {
   for (const ShellTestMesh& mesh : shell_test_meshes()) {
     std::printf("products, diagonal and diagonal blocks (GPU shell vs AIJ), %s:\n",
                 mesh.name.c_str());
-    for (const DgSystem& system :
-         {advection_diffusion(uniform_mesh(mesh, 2)), poisson(uniform_mesh(mesh, 3)),
-          advection_diffusion(hp_mesh(mesh))}) {
+    for (const DgSystem& system : testing::product_test_systems(mesh)) {
       const GpuShellAndAij m(system.matrix);
       PetscInt rows = 0, columns = 0;
       POLYDG_PETSC_CALL(MatGetSize(m.shell.mat(), &rows, &columns));

@@ -156,9 +156,7 @@ class DeviceClaimingOperator final : public petsc::LinearOperator {
 
 BOOST_AUTO_TEST_CASE(products_and_diagonal_equal_the_aij_export) {
   for (const ShellTestMesh& mesh : shell_test_meshes())
-    for (const DgSystem& system :
-         {advection_diffusion(uniform_mesh(mesh, 2)), poisson(uniform_mesh(mesh, 3)),
-          advection_diffusion(hp_mesh(mesh))}) {
+    for (const DgSystem& system : testing::product_test_systems(mesh)) {
       BOOST_TEST_CONTEXT("mesh " << mesh.name) {
         const ShellAndAij matrices(system.matrix);
         PetscInt rows = 0, columns = 0;
