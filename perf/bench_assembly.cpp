@@ -98,6 +98,8 @@ struct Row {
 #endif
 };
 
+double per_million_dofs(const Row& r, double seconds) { return seconds / (r.dofs * 1e-6); }
+
 // Times pattern (Assembler construction), values and rhs on `mesh` for `problem` (unless
 // `time_cpu` is false: then only the sizes) and returns the matrix values and the rhs.
 template <int Dim, class Problem>
@@ -154,6 +156,16 @@ double first_without_setup(const polydg::bench::GpuAssemblyTimes& g) {
   return g.pattern_s + g.values_s + g.rhs_s;
 }
 
+// The element, interior and boundary kernels of a matrix assembly together: their FLOPs (our
+// count) and their seconds (the kernels in turn, matrix_phases).
+double kernel_flops(const Row& r) {
+  return r.gpu.element_flops + r.gpu.interior_flops + r.gpu.boundary_flops;
+}
+double kernel_seconds(const Row& r) {
+  const auto& phases = r.gpu.matrix_phases;
+  return phases.element_s + phases.interior_s + phases.boundary_s;
+}
+
 // A relative difference, or "n/a" where it was not computed (negative).
 void print_difference(double difference) {
   if (difference < 0)
@@ -176,7 +188,7 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
       if (value(r) < 0)
         std::printf("%10s", "n/a");
       else
-        std::printf("%10.5f", value(r) / (r.dofs * 1e-6));
+        std::printf("%10.5f", per_million_dofs(r, value(r)));
     }
   };
   // The kernel rows: the kernels in turn (matrix_phases); in the variants' rows at p ≤ 2, but
@@ -268,15 +280,7 @@ void print_gpu_tables(const std::vector<Row>& rows, double peak_tflops) {
   rate(
       "boundary", [](const Row& r) { return r.gpu.boundary_flops; },
       [](const Row& r) { return r.gpu.matrix_phases.boundary_s; });
-  rate(
-      "all kernels",
-      [](const Row& r) {
-        return r.gpu.element_flops + r.gpu.interior_flops + r.gpu.boundary_flops;
-      },
-      [](const Row& r) {
-        const auto& phases = r.gpu.matrix_phases;
-        return phases.element_s + phases.interior_s + phases.boundary_s;
-      });
+  rate("all kernels", kernel_flops, kernel_seconds);
 }
 
 // Issue 5's targets, double precision (where they come from: docs/performance.md). On seed 004
@@ -327,25 +331,21 @@ void print_issue_targets(const std::vector<Row>& rows, double peak_tflops,
     double value, target;
     bool met;
   };
-  const auto per_dof = [](const Row& r, double seconds) { return seconds / (r.dofs * 1e-6); };
   const auto in_range = [](const Row& r) { return r.p >= 1 && r.p <= 5; };
   target_line("values re-assembly, s/MDoF", "%.4f/%.3g", [&](const Row& r) {
     if (!in_range(r)) return Verdict{0, -1, false};
-    const double value = per_dof(r, r.gpu.values_s), target = values_target[r.p - 1];
+    const double value = per_million_dofs(r, r.gpu.values_s), target = values_target[r.p - 1];
     return Verdict{value, target, value <= target};
   });
   target_line("pattern + values + rhs, s/MDoF", "%.4f/%.3g", [&](const Row& r) {
     if (!in_range(r)) return Verdict{0, -1, false};
-    const double value = per_dof(r, first_without_setup(r.gpu));
+    const double value = per_million_dofs(r, first_without_setup(r.gpu));
     const double target = first_assembly_target[r.p - 1];
     return Verdict{value, target, value <= target};
   });
   target_line("all kernels, % of FP64 peak", "%.1f/%.0f", [&](const Row& r) {
     if (r.p < 3) return Verdict{0, -1, false};
-    const auto& phases = r.gpu.matrix_phases;
-    const double seconds = phases.element_s + phases.interior_s + phases.boundary_s;
-    const double flops = r.gpu.element_flops + r.gpu.interior_flops + r.gpu.boundary_flops;
-    const double share = flops / seconds / (peak_tflops * 1e12);
+    const double share = kernel_flops(r) / kernel_seconds(r) / (peak_tflops * 1e12);
     return Verdict{100 * share, 100 * fp64_share_target, share >= fp64_share_target};
   });
   target_line("deterministic / atomic", "%.2f/%.1f", [&](const Row& r) {
@@ -567,7 +567,7 @@ int main(int argc, char** argv) {
       else
         std::printf("%2d %10lld %10lld %12lld %10.3f %10.3f %10.3f %12.3f %14.3e\n", r.p,
                     r.elements, r.dofs, r.nonzeros, r.pattern_s, r.values_s, r.rhs_s,
-                    r.values_s / (r.dofs * 1e-6), r.dofs / r.values_s);
+                    per_million_dofs(r, r.values_s), r.dofs / r.values_s);
     }
 #if POLYDG_BENCH_GPU
     if (gpu) print_gpu_tables(rows, fp64_peak_tflops);

@@ -74,6 +74,8 @@ using namespace polydg;
             ":", __LINE__);                                                                      \
   } while (0)
 
+double gigabytes_per_second(double bytes, double ms) { return bytes / (ms * 1e-3) / 1e9; }
+
 /// Device-to-device copy bandwidth (read + write bytes / time) of a 1 GiB buffer.
 double streaming_gbs(int repeats) {
   const std::size_t bytes = std::size_t(1) << 30;
@@ -81,7 +83,7 @@ double streaming_gbs(int repeats) {
   const double ms = bench::median_event_ms(repeats, [&] {
     POLYDG_CUDA_CHECK(cudaMemcpy(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice));
   });
-  return 2.0 * double(bytes) / (ms * 1e-3) / 1e9;
+  return gigabytes_per_second(2.0 * double(bytes), ms);
 }
 
 struct Row {
@@ -361,21 +363,22 @@ BlockMatrix<Real> random_matrix(BlockPattern pattern) {
 }
 
 void print(const Row& r, double stream) {
-  auto gbs = [](double bytes, double ms) { return bytes / (ms * 1e-3) / 1e9; };
   std::printf(
       "%-14s %s %d %9lld %11lld %8.0f %6.3f | %8.3f %6.0f %4.0f%% | %8.3f %6.0f | %8.3f %6s | "
       "%8.3f | %5.2f %5s | %.1e\n",
       r.family.c_str(), r.precision.c_str(), r.p, r.dofs, r.nonzeros, r.matrix_mb, r.padding,
-      r.dbf_ms, gbs(r.dbf_bytes, r.dbf_ms), 100 * gbs(r.dbf_bytes, r.dbf_ms) / stream, r.csr_ms,
-      gbs(r.csr_bytes, r.csr_ms), r.bsr_ms,
-      r.bsr_ms > 0 ? std::to_string(int(gbs(r.bsr_bytes, r.bsr_ms))).c_str() : "—", r.two_step_ms,
-      r.csr_ms / r.dbf_ms,
+      r.dbf_ms, gigabytes_per_second(r.dbf_bytes, r.dbf_ms),
+      100 * gigabytes_per_second(r.dbf_bytes, r.dbf_ms) / stream, r.csr_ms,
+      gigabytes_per_second(r.csr_bytes, r.csr_ms), r.bsr_ms,
+      r.bsr_ms > 0 ? std::to_string(int(gigabytes_per_second(r.bsr_bytes, r.bsr_ms))).c_str() : "—",
+      r.two_step_ms, r.csr_ms / r.dbf_ms,
       r.bsr_ms > 0 ? (std::ostringstream() << r.bsr_ms / r.dbf_ms).str().substr(0, 5).c_str() : "—",
       r.difference);
   for (const auto& [slice_rows, ms, bytes] : r.sliced)
     std::printf(
         "%-14s   DBF, --slice-rows %5d: %8.3f ms %6.0f GB/s %4.0f%% (table's DBF ms / this %.3f)\n",
-        "", slice_rows, ms, gbs(bytes, ms), 100 * gbs(bytes, ms) / stream, r.dbf_ms / ms);
+        "", slice_rows, ms, gigabytes_per_second(bytes, ms),
+        100 * gigabytes_per_second(bytes, ms) / stream, r.dbf_ms / ms);
 }
 
 /// Issue 6's targets, for fp64 matrices of at least 500 MB (docs/performance.md): y = A x at
@@ -388,7 +391,7 @@ void print_issue_targets(const std::vector<Row>& rows, double stream) {
   for (const Row& r : rows) {
     if (r.precision != "fp64" || r.matrix_mb < min_mb) continue;
     ++count;
-    const double share = r.dbf_bytes / (r.dbf_ms * 1e-3) / 1e9 / stream;
+    const double share = gigabytes_per_second(r.dbf_bytes, r.dbf_ms) / stream;
     const double speedup = r.csr_ms / r.dbf_ms;
     bandwidth_met += share >= bandwidth_share;
     speedup_met += speedup >= csr_speedup;
