@@ -37,13 +37,14 @@ struct LevelResult {
 template <class Problem>
 LevelResult solve_level(const std::shared_ptr<const SimplexMesh<2>>& fine, double cells_per_element,
                         int p, const std::optional<BoundaryConditions>& conditions = {},
-                        const std::string& vtu_path = "") {
+                        const std::string& vtu_path = "",
+                        const AssemblyOptions& assembly_options = {}) {
   const Agglomeration parts = agglomerate_by_cell_count(*fine, cells_per_element);
   const PolytopicMesh<2> mesh(fine, parts.element_of_cell, p);
   const BoundaryConditions boundary = conditions ? *conditions : Problem::boundary_conditions();
   const auto coefficients = Problem::coefficients();
 
-  Assembler<2> assembler(mesh, boundary);
+  Assembler<2> assembler(mesh, boundary, assembly_options);
   BlockMatrix<double> matrix = assembler.make_matrix();
   std::vector<double> rhs = assembler.make_vector();
   assembler.assemble(coefficients, matrix, rhs);
@@ -59,7 +60,8 @@ LevelResult solve_level(const std::shared_ptr<const SimplexMesh<2>>& fine, doubl
   const auto exact = [](const Point<2>& point) { return Problem::u(point); };
   const auto gradient = [](const Point<2>& point) { return Problem::grad_u(point); };
   const ErrorNorms errors = compute_error_norms(assembler.quadrature_mesh(), coefficients,
-                                                std::span<const double>(solution), exact, gradient);
+                                                std::span<const double>(solution), exact, gradient,
+                                                error_norm_options(assembler.options()));
   if (!vtu_path.empty()) {
     SolutionVtuOptions options;
     options.exact_solution = exact;

@@ -35,6 +35,7 @@
 #include "polydg/core/command_line.hpp"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
+#include "polydg/dg/penalty_scaling_names.hpp"
 #include "polydg/io/pvd_writer.hpp"
 #include "polydg/io/solution_vtu.hpp"
 #include "polydg/mesh/agglomeration.hpp"
@@ -65,7 +66,7 @@ struct Options {
   int vtk_every = 1;
   std::string json_path;
   int cells_per_side = 80;  // built-in domain: 2·80² = 12,800 triangles
-  std::string penalty = "polytopic";
+  std::string penalty = "element_trace";
   std::string products = "aij";
   std::string backend = "auto";
 };
@@ -84,9 +85,11 @@ const char* help_text = R"(Usage: heat [options] [PETSc options]
   --T T                 final time (default 1)
   --vtk DIR             write DIR/heat.pvd and the solution at the top of each slab (VTU)
   --vtk-every K         ... every K steps (default 1)
-  --penalty polytopic|sub_simplex
-                        penalty factor: SPEC's min(|kappa|/|K_F|, p^(2d-2)) (default) or
-                        |kappa|/|K_F| (needed for p = 1 on polygons of very many faces)
+  --penalty element_trace|polytopic_cap|sub_simplex
+                        the penalty's inverse-estimate factor: each element's own trace
+                        constant (default; coercive on every agglomerate), seed 004's
+                        min(|kappa|/|K_F|, p^(2d-2)) (not coercive for p = 1 on polygons of
+                        many faces), or |kappa|/|K_F| (see docs/theory.md, Penalty)
   --products aij|dense_blocks
                         the matrix of the KSP's products: the AIJ (default) or a MATSHELL over
                         the dense block format, the AIJ building the preconditioner (an
@@ -147,8 +150,7 @@ Options parse_options(int argc, char** argv) {
       polydg::raise("unknown option '", flag, "' (see --help)");
   }
   polydg::require(o.space == "P" || o.space == "PQ", "--space ", o.space, ": use P or PQ");
-  polydg::require(o.penalty == "polytopic" || o.penalty == "sub_simplex", "--penalty ", o.penalty,
-                  ": use polytopic or sub_simplex");
+  polydg::penalty_scaling_from_name(o.penalty);  // throws for an unknown name
   polydg::require(o.products == "aij" || o.products == "dense_blocks", "--products ", o.products,
                   ": use aij or dense_blocks");
   polydg::require(o.backend == "auto" || o.backend == "cpu" || o.backend == "gpu", "--backend ",
@@ -311,9 +313,7 @@ int run(const Options& o, const std::shared_ptr<const polydg::SimplexMesh<2>>& f
   options.coefficients_depend_on_time = Problem::coefficients_depend_on_time;
   options.products =
       o.products == "dense_blocks" ? polydg::SlabProducts::dense_blocks : polydg::SlabProducts::aij;
-  options.assembly.penalty_scaling = o.penalty == "sub_simplex"
-                                         ? polydg::PenaltyScaling::sub_simplex
-                                         : polydg::PenaltyScaling::polytopic_cap;
+  options.assembly.penalty_scaling = polydg::penalty_scaling_from_name(o.penalty);
   options.assembly.space = o.space == "PQ" ? polydg::BasisSpace::total_degree_times_last
                                            : polydg::BasisSpace::total_degree;
   const auto data = polydg::space_time_coefficients(Problem::data());

@@ -31,6 +31,6 @@ if [ "${POLYDG_SKIP_SANITIZE:-0}" != "1" ]; then
     -DPOLYDG_CUDA=OFF -DPOLYDG_EXAMPLES=OFF -DPOLYDG_WARNINGS_AS_ERRORS=ON
   echo "== ctest under AddressSanitizer + UBSan ($sanitize_dir)"
   (cd "$sanitize_dir" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-     ctest --output-on-failure -j "$POLYDG_JOBS" -L cpu -LE install)
+     ctest --output-on-failure -j "$POLYDG_JOBS" -L cpu -LE 'install|study')
 fi
 echo "== all tests done in $((SECONDS - started)) s"

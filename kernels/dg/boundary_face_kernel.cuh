@@ -63,7 +63,8 @@ struct BoundaryTerms {
       sigma = penalty_constant *
               penalty_term<Dim>(mesh.measures[e], mesh.boundary_facet_cell_measures[f],
                                 mesh.boundary_facet_measures[f], mesh.degrees[e],
-                                diffusion_bound(diffusion_ranges[e], normal), mesh.penalty_scaling);
+                                diffusion_bound(diffusion_ranges[e], normal), mesh.penalty_scaling,
+                                mesh.trace_constants ? mesh.trace_constants[e] : 0.0);
     double g_dirichlet = 0, g_neumann = 0;
     if (rhs && kind.needs_dirichlet_data()) g_dirichlet = coefficients.dirichlet(x);
     if (rhs && kind.neumann_diffusive) g_neumann = coefficients.neumann(x, normal);

@@ -40,13 +40,15 @@ namespace polydg {
 template <int Dim>
 struct DeviceQuadratureMeshView {
   BasisSpace space = BasisSpace::total_degree;
-  PenaltyScaling penalty_scaling = PenaltyScaling::polytopic_cap;
+  PenaltyScaling penalty_scaling = PenaltyScaling::element_trace;
   // elements
   const int* degrees = nullptr;
   const Box<Dim>* boxes = nullptr;
   /// inverse_extents(boxes[e]) (legendre_basis.hpp)
   const Point<Dim>* box_inverse_extents = nullptr;
   const double* measures = nullptr;
+  /// T_κ (element_trace_constants.hpp); null unless penalty_scaling is element_trace
+  const double* trace_constants = nullptr;
   const Index* simplex_offsets = nullptr;        ///< element_count + 1
   const Point<Dim>* simplex_vertices = nullptr;  ///< Dim + 1 per sub-simplex
   // interfaces
@@ -283,6 +285,8 @@ class DeviceQuadratureMesh {
             detail::upload(checked_boundary_runs(mesh).element_boundary_previous_slab_ends)),
         element_boundary_top_begins_(detail::upload(mesh.element_boundary_top_begins)),
         boundary_facet_kinds_(detail::upload(mesh.boundary_facet_kinds)) {
+    trace_constants_ =
+        device::DeviceBuffer<double>(std::span<const double>(mesh.element_trace_constants));
     allocate_geometry(mesh);
     update_geometry(mesh);
 
@@ -473,6 +477,7 @@ class DeviceQuadratureMesh {
     v.boxes = boxes_.data();
     v.box_inverse_extents = box_inverse_extents_.data();
     v.measures = measures_.data();
+    v.trace_constants = trace_constants_.size() ? trace_constants_.data() : nullptr;
     v.simplex_offsets = simplex_offsets_.data();
     v.simplex_vertices = simplex_vertices_.data();
     v.interface_elements = interface_elements_.data();
@@ -566,6 +571,8 @@ class DeviceQuadratureMesh {
   device::DeviceBuffer<Box<Dim>> boxes_;
   device::DeviceBuffer<Point<Dim>> box_inverse_extents_;
   device::DeviceBuffer<double> measures_;
+  /// Invariant under map_last_coordinate (element_trace_constants.hpp): uploaded once.
+  device::DeviceBuffer<double> trace_constants_;
   device::DeviceBuffer<Index> simplex_offsets_;
   device::DeviceBuffer<Point<Dim>> simplex_vertices_;
   device::DeviceBuffer<Index> interface_elements_, interface_facet_offsets_;

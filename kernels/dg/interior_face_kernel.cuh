@@ -348,7 +348,8 @@ __global__ void interface_penalty_kernel(DeviceQuadratureMeshView<Dim> mesh,
       const double term = penalty_term<Dim>(
           mesh.measures[element[s]], mesh.interface_facet_cell_measures[2 * f + s],
           mesh.interface_facet_measures[f], degree[s],
-          diffusion_bound(diffusion_ranges[element[s]], normal), mesh.penalty_scaling);
+          diffusion_bound(diffusion_ranges[element[s]], normal), mesh.penalty_scaling,
+          mesh.trace_constants ? mesh.trace_constants[element[s]] : 0.0);
       sigma = fmax(sigma, term);
     }
     penalties[f] = sigma * penalty_constant;

@@ -2,5 +2,6 @@
 target_sources(polydg PRIVATE
   ${PROJECT_SOURCE_DIR}/src/dg/boundary_conditions.cpp
   ${PROJECT_SOURCE_DIR}/src/dg/quadrature_mesh.cpp
+  ${PROJECT_SOURCE_DIR}/src/dg/element_trace_constants.cpp
   ${PROJECT_SOURCE_DIR}/src/dg/assembler.cpp
 )

@@ -197,12 +197,16 @@ BOOST_AUTO_TEST_CASE(zero_error_has_zero_norms) {
 // element 0, u_h = 1 on element 1: v = u − u_h is 1 on element 0 and 0 on element 1.
 // By hand, with C_σ = 10, b = (1, 0), c = 1 and A = I:
 //   volume:    ∫ c v² = ½                    (∇v = 0)
-//   interface: F the diagonal, |F| = √2, |κ| = |K_F| = ½, ā = 1, so σ = 10 · √2 / ½ = 20√2:
-//              ∫ σ [[v]]² = 40;  ½ ∫ |b·n| [[v]]² = ½ · (1/√2) · √2 = ½
-//   boundary:  element 0's legs, one horizontal and one vertical, |F| = 1, σ = 10 · 1 / ½ = 20:
-//              Dirichlet: ∫ σ v² = 20 + 20;  ½ ∫ |b·n| v² = ½ (b·n = ±1 on the vertical leg)
-// so |||v|||² = ½ + 40 + ½ + 40 + ½ = 81.5 with Dirichlet tags, 41.5 with Neumann tags, and
-// ½ + ½ + ½ = 1.5 without diffusion (no penalty anywhere).
+//   advection: ½ ∫ |b·n| [[v]]² = ½ · (1/√2) · √2 = ½ on the diagonal F (|F| = √2), and
+//              ½ ∫ |b·n| v² = ½ on element 0's vertical leg (b·n = ±1)
+//   penalty, seed 004's polytopic_cap: |κ| = |K_F| = ½, ā = 1, so σ = 10 · √2 / ½ = 20√2 on F
+//              (∫ σ [[v]]² = 40) and σ = 10 · 1 / ½ = 20 on each leg (Dirichlet: 20 + 20);
+//   penalty, element_trace (the default): p = 1, so T_κ = |Γ_κ|_w / (3 |κ|), the interface
+//              counted ½, and σ = 10 T_κ on every facet: with Dirichlet tags |Γ_κ|_w = 2 + √2/2,
+//              σ = 20 (2 + √2/2) / 3 = 10 (4 + √2) / 3, and ∫ σ v² over F and both legs is
+//              σ (2 + √2); with Neumann tags |Γ_κ|_w = √2/2, σ = 10√2 / 3, ∫_F σ [[v]]² = 20 / 3.
+// So |||v|||² = 1.5 + 80 (seed, Dirichlet), 1.5 + 40 (seed, Neumann),
+// 1.5 + 10 (4 + √2)(2 + √2) / 3 and 1.5 + 20 / 3 (default), and 1.5 without diffusion.
 BOOST_AUTO_TEST_CASE(dg_norm_of_a_jump_by_hand) {
   const auto fine = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(1));
   BOOST_REQUIRE_EQUAL(fine->cell_count(), 2);
@@ -218,14 +222,17 @@ BOOST_AUTO_TEST_CASE(dg_norm_of_a_jump_by_hand) {
       make_coefficients<2>().with_advection({1.0, 0.0}).with_reaction(1.0);
   const auto with_diffusion = advection_reaction.with_diffusion(1.0);
   const BoundaryConditions neumann(BoundaryKind::neumann);
+  const double root2 = std::sqrt(2.0);
+  const double dirichlet_penalty_terms = (4 + root2) * (2 + root2) / 3;  // × C_σ
 
   const ErrorNorms dirichlet_norms = compute_error_norms(mesh, BoundaryConditions::all_dirichlet(),
                                                          with_diffusion, u_h, u, grad_u);
   BOOST_CHECK_CLOSE_FRACTION(dirichlet_norms.l2, std::sqrt(0.5), 1e-13);
   BOOST_CHECK_SMALL(dirichlet_norms.h1_seminorm, 1e-13);
-  BOOST_CHECK_CLOSE_FRACTION(dirichlet_norms.dg, std::sqrt(81.5), 1e-13);
+  BOOST_CHECK_CLOSE_FRACTION(dirichlet_norms.dg, std::sqrt(1.5 + 10 * dirichlet_penalty_terms),
+                             1e-13);
   BOOST_CHECK_CLOSE_FRACTION(compute_error_norms(mesh, neumann, with_diffusion, u_h, u, grad_u).dg,
-                             std::sqrt(41.5), 1e-13);
+                             std::sqrt(1.5 + 20.0 / 3), 1e-13);
   BOOST_CHECK_CLOSE_FRACTION(
       compute_error_norms(mesh, neumann, advection_reaction, u_h, u, grad_u).dg, std::sqrt(1.5),
       1e-13);
@@ -233,13 +240,23 @@ BOOST_AUTO_TEST_CASE(dg_norm_of_a_jump_by_hand) {
   BOOST_CHECK_CLOSE_FRACTION(
       compute_error_norms(mesh, neumann, advection_reaction.with_reaction(-1.0), u_h, u, grad_u).dg,
       1.0, 1e-13);
-  // A different C_σ scales the penalty terms: ½ + 8 + ½ + 8 + ½ with C_σ = 2.
+  // A different C_σ scales the penalty terms.
   ErrorNormOptions options;
   options.penalty_constant = 2;
   BOOST_CHECK_CLOSE_FRACTION(compute_error_norms(mesh, BoundaryConditions::all_dirichlet(),
                                                  with_diffusion, u_h, u, grad_u, options)
                                  .dg,
-                             std::sqrt(17.5), 1e-13);
+                             std::sqrt(1.5 + 2 * dirichlet_penalty_terms), 1e-13);
+  // Seed 004's formula, by the options: ½ + 40 + ½ + 40 + ½, and ½ + 40 + ½ + ½ with Neumann.
+  options.penalty_constant = 10;
+  options.penalty_scaling = PenaltyScaling::polytopic_cap;
+  BOOST_CHECK_CLOSE_FRACTION(compute_error_norms(mesh, BoundaryConditions::all_dirichlet(),
+                                                 with_diffusion, u_h, u, grad_u, options)
+                                 .dg,
+                             std::sqrt(81.5), 1e-13);
+  BOOST_CHECK_CLOSE_FRACTION(
+      compute_error_norms(mesh, neumann, with_diffusion, u_h, u, grad_u, options).dg,
+      std::sqrt(41.5), 1e-13);
 }
 
 BOOST_AUTO_TEST_CASE(non_finite_values_name_the_element) {

@@ -13,4 +13,16 @@ std::ostream& operator<<(std::ostream& out, const Point<Dim, Real>& p) {
   return out << ')';
 }
 
+/// "[[1, 0], [0, 2]]".
+template <int Dim, class Real>
+std::ostream& operator<<(std::ostream& out, const Tensor<Dim, Real>& a) {
+  out << '[';
+  for (int i = 0; i < Dim; ++i) {
+    out << (i ? ", [" : "[");
+    for (int j = 0; j < Dim; ++j) out << (j ? ", " : "") << a[i][j];
+    out << ']';
+  }
+  return out << ']';
+}
+
 }  // namespace polydg

@@ -22,6 +22,8 @@
 #include "polydg/dg/assembly_kernels.hpp"
 #include "polydg/dg/boundary_conditions.hpp"
 #include "polydg/dg/diffusion_ranges.hpp"
+#include "polydg/dg/element_trace_constants.hpp"
+#include "polydg/dg/error_norms.hpp"
 #include "polydg/dg/interface_scratch_layout.hpp"
 #include "polydg/dg/quadrature_degree.hpp"
 #include "polydg/dg/quadrature_mesh.hpp"
@@ -36,9 +38,9 @@ struct AssemblyOptions {
   QuadratureDegrees quadrature;
   /// P_p (total degree) or, on space-time slabs, PQ_p (see fem/basis_space.hpp).
   BasisSpace space = BasisSpace::total_degree;
-  /// C_INV of the penalty: SPEC's polytopic_cap (default) or sub_simplex (robust for p = 1 on
-  /// elements of very many faces; see penalty.hpp).
-  PenaltyScaling penalty_scaling = PenaltyScaling::polytopic_cap;
+  /// The penalty's inverse-estimate factor: each element's own trace constant (default,
+  /// coercive on every agglomerate), or seed 004's polytopic_cap / sub_simplex (penalty.hpp).
+  PenaltyScaling penalty_scaling = PenaltyScaling::element_trace;
   /// The quadrature pieces: the fine simplices, or on space-time slabs (make_slab_mesh) the
   /// prisms K × I_n — a third of the element points (see quadrature_mesh.hpp).
   QuadraturePieces pieces = QuadraturePieces::simplices;
@@ -49,12 +51,25 @@ struct AssemblyOptions {
 };
 
 /// Puts on `mesh` what `options` decide of its integrals — the space, the slab rules it takes
-/// (slab_rules_for) and the penalty scaling — as Assembler and DeviceAssembler do to theirs.
+/// (slab_rules_for) and the penalty scaling with its element constants — as Assembler and
+/// DeviceAssembler do to theirs.
 template <int Dim>
 void apply_assembly_options(QuadratureMesh<Dim>& mesh, const AssemblyOptions& options) {
   mesh.space = options.space;
   mesh.slab_rules = slab_rules_for(options.space, options.slab_rules);
-  mesh.penalty_scaling = options.penalty_scaling;
+  set_penalty_scaling(mesh, options.penalty_scaling);
+}
+
+/// The ErrorNormOptions whose DG norm uses the penalty of an assembly with `options` (its C_σ,
+/// scaling and quadrature degrees), e.g.
+///   compute_error_norms(assembler.quadrature_mesh(), coefficients, u_h, u, grad_u,
+///                       error_norm_options(assembler.options()));
+inline ErrorNormOptions error_norm_options(const AssemblyOptions& options) {
+  ErrorNormOptions result;
+  result.penalty_constant = options.penalty_constant;
+  result.penalty_scaling = options.penalty_scaling;
+  result.assembly_degrees = options.quadrature;
+  return result;
 }
 
 template <int Dim>

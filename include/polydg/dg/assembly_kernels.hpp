@@ -131,7 +131,7 @@ double boundary_penalty(const AssemblyData<Dim>& data, Index e, Index facet) {
              mesh.element_measures[e], mesh.boundary_facet_cell_measures[facet],
              mesh.boundary_facet_measures[facet], mesh.element_degrees[e],
              diffusion_bound(data.diffusion_ranges[e], mesh.boundary_facet_normals[facet]),
-             mesh.penalty_scaling);
+             mesh.penalty_scaling, element_trace_constant(mesh, e));
 }
 
 /// Looks every rule up once before a parallel loop (the cache builds on first use).
@@ -258,11 +258,11 @@ void assemble_interior_faces(const AssemblyData<Dim>& data, const Coefficients& 
       double sigma = 0;
       for (int s = 0; s < 2; ++s)
         sigma = std::fmax(
-            sigma, penalty_term<Dim>(mesh.element_measures[element[s]],
-                                     mesh.interface_facet_cell_measures[f][s],
-                                     mesh.interface_facet_measures[f], p[s],
-                                     diffusion_bound(data.diffusion_ranges[element[s]], normal),
-                                     mesh.penalty_scaling));
+            sigma, penalty_term<Dim>(
+                       mesh.element_measures[element[s]], mesh.interface_facet_cell_measures[f][s],
+                       mesh.interface_facet_measures[f], p[s],
+                       diffusion_bound(data.diffusion_ranges[element[s]], normal),
+                       mesh.penalty_scaling, element_trace_constant(mesh, element[s])));
       sigma *= data.penalty_constant;
       detail::for_each_facet_point<Dim>(
           mesh.interface_facet_vertices[f], rule, [&](const Point<Dim>& x, double w) {

@@ -1,7 +1,8 @@
 #pragma once
 /// Per-element entrywise extrema of the diffusion tensor A over the element's quadrature
 /// points, for the penalty's ā_κ (see penalty.hpp). Recomputed whenever A may have changed.
-/// Throws polydg::Error naming the element and the point when A is not finite there. A constant
+/// Throws polydg::Error naming the element and the point when A is not finite there, or not
+/// symmetric positive semidefinite (diffusion_defect). A constant
 /// A (ConstantCoefficient, coefficients.hpp) is every element's range as it is: no points are
 /// visited, and the ranges are the ones the points would give.
 #include <algorithm>
@@ -21,8 +22,38 @@
 
 namespace polydg {
 
+/// What is wrong with a finite diffusion tensor, or nullptr when nothing is: A must be
+/// symmetric and positive semidefinite (problem (1)). Both to rounding, relative to the largest
+/// entry s: |A_ij − A_ji| ≤ 1e-12 s, and every principal minor of order k ≥ −1e-12 s^k (all
+/// principal minors non-negative is the criterion for a symmetric matrix).
+template <int Dim>
+const char* diffusion_defect(const Tensor<Dim>& a) {
+  double scale = 0;
+  for (int i = 0; i < Dim; ++i)
+    for (int j = 0; j < Dim; ++j) scale = std::max(scale, std::fabs(a[i][j]));
+  const double tolerance = 1e-12;
+  for (int i = 0; i < Dim; ++i)
+    for (int j = 0; j < i; ++j)
+      if (std::fabs(a[i][j] - a[j][i]) > tolerance * scale) return "not symmetric";
+  for (int i = 0; i < Dim; ++i)
+    if (a[i][i] < -tolerance * scale) return "not positive semidefinite (a diagonal entry < 0)";
+  for (int i = 0; i < Dim; ++i)
+    for (int j = 0; j < i; ++j)
+      if (a[i][i] * a[j][j] - a[i][j] * a[j][i] < -tolerance * scale * scale)
+        return "not positive semidefinite (a 2 x 2 principal minor < 0)";
+  if constexpr (Dim == 3) {
+    const double determinant = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
+                               a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+                               a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+    if (determinant < -tolerance * scale * scale * scale)
+      return "not positive semidefinite (its determinant < 0)";
+  }
+  return nullptr;
+}
+
 /// The range of a diffusion coefficient that is `a` everywhere: lower = upper = a. Throws
-/// polydg::Error naming the entry when a is not finite.
+/// polydg::Error naming the entry when a is not finite, and saying what is wrong when it is not
+/// symmetric positive semidefinite.
 template <int Dim>
 DiffusionRange<Dim> constant_diffusion_range(const Tensor<Dim>& a) {
   for (int i = 0; i < Dim; ++i)
@@ -30,6 +61,9 @@ DiffusionRange<Dim> constant_diffusion_range(const Tensor<Dim>& a) {
       if (!std::isfinite(a[i][j]))
         raise("constant diffusion coefficient A is not finite (A[", i, "][", j, "] = ", a[i][j],
               ")");
+  if (const char* defect = diffusion_defect(a))
+    raise("constant diffusion coefficient A = ", a, " is ", defect,
+          ": the problem needs A symmetric positive semidefinite");
   return DiffusionRange<Dim>{a, a};
 }
 
@@ -65,6 +99,9 @@ void compute_diffusion_ranges(const QuadratureMesh<Dim>& mesh, const Coefficient
               range.lower[i][j] = first ? a[i][j] : std::fmin(range.lower[i][j], a[i][j]);
               range.upper[i][j] = first ? a[i][j] : std::fmax(range.upper[i][j], a[i][j]);
             }
+          if (const char* defect = diffusion_defect(a))
+            raise("diffusion coefficient A(x) = ", a, " is ", defect, " at x = ", x, " in element ",
+                  e, ": the problem needs A symmetric positive semidefinite");
           first = false;
         }
       ranges[e] = range;

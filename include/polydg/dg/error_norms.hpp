@@ -35,6 +35,7 @@
 #include "polydg/dg/boundary_conditions.hpp"
 #include "polydg/dg/diffusion_ranges.hpp"
 #include "polydg/dg/discrete_function.hpp"
+#include "polydg/dg/element_trace_constants.hpp"
 #include "polydg/dg/penalty.hpp"
 #include "polydg/dg/quadrature_degree.hpp"
 #include "polydg/dg/quadrature_mesh.hpp"
@@ -53,6 +54,9 @@ struct ErrorNorms {
 struct ErrorNormOptions {
   /// C_σ of the penalty (SPEC §2); use the assembler's.
   double penalty_constant = 10;
+  /// The penalty's scaling, for the overload that builds its own QuadratureMesh (the other
+  /// takes the mesh's); use the assembler's. error_norm_options(AssemblyOptions) copies both.
+  PenaltyScaling penalty_scaling = PenaltyScaling::element_trace;
   /// The assembler's quadrature degrees: ā_κ is taken at the same points, so σ is its σ.
   QuadratureDegrees assembly_degrees{};
   /// The error integrals use degree 2p + extra_degree (u is not a polynomial).
@@ -85,6 +89,7 @@ ErrorNorms compute_error_norms(const QuadratureMesh<Dim>& mesh, const Coefficien
                                const ErrorNormOptions& options = {}) {
   const std::vector<GlobalIndex> offsets = dg_coefficient_offsets<Dim>(mesh.element_degrees);
   require_coefficient_count(solution, offsets, "error norms");
+  require_penalty_data(mesh, "error norms");
   const std::vector<DiffusionRange<Dim>> ranges =
       compute_diffusion_ranges(mesh, coefficients, options.assembly_degrees);
   const QuadratureDegrees degrees{options.extra_degree};
@@ -128,10 +133,10 @@ ErrorNorms compute_error_norms(const QuadratureMesh<Dim>& mesh, const Coefficien
       const Point<Dim>& n = mesh.boundary_facet_normals[f];
       const bool dirichlet = mesh.boundary_facet_kinds[f] == BoundaryKind::dirichlet;
       const double sigma =
-          c_sigma * penalty_term<Dim>(mesh.element_measures[e],
-                                      mesh.boundary_facet_cell_measures[f],
-                                      mesh.boundary_facet_measures[f], p,
-                                      diffusion_bound(ranges[e], n), mesh.penalty_scaling);
+          c_sigma *
+          penalty_term<Dim>(mesh.element_measures[e], mesh.boundary_facet_cell_measures[f],
+                            mesh.boundary_facet_measures[f], p, diffusion_bound(ranges[e], n),
+                            mesh.penalty_scaling, element_trace_constant(mesh, e));
       const QuadratureRule<Dim> rule =
           map_to_facet(facet_reference, mesh.boundary_facet_vertices[f]);
       for (std::size_t q = 0; q < rule.size(); ++q) {
@@ -161,9 +166,11 @@ ErrorNorms compute_error_norms(const QuadratureMesh<Dim>& mesh, const Coefficien
       const double measure = mesh.interface_facet_measures[f];
       const auto& cells = mesh.interface_facet_cell_measures[f];
       const double term_a = penalty_term<Dim>(mesh.element_measures[a], cells[0], measure, p_a,
-                                              diffusion_bound(ranges[a], n), mesh.penalty_scaling);
+                                              diffusion_bound(ranges[a], n), mesh.penalty_scaling,
+                                              element_trace_constant(mesh, a));
       const double term_b = penalty_term<Dim>(mesh.element_measures[b], cells[1], measure, p_b,
-                                              diffusion_bound(ranges[b], n), mesh.penalty_scaling);
+                                              diffusion_bound(ranges[b], n), mesh.penalty_scaling,
+                                              element_trace_constant(mesh, b));
       const double sigma = c_sigma * (term_a > term_b ? term_a : term_b);
       const QuadratureRule<Dim> rule = map_to_facet(reference, mesh.interface_facet_vertices[f]);
       for (std::size_t q = 0; q < rule.size(); ++q) {
@@ -196,8 +203,10 @@ ErrorNorms compute_error_norms(const PolytopicMesh<Dim>& mesh, const BoundaryCon
                                const Coefficients& coefficients, std::span<const double> solution,
                                const Exact& exact, const ExactGradient& exact_gradient,
                                const ErrorNormOptions& options = {}) {
-  return compute_error_norms(QuadratureMesh<Dim>(mesh, conditions), coefficients, solution, exact,
-                             exact_gradient, options);
+  QuadratureMesh<Dim> quadrature_mesh(mesh, conditions);
+  set_penalty_scaling(quadrature_mesh, options.penalty_scaling);
+  return compute_error_norms(quadrature_mesh, coefficients, solution, exact, exact_gradient,
+                             options);
 }
 
 /// ‖u_h‖_{L2(Ω)} by quadrature of degree degrees.element(p) on each element's sub-simplices

@@ -35,9 +35,11 @@
 /// larger of its triangles' σ (equal to them where the polytopic cap binds, e.g. p = 1).
 /// element_piece_rule() and interface_piece_rule() give the reference rules (pieces, slab_rules).
 #include <array>
+#include <string>
 #include <vector>
 
 #include "polydg/core/default_init_allocator.hpp"
+#include "polydg/core/error.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/dg/boundary_conditions.hpp"
 #include "polydg/dg/penalty.hpp"
@@ -111,7 +113,10 @@ struct QuadratureMesh {
   /// only with a P_p space). Every kernel, estimate and error norm on this mesh takes them.
   SlabRules slab_rules = SlabRules::tensor;
   /// The penalty's inverse-estimate factor (set by the Assembler; see penalty.hpp).
-  PenaltyScaling penalty_scaling = PenaltyScaling::polytopic_cap;
+  PenaltyScaling penalty_scaling = PenaltyScaling::element_trace;
+  /// T_κ per element (element_trace_constants.hpp) where penalty_scaling is element_trace,
+  /// empty otherwise (set with the scaling by apply_assembly_options).
+  GeometryArray<double> element_trace_constants;
 
   // elements
   GeometryArray<Box<Dim>> element_boxes;
@@ -149,6 +154,25 @@ struct QuadratureMesh {
   std::vector<int> boundary_facet_tags;
   std::vector<BoundaryKind> boundary_facet_kinds;
 };
+
+/// T_κ of element e for penalty_term: element_trace_constants[e], or 0 where the scaling does
+/// not read it.
+template <int Dim>
+double element_trace_constant(const QuadratureMesh<Dim>& mesh, Index e) {
+  return mesh.element_trace_constants.empty() ? 0.0 : mesh.element_trace_constants[e];
+}
+
+/// Throws polydg::Error (naming `user`) when the mesh's penalty scaling needs the element trace
+/// constants and they are missing: a QuadratureMesh that did not go through
+/// apply_assembly_options (assembler.hpp).
+template <int Dim>
+void require_penalty_data(const QuadratureMesh<Dim>& mesh, const char* user) {
+  if (mesh.penalty_scaling == PenaltyScaling::element_trace &&
+      Index(mesh.element_trace_constants.size()) != mesh.element_count())
+    throw Error(std::string(user) +
+                ": the penalty scaling element_trace needs the element trace constants, which "
+                "this QuadratureMesh lacks; pass it through apply_assembly_options first");
+}
 
 /// Whether a normal points along +e_last: its other components exact zeros, the last positive
 /// (a space-time slab's top face, n = e_t; a facet at one time level has exact zeros there, and
