@@ -54,6 +54,24 @@ const MemoryPool& memory_pool() {
   return pool;
 }
 
+// Raises "no usable CUDA device" when `status` (of `call`) or the runtime's device query says
+// there is no device or no working driver: that is not an out-of-memory, whatever the
+// allocation's error code, and the message says what to check.
+void require_usable_device(cudaError_t status, const char* call) {
+  int count = 0;
+  const cudaError_t query = cudaGetDeviceCount(&count);
+  cudaGetLastError();
+  const bool no_device = status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver ||
+                         status == cudaErrorInitializationError || query != cudaSuccess ||
+                         count == 0;
+  if (!no_device) return;
+  const cudaError_t reason = query != cudaSuccess ? query : status;
+  raise("no usable CUDA device for ", call, ": ", cudaGetErrorName(reason), " (",
+        cudaGetErrorString(reason), "; ", count,
+        " devices visible). Check the NVIDIA driver (nvidia-smi), CUDA_VISIBLE_DEVICES, and that "
+        "the driver supports this CUDA runtime; or run on the CPU backend");
+}
+
 }  // namespace
 
 void* allocate(std::size_t bytes) {
@@ -72,6 +90,7 @@ void* allocate(std::size_t bytes) {
   }
   if (status != cudaSuccess) {
     cudaGetLastError();
+    require_usable_device(status, call);
     std::size_t free_bytes = 0, total_bytes = 0;
     cudaMemGetInfo(&free_bytes, &total_bytes);
     cudaGetLastError();

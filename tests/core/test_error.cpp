@@ -32,3 +32,24 @@ BOOST_AUTO_TEST_CASE(device_layer_reports_when_unavailable,
   BOOST_TEST(device::device_count() == 0);
   BOOST_CHECK_THROW(device::DeviceBuffer<double>(10), Error);
 }
+
+// A CUDA build on a machine without a usable device (CI, or a missing driver): an allocation
+// says there is no device, not that memory ran out.
+BOOST_AUTO_TEST_CASE(device_allocation_without_a_device_says_so,
+                     *boost::unit_test::precondition([](boost::unit_test::test_unit_id)
+                                                         -> boost::test_tools::assertion_result {
+                       boost::test_tools::assertion_result result(device::compiled_with_cuda() &&
+                                                                  device::device_count() == 0);
+                       result.message() << "needs a CUDA build on a machine without a device";
+                       return result;
+                     })) {
+  try {
+    device::DeviceBuffer<double> buffer(10);
+    BOOST_FAIL("allocating without a device did not throw");
+  } catch (const Error& error) {
+    const std::string message = error.what();
+    BOOST_TEST_MESSAGE(message);
+    BOOST_TEST(message.find("no usable CUDA device") != std::string::npos);
+    BOOST_TEST(message.find("MiB free") == std::string::npos);
+  }
+}
