@@ -33,3 +33,7 @@ file(RELATIVE_PATH POLYDG_PC_RELATIVE_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig
 string(REGEX REPLACE "/$" "" POLYDG_PC_RELATIVE_PREFIX "${POLYDG_PC_RELATIVE_PREFIX}")
 configure_file(cmake/polydg.pc.in ${PROJECT_BINARY_DIR}/polydg.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/polydg.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# The first steady program, for users to copy and build against the installed package
+# (docs/user-guide.md, "A first steady program").
+install(FILES examples/poisson.cpp DESTINATION ${CMAKE_INSTALL_DATADIR}/polydg/examples)

@@ -30,3 +30,9 @@ separate_arguments(flags UNIX_COMMAND "${flags}")
 run_step(${CXX_COMPILER} ${SOURCE_DIR}/tests/install/consumer/main.cpp ${flags}
          -Wl,-rpath,${prefix}/lib -o ${WORK_DIR}/consumer-pkgconfig)
 run_step(${WORK_DIR}/consumer-pkgconfig)
+
+# The installed first steady program, as a user copies it: built against the installed tree
+# with the pkg-config flags, then run on a small mesh (exit code 0: it solved and measured).
+run_step(${CXX_COMPILER} ${prefix}/share/polydg/examples/poisson.cpp ${flags}
+         -Wl,-rpath,${prefix}/lib -o ${WORK_DIR}/poisson)
+run_step(${WORK_DIR}/poisson --cells-per-side 16 --elements 60 --p 1)
