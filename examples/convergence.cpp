@@ -7,18 +7,24 @@
 //   build/bin/convergence --problem poisson --p 1,2,3 --levels 5 --json convergence.json
 //   build/bin/convergence --problem pure_advection --p 2 -ksp_type gmres -pc_type ilu
 //   build/bin/convergence --mesh tests/data/gmsh/square_hole_v41.msh --cells-per-element 4 --p 2
+//   build/bin/convergence --mesh tests/data/gmsh/l_shape_v41.msh --levels 3 --p 2 --expect-rate 2.8
 //
 // Description: the numbers a user of polytopic DG checks first. For each manufactured problem
 // (examples/manufactured_problems.hpp: (a) Poisson, (b) anisotropic advection-diffusion-
 // reaction, (c) pure advection, (d) mixed Dirichlet/Neumann) and each degree p, refine a fine
-// triangulation of the unit square (n = start · 2^level cells per side), agglomerate it into
-// polygons of a fixed number of fine triangles (so h roughly halves), assemble the symmetric
-// interior-penalty DG system on the CPU, solve it with PETSc, and print the L2 and DG-norm
-// errors with their rates. PETSc options pass through (default: -ksp_type preonly -pc_type lu).
+// triangulation of the unit square (n = start · 2^level cells per side) or of a Gmsh mesh
+// (--mesh: level ℓ is the file's mesh refined uniformly ℓ times, 4^ℓ times its triangles),
+// agglomerate it into polygons of a fixed number of fine triangles (so h roughly halves),
+// assemble the symmetric interior-penalty DG system on the CPU, solve it with PETSc, and print
+// the L2 and DG-norm errors with their rates. PETSc options pass through (default: -ksp_type
+// preonly -pc_type lu). --expect-rate makes the study a check: the exit status is 1 when the
+// last level's L2 rate falls below the given value.
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +35,7 @@
 #include "polydg/core/error.hpp"
 #include "polydg/mesh/generators.hpp"
 #include "polydg/mesh/gmsh_reader.hpp"
+#include "polydg/mesh/refinement.hpp"
 #include "polydg/petsc/session.hpp"
 
 namespace {
@@ -42,6 +49,7 @@ struct Options {
   std::vector<std::string> problems{problem_names.begin(), problem_names.end()};
   std::vector<int> degrees = {1, 2, 3, 4};
   int levels = 4;
+  bool levels_given = false;
   int start = 8;  // cells per side of the coarsest fine mesh
   double cells_per_element = 8;
   bool cells_per_element_given = false;
@@ -49,17 +57,22 @@ struct Options {
   std::vector<int> neumann_tags;
   std::string json_path;
   std::string vtk_directory;
+  std::optional<double> expected_rate;
 };
 
 const char* help_text = R"(Usage: convergence [options] [PETSc options]
   --problem NAME[,NAME]   poisson, advection_diffusion_reaction, pure_advection, mixed_boundary,
                           or all (default all)
   --p P[,P...]            degrees (default 1,2,3,4)
-  --levels L              refinement levels (default 4)
+  --levels L              refinement levels (default 4; 1 with --mesh)
   --start N               cells per side of the coarsest unit-square mesh (default 8)
-  --cells-per-element K   fine triangles per polygon (default 8; 4 with --mesh)
-  --mesh FILE.msh         one level on this Gmsh mesh; all its tags Dirichlet unless
+  --cells-per-element K   fine triangles per polygon at every level (default 8; 4 with --mesh)
+  --mesh FILE.msh         a 2D Gmsh mesh as level 0; level l is it refined uniformly l times
+                          (each triangle into 4); all its tags Dirichlet unless
   --neumann-tags T[,T]    these tags are Neumann (data g_N = n.A grad u)
+  --expect-rate R         exit with status 1 unless every table's last L2 rate (between the
+                          last two levels, against the mean element size sqrt(|Omega|/elements))
+                          is at least R; needs --levels 2 or more
   --json FILE             write {"runs": [{"problem", "p", "level", "elements", "dofs", "h",
                           "l2_error", "dg_error"}, ...]}
   --vtk DIR               write each solution as DIR/<problem>_p<P>_level<L>.vtu
@@ -85,6 +98,7 @@ Options parse_options(int argc, char** argv) {
       options.degrees = polydg::parse_integer_list(flag, value);
     } else if (flag == "--levels") {
       options.levels = polydg::parse_integer(flag, value);
+      options.levels_given = true;
     } else if (flag == "--start") {
       options.start = polydg::parse_integer(flag, value);
     } else if (flag == "--cells-per-element") {
@@ -99,6 +113,8 @@ Options parse_options(int argc, char** argv) {
       options.json_path = value;
     } else if (flag == "--vtk") {
       options.vtk_directory = value;
+    } else if (flag == "--expect-rate") {
+      options.expected_rate = polydg::parse_number(flag, value);
     } else {
       polydg::raise("unknown option '", flag, "' (see --help)");
     }
@@ -110,9 +126,11 @@ Options parse_options(int argc, char** argv) {
                     " is outside the supported degrees [", polydg::min_element_degree, ", ",
                     polydg::max_element_degree, "]");
   if (!options.mesh_file.empty()) {
-    options.levels = 1;
+    if (!options.levels_given) options.levels = 1;
     if (!options.cells_per_element_given) options.cells_per_element = 4;
   }
+  polydg::require(!options.expected_rate || options.levels >= 2,
+                  "--expect-rate needs --levels 2 or more (a rate compares two levels)");
   return options;
 }
 
@@ -122,25 +140,47 @@ struct JsonRun {
   polydg::examples::LevelResult result;
 };
 
-// Steps 2-3 for one problem: every degree, every level; prints the table.
+using FineMesh = std::shared_ptr<const polydg::SimplexMesh<2>>;
+
+// Step 2: the fine mesh of every level — the unit square with start · 2^level cells per side,
+// or the Gmsh mesh refined uniformly `level` times (4^level times its triangles). solve_level
+// agglomerates each into round(triangles / cells_per_element) polygons: the same number of
+// triangles per polygon at every level, so the polygons are 4 times as many and about half as
+// wide from one level to the next, as the fine triangles are.
+std::vector<FineMesh> fine_meshes(const Options& options) {
+  std::vector<FineMesh> meshes;
+  for (int level = 0; level < options.levels; ++level) {
+    if (options.mesh_file.empty())
+      meshes.push_back(std::make_shared<const polydg::SimplexMesh<2>>(
+          polydg::unit_square_mesh(options.start << level, 0.2, 7)));
+    else if (level == 0)
+      meshes.push_back(
+          std::make_shared<const polydg::SimplexMesh<2>>(polydg::read_gmsh<2>(options.mesh_file)));
+    else
+      meshes.push_back(
+          std::make_shared<const polydg::SimplexMesh<2>>(polydg::refine(*meshes.back())));
+  }
+  return meshes;
+}
+
+// Step 3 for one problem: every degree, every level; prints the table, and with --expect-rate
+// the check of its last L2 rate. Returns the number of failed checks.
 template <class Problem>
-void run_problem(const Options& options, std::vector<JsonRun>& runs) {
+int run_problem(const Options& options, const std::vector<FineMesh>& meshes,
+                std::vector<JsonRun>& runs) {
   std::optional<polydg::BoundaryConditions> conditions;
-  std::shared_ptr<const polydg::SimplexMesh<2>> file_mesh;
   if (!options.mesh_file.empty()) {
-    file_mesh =
-        std::make_shared<const polydg::SimplexMesh<2>>(polydg::read_gmsh<2>(options.mesh_file));
     conditions = polydg::BoundaryConditions::all_dirichlet();
     for (int tag : options.neumann_tags) conditions->set(tag, polydg::BoundaryKind::neumann);
   }
+  int failed_checks = 0;
   for (int p : options.degrees) {
     std::printf("\n%s, p = %d\n%5s %9s %9s %10s %12s %6s %12s %6s %6s\n", Problem::name, p, "level",
                 "elements", "DoFs", "h", "L2 error", "rate", "DG error", "rate", "its");
     polydg::examples::LevelResult previous;
+    polydg::examples::LevelResult before_previous;
     for (int level = 0; level < options.levels; ++level) {
-      const auto fine = file_mesh ? file_mesh
-                                  : std::make_shared<const polydg::SimplexMesh<2>>(
-                                        polydg::unit_square_mesh(options.start << level, 0.2, 7));
+      const FineMesh& fine = meshes[level];
       const std::string vtu = options.vtk_directory.empty()
                                   ? ""
                                   : options.vtk_directory + "/" + Problem::name + "_p" +
@@ -157,9 +197,22 @@ void run_problem(const Options& options, std::vector<JsonRun>& runs) {
                   rate(result.dg_error, previous.dg_error), int(result.iterations));
       std::fflush(stdout);
       runs.push_back({Problem::name, p, level, result});
+      before_previous = previous;
       previous = result;
     }
+    if (options.expected_rate) {
+      // Against the mean element size sqrt(|Ω| / elements), as the tests fit rates (the table's
+      // h, the largest diameter, jumps with the agglomeration; docs/theory.md, "Error norms").
+      // |Ω| is the same at every level. A NaN rate fails.
+      const double rate = 2 * std::log(before_previous.l2_error / previous.l2_error) /
+                          std::log(double(previous.elements) / double(before_previous.elements));
+      const bool met = rate >= *options.expected_rate;
+      std::printf("last L2 rate against sqrt(|Omega|/elements): %.2f; expected at least %.2f: %s\n",
+                  rate, *options.expected_rate, met ? "ok" : "FAILED");
+      if (!met) ++failed_checks;
+    }
   }
+  return failed_checks;
 }
 
 void write_json(const std::string& path, const std::vector<JsonRun>& runs) {
@@ -189,23 +242,37 @@ int main(int argc, char** argv) {
     polydg::examples::set_default_petsc_option("-ksp_type", "preonly");
     polydg::examples::set_default_petsc_option("-pc_type", "lu");
 
-    // 2-3. Every problem, degree and level.
+    // 2. The fine meshes of the levels.
+    const std::vector<FineMesh> meshes = fine_meshes(options);
+    if (!options.mesh_file.empty())
+      std::printf("%s: %d triangles at level 0, 4^level times as many at level l; %g per polygon\n",
+                  options.mesh_file.c_str(), int(meshes.front()->cell_count()),
+                  options.cells_per_element);
+
+    // 3. Every problem, degree and level.
     std::vector<JsonRun> runs;
+    int failed_checks = 0;
     for (const std::string& problem : options.problems) {
       using namespace polydg::examples;
       if (problem == Poisson::name)
-        run_problem<Poisson>(options, runs);
+        failed_checks += run_problem<Poisson>(options, meshes, runs);
       else if (problem == AdvectionDiffusionReaction::name)
-        run_problem<AdvectionDiffusionReaction>(options, runs);
+        failed_checks += run_problem<AdvectionDiffusionReaction>(options, meshes, runs);
       else if (problem == PureAdvection::name)
-        run_problem<PureAdvection>(options, runs);
+        failed_checks += run_problem<PureAdvection>(options, meshes, runs);
       else if (problem == MixedBoundary::name)
-        run_problem<MixedBoundary>(options, runs);
+        failed_checks += run_problem<MixedBoundary>(options, meshes, runs);
       else
         polydg::raise("unknown problem '", problem, "' (see --help)");
     }
     // 4. The JSON for plots and regression checks.
     if (!options.json_path.empty()) write_json(options.json_path, runs);
+    if (failed_checks > 0) {
+      std::cerr << "convergence: " << failed_checks << " of "
+                << options.problems.size() * options.degrees.size()
+                << " last L2 rates below --expect-rate " << *options.expected_rate << '\n';
+      return 1;
+    }
   } catch (const polydg::Error& error) {
     std::cerr << "convergence: " << error.what() << '\n';
     return 1;

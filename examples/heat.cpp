@@ -304,6 +304,9 @@ template <class Problem>
 int run(const Options& o, const std::shared_ptr<const polydg::SimplexMesh<2>>& fine) {
   // 2. The spatial polygons.
   polydg::Index elements = std::min<polydg::Index>(o.elements, fine->cell_count());
+  if (elements < o.elements)  // a polygon needs at least one fine triangle
+    std::cerr << "heat: warning: --elements " << o.elements << " is more than the mesh's "
+              << fine->cell_count() << " triangles; using " << elements << " (no agglomeration)\n";
   const polydg::Agglomeration parts = polydg::agglomerate(*fine, elements);
   const polydg::PolytopicMesh<2> spatial(fine, parts.element_of_cell, o.p);
 

@@ -4,13 +4,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <queue>
+#include <string>
 #include <tuple>
 #include <utility>
 
 #include "polydg/core/error.hpp"
+#include "polydg/core/log.hpp"
 #include "polydg/mesh/element_order.hpp"
 
 namespace polydg {
@@ -237,7 +240,7 @@ std::vector<Point<Dim>> cell_centres(const SimplexMesh<Dim>& mesh) {
 // Every part is connected by construction. Work: O(cells × neighbours × log(part size)).
 template <int Dim>
 std::vector<Index> greedy_partition(const CellAdjacency& graph, std::span<const Point<Dim>> centres,
-                                    Index part_count) {
+                                    Index part_count, Index& merged_parts) {
   const Index n_cells = graph.cell_count();
   const double mean_size = double(n_cells) / double(part_count);
   std::vector<Index> part(n_cells, -1);
@@ -266,6 +269,7 @@ std::vector<Index> greedy_partition(const CellAdjacency& graph, std::span<const 
       }
   };
   Index parts = 0;
+  merged_parts = 0;
   GlobalIndex assigned = 0;
   for (; seed < n_cells; ++seed) {
     if (part[seed] >= 0) continue;
@@ -303,11 +307,39 @@ std::vector<Index> greedy_partition(const CellAdjacency& graph, std::span<const 
       if (target >= 0) {
         for (Index member : members) part[member] = target;
         --parts;
+        ++merged_parts;
       }
     }
     assigned += GlobalIndex(members.size());
   }
   return part;
+}
+
+// A partition well short of the request is reported: the caller asked for a resolution it did
+// not get, typically by asking for fewer than about two cells per element, where METIS leaves
+// many parts empty (agglomeration.hpp). "Well short" is below 90 % of the request: within a
+// tenth the count is "about" the request (the repair adds or removes a few elements).
+void warn_about_shortfall(const Agglomeration& result, Index cell_count, bool greedy,
+                          Index merged_parts) {
+  if (10 * GlobalIndex(result.element_count) >= 9 * GlobalIndex(result.requested_count)) return;
+  std::string why;
+  if (result.empty_parts > 0)
+    why = detail::concatenate("; ", result.empty_parts, " parts came back empty");
+  if (merged_parts > 0)
+    why += detail::concatenate("; ", merged_parts,
+                               " parts stopped below half the mean size and were merged");
+  char cells_per_element[32];
+  std::snprintf(cells_per_element, sizeof cells_per_element, "%.2f",
+                double(cell_count) / double(result.requested_count));
+  warn(detail::concatenate("agglomerate: ", result.element_count, " elements made of ",
+                           result.requested_count, " requested from ", cell_count, " cells (",
+                           cells_per_element, " cells per element)", why,
+                           "; below about 2 cells per element parts come out empty or merged: "
+                           "request fewer elements (at most about ",
+                           cell_count / 2, ")",
+                           greedy ? ""
+                                  : " or PartitionMethod::greedy_growth, which makes about "
+                                    "as many as requested"));
 }
 
 }  // namespace
@@ -354,20 +386,24 @@ Agglomeration agglomerate(const SimplexMesh<Dim>& mesh, Index element_count,
   std::vector<Index> part(n_cells, 0);
   const bool greedy = options.method == PartitionMethod::greedy_growth && element_count > 1 &&
                       element_count < n_cells;
+  Index greedy_merged_parts = 0;
   if (element_count == n_cells)
     std::iota(part.begin(), part.end(), 0);  // no agglomeration: no partitioner needed
   else if (greedy)
-    part = greedy_partition<Dim>(graph, cell_centres(mesh), element_count);
+    part = greedy_partition<Dim>(graph, cell_centres(mesh), element_count, greedy_merged_parts);
   else if (element_count > 1)
     part = metis_partition(graph, element_count, options);
-  if (!greedy)
-    return in_element_order(mesh, repair(graph, part, element_count, options.merge_fraction),
-                            options);
-  // Greedy growth labels its parts 0..parts−1 (about element_count of them), connected
-  // already: the repair only renumbers them.
-  const Index labels = *std::max_element(part.begin(), part.end()) + 1;
-  Agglomeration result = repair(graph, part, labels, options.merge_fraction);
-  result.requested_count = element_count;
+  Agglomeration result;
+  if (!greedy) {
+    result = repair(graph, part, element_count, options.merge_fraction);
+  } else {
+    // Greedy growth labels its parts 0..parts−1 (about element_count of them), connected
+    // already: the repair only renumbers them.
+    const Index labels = *std::max_element(part.begin(), part.end()) + 1;
+    result = repair(graph, part, labels, options.merge_fraction);
+    result.requested_count = element_count;
+  }
+  warn_about_shortfall(result, n_cells, greedy, greedy_merged_parts);
   return in_element_order(mesh, std::move(result), options);
 }
 

@@ -1,6 +1,8 @@
-# mesh: fine simplex meshes, their readers and generators, agglomeration into polytopes.
+# mesh: fine simplex meshes, their readers, generators and refinement, agglomeration into
+# polytopes.
 target_sources(polydg PRIVATE
   ${PROJECT_SOURCE_DIR}/src/mesh/simplex_mesh.cpp
+  ${PROJECT_SOURCE_DIR}/src/mesh/refinement.cpp
   ${PROJECT_SOURCE_DIR}/src/mesh/square_grid.cpp
   ${PROJECT_SOURCE_DIR}/src/mesh/unit_square_mesh.cpp
 )

@@ -3,8 +3,11 @@
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <numeric>
+#include <string>
 #include <vector>
 
+#include "captured_warnings.hpp"
+#include "error_message.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
@@ -176,6 +179,47 @@ BOOST_AUTO_TEST_CASE(bad_requests_throw) {
   AgglomerationOptions bad;
   bad.merge_fraction = -1;
   BOOST_CHECK_THROW(agglomerate(mesh, 4, bad), Error);
+}
+
+BOOST_AUTO_TEST_CASE(a_shortfall_of_more_than_a_tenth_is_warned_about) {
+  // Below about two cells per element METIS leaves parts empty (agglomeration.hpp): 1800 cells
+  // into 1200 parts comes out well short. The warning is given exactly when fewer than 90 % of
+  // the requested elements come out, and names the counts, the empty parts and a count to ask.
+  const SimplexMesh<2> mesh = unit_square_mesh(30, 0.2, 11);  // 1800 cells
+  AgglomerationOptions greedy;
+  greedy.method = PartitionMethod::greedy_growth;
+  struct Case {
+    Index requested;
+    AgglomerationOptions options;
+  };
+  for (const Case& request : {Case{1200, {}}, Case{150, {}}, Case{600, {}}, Case{1200, greedy},
+                              Case{1799, greedy}, Case{1800, {}}}) {
+    BOOST_TEST_CONTEXT(request.requested << " elements requested, method "
+                                         << int(request.options.method)) {
+      testing::CapturedWarnings warnings;
+      const Agglomeration result = agglomerate(mesh, request.requested, request.options);
+      check_valid_partition(mesh, result);
+      const bool short_by_more_than_a_tenth = 10 * result.element_count < 9 * request.requested;
+      BOOST_TEST(warnings.messages.size() == (short_by_more_than_a_tenth ? 1u : 0u));
+      if (!short_by_more_than_a_tenth) continue;
+      const std::string& message = warnings.messages.front();
+      BOOST_TEST(testing::contains(message, std::to_string(result.element_count) +
+                                                " elements made of " +
+                                                std::to_string(request.requested) + " requested"));
+      if (result.empty_parts > 0)
+        BOOST_TEST(testing::contains(
+            message, std::to_string(result.empty_parts) + " parts came back empty"));
+      BOOST_TEST(testing::contains(message, "request fewer elements (at most about 900)"));
+    }
+  }
+  // The case the warning is for does occur (METIS with 1.5 cells per part).
+  testing::CapturedWarnings warnings;
+  const Agglomeration result = agglomerate(mesh, 1200);
+  BOOST_TEST(result.empty_parts > 0);
+  BOOST_TEST(warnings.messages.size() == 1u);
+  // More elements than cells is an error, not a clamp.
+  BOOST_TEST(testing::contains(testing::error_message([&] { agglomerate(mesh, 1801); }),
+                               "1801 elements requested from a mesh of 1800 cells"));
 }
 
 BOOST_AUTO_TEST_CASE(repair_merges_a_small_detached_piece) {

@@ -1,0 +1,25 @@
+# ctest -P script: runs the command given after "--" and checks both its exit status and its
+# output (ctest's PASS_REGULAR_EXPRESSION alone ignores the status). Inputs: EXIT_CODE, the
+# expected status; OUTPUT_REGEX, a regular expression that stdout followed by stderr must match.
+set(command)
+set(after_separator FALSE)
+math(EXPR last_argument "${CMAKE_ARGC} - 1")
+foreach(i RANGE 0 ${last_argument})
+  if(after_separator)
+    list(APPEND command "${CMAKE_ARGV${i}}")
+  elseif("${CMAKE_ARGV${i}}" STREQUAL "--")
+    set(after_separator TRUE)
+  endif()
+endforeach()
+if(NOT command)
+  message(FATAL_ERROR "check_run.cmake: no command after --")
+endif()
+
+execute_process(COMMAND ${command} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message(STATUS "${out}${err}")
+if(NOT "${status}" STREQUAL "${EXIT_CODE}")
+  message(FATAL_ERROR "exit status ${status}, expected ${EXIT_CODE}: ${command}")
+endif()
+if(NOT "${out}${err}" MATCHES "${OUTPUT_REGEX}")
+  message(FATAL_ERROR "the output does not match '${OUTPUT_REGEX}': ${command}")
+endif()
