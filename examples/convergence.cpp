@@ -33,6 +33,7 @@
 #include "manufactured_problems.hpp"
 #include "polydg/core/command_line.hpp"
 #include "polydg/core/error.hpp"
+#include "polydg/dg/penalty_scaling_names.hpp"
 #include "polydg/mesh/generators.hpp"
 #include "polydg/mesh/gmsh_reader.hpp"
 #include "polydg/mesh/refinement.hpp"
@@ -58,6 +59,7 @@ struct Options {
   std::string json_path;
   std::string vtk_directory;
   std::optional<double> expected_rate;
+  polydg::PenaltyScaling penalty = polydg::PenaltyScaling::element_trace;
 };
 
 const char* help_text = R"(Usage: convergence [options] [PETSc options]
@@ -73,6 +75,9 @@ const char* help_text = R"(Usage: convergence [options] [PETSc options]
   --expect-rate R         exit with status 1 unless every table's last L2 rate (between the
                           last two levels, against the mean element size sqrt(|Omega|/elements))
                           is at least R; needs --levels 2 or more
+  --penalty NAME          the penalty's scaling: element_trace (default), polytopic_cap (seed
+                          004's formula, not coercive for p = 1 on polygons of many facets) or
+                          sub_simplex (docs/theory.md, Penalty)
   --json FILE             write {"runs": [{"problem", "p", "level", "elements", "dofs", "h",
                           "l2_error", "dg_error"}, ...]}
   --vtk DIR               write each solution as DIR/<problem>_p<P>_level<L>.vtu
@@ -109,6 +114,8 @@ Options parse_options(int argc, char** argv) {
     } else if (flag == "--neumann-tags") {
       for (const int tag : polydg::parse_integer_list(flag, value))
         options.neumann_tags.push_back(tag);
+    } else if (flag == "--penalty") {
+      options.penalty = polydg::penalty_scaling_from_name(value);
     } else if (flag == "--json") {
       options.json_path = value;
     } else if (flag == "--vtk") {
@@ -186,8 +193,10 @@ int run_problem(const Options& options, const std::vector<FineMesh>& meshes,
                                   : options.vtk_directory + "/" + Problem::name + "_p" +
                                         std::to_string(p) + "_level" + std::to_string(level) +
                                         ".vtu";
+      polydg::AssemblyOptions assembly;
+      assembly.penalty_scaling = options.penalty;
       const auto result = polydg::examples::solve_level<Problem>(fine, options.cells_per_element, p,
-                                                                 conditions, vtu);
+                                                                 conditions, vtu, assembly);
       const auto rate = [&](double now, double before) {
         return level == 0 ? std::nan("") : std::log(before / now) / std::log(previous.h / result.h);
       };
