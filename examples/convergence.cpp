@@ -79,7 +79,7 @@ const char* help_text = R"(Usage: convergence [options] [PETSc options]
                           004's formula, not coercive for p = 1 on polygons of many facets) or
                           sub_simplex (docs/theory.md, Penalty)
   --json FILE             write {"runs": [{"problem", "p", "level", "elements", "dofs", "h",
-                          "l2_error", "dg_error"}, ...]}
+                          "l2_error", "dg_error", "ksp_its"}, ...]}
   --vtk DIR               write each solution as DIR/<problem>_p<P>_level<L>.vtu
   --help                  this text (PETSc's options: -help)
 )";
@@ -126,8 +126,8 @@ Options parse_options(int argc, char** argv) {
       polydg::raise("unknown option '", flag, "' (see --help)");
     }
   }
-  polydg::require(options.levels >= 1, "--levels must be at least 1");
-  polydg::require(options.start >= 1, "--start must be at least 1");
+  polydg::require(options.levels >= 1, "--levels ", options.levels, ": must be at least 1");
+  polydg::require(options.start >= 1, "--start ", options.start, ": must be at least 1");
   for (int p : options.degrees)
     polydg::require(p >= polydg::min_element_degree && p <= polydg::max_element_degree, "--p ", p,
                     " is outside the supported degrees [", polydg::min_element_degree, ", ",
@@ -235,7 +235,7 @@ void write_json(const std::string& path, const std::vector<JsonRun>& runs) {
          << ", \"level\": " << r.level << ", \"elements\": " << r.result.elements
          << ", \"dofs\": " << r.result.dofs << ", \"h\": " << r.result.h
          << ", \"l2_error\": " << r.result.l2_error << ", \"dg_error\": " << r.result.dg_error
-         << "}";
+         << ", \"ksp_its\": " << r.result.iterations << "}";
   }
   json << "\n]}\n";
   polydg::require(bool(json), "cannot write ", path);

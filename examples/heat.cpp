@@ -98,7 +98,8 @@ const char* help_text = R"(Usage: heat [options] [PETSc options]
                         where the assemblies run: the GPU (DeviceSlabSolver; the library built
                         with CUDA and a device present) or the CPU (SlabSolver); auto (default):
                         the GPU when there is one
-  --json FILE           {"steps": [{"n", "t", "assembly_s", "solve_s", "ksp_its"}, ...],
+  --json FILE           {"steps": [{"n", "t", "assembly_s", "solve_s", "ksp_its",
+                        "matrix_assembled"}, ...],
                         "l2_error_T", "l2l2_error", "dofs", "elements", "backend"}
   --help                this text (PETSc's: -help). Default solver: -ksp_type preonly
                         -pc_type lu (factored once while the matrix is reused); iterative
@@ -155,9 +156,9 @@ Options parse_options(int argc, char** argv) {
                   ": use aij or dense_blocks");
   polydg::require(o.backend == "auto" || o.backend == "cpu" || o.backend == "gpu", "--backend ",
                   o.backend, ": use auto, cpu or gpu");
-  polydg::require(o.steps >= 1, "--steps must be at least 1");
-  polydg::require(o.final_time > 0, "--T must be positive");
-  polydg::require(o.vtk_every >= 1, "--vtk-every must be at least 1");
+  polydg::require(o.steps >= 1, "--steps ", o.steps, ": must be at least 1");
+  polydg::require(o.final_time > 0, "--T ", o.final_time, ": must be positive");
+  polydg::require(o.vtk_every >= 1, "--vtk-every ", o.vtk_every, ": must be at least 1");
   return o;
 }
 
@@ -292,7 +293,8 @@ int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, Solver& sol
       json << (i ? ",\n  " : "\n  ") << "{\"n\": " << steps[i].n << ", \"t\": " << steps[i].t_end
            << ", \"assembly_s\": " << steps[i].assembly_seconds
            << ", \"solve_s\": " << steps[i].solve_seconds
-           << ", \"ksp_its\": " << steps[i].iterations << "}";
+           << ", \"ksp_its\": " << steps[i].iterations
+           << ", \"matrix_assembled\": " << (steps[i].matrix_assembled ? "true" : "false") << "}";
     json << "\n], \"l2_error_T\": " << l2_error_T << ", \"l2l2_error\": " << l2l2_error
          << ", \"dofs\": " << dofs << ", \"elements\": " << spatial.element_count()
          << ", \"backend\": \"" << backend << "\"}\n";

@@ -2,8 +2,10 @@
 
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 #include "polydg/core/error.hpp"
+#include "polydg/core/point_io.hpp"
 #include "polydg/fem/affine_simplex_map.hpp"
 
 namespace polydg {
@@ -51,9 +53,13 @@ double checked_measure_ratio(const Point<Dim>* vertices, const char* what) {
     const Point<Dim> edge = vertices[i] - vertices[0];
     scale *= std::sqrt(dot(edge, edge));
   }
-  require(std::isfinite(ratio) && ratio > 64 * std::numeric_limits<double>::epsilon() * scale, what,
-          ": the simplex is degenerate (measure ratio ", ratio, " against edge-length product ",
-          scale, ")");
+  if (!(std::isfinite(ratio) && ratio > 64 * std::numeric_limits<double>::epsilon() * scale)) {
+    std::ostringstream corners;
+    corners.precision(17);
+    for (int i = 0; i <= K; ++i) corners << (i ? ", " : "") << vertices[i];
+    raise(what, ": the simplex with vertices ", corners.str(), " is degenerate (measure ratio ",
+          ratio, " against edge-length product ", scale, ")");
+  }
   return ratio;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -61,6 +62,12 @@ std::vector<Index> merge_keys(std::span<const GroupKey> keys, std::span<const Gl
   for (const KeyCluster& cluster : clusters)
     for (; key <= cluster.last_key; ++key) widths[key] = cluster.width;
   return widths;
+}
+
+/// "R block rows, B blocks, V values": tells two patterns apart in an error message.
+std::string pattern_sizes(const BlockPattern& p) {
+  return std::to_string(p.block_row_count()) + " block rows, " + std::to_string(p.block_count()) +
+         " blocks, " + std::to_string(p.value_count()) + " values";
 }
 
 bool same_structure(const BlockPattern& a, const BlockPattern& b) {
@@ -303,9 +310,14 @@ DenseBlockMatrix<Real>::DenseBlockMatrix(const BlockMatrix<Real>& matrix, Index 
 template <class Real>
 void DenseBlockMatrix<Real>::update_values(const BlockMatrix<Real>& matrix) {
   require(pattern_ != nullptr, "DenseBlockMatrix::update_values: the matrix was never built");
-  require(matrix.shared_pattern() != nullptr && same_structure(*pattern_, matrix.pattern()),
-          "DenseBlockMatrix::update_values: the BlockMatrix's pattern differs from the one this "
-          "DenseBlockMatrix was built from");
+  require(matrix.shared_pattern() != nullptr,
+          "DenseBlockMatrix::update_values: the BlockMatrix has no pattern");
+  require(same_structure(*pattern_, matrix.pattern()),
+          "DenseBlockMatrix::update_values: the BlockMatrix's pattern (",
+          pattern_sizes(matrix.pattern()),
+          ") differs from the one this DenseBlockMatrix was built "
+          "from (",
+          pattern_sizes(*pattern_), ")");
   const BlockPattern& p = *pattern_;
   const Real* const source = matrix.values().data();
   Real* const target = values_.data();

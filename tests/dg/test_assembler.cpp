@@ -23,6 +23,7 @@
 using namespace polydg;
 using testing::contains;
 using testing::error_message;
+using testing::error_names;
 
 namespace {
 
@@ -295,14 +296,65 @@ BOOST_AUTO_TEST_CASE(bad_input_gives_clear_errors) {
   const auto fine = fine_square(4);
   std::vector<Index> identity(fine->cell_count());
   for (Index c = 0; c < fine->cell_count(); ++c) identity[c] = c;
-  BOOST_CHECK_THROW(PolytopicMesh<2>(fine, identity, 11), Error);
-  BOOST_CHECK_THROW(PolytopicMesh<2>(fine, identity, -1), Error);
-  BOOST_CHECK_THROW(PolytopicMesh<2>(fine, identity, 0), Error);
+  for (const int degree : {11, -1, 0})
+    BOOST_TEST(
+        error_names([&] { PolytopicMesh<2>(fine, identity, degree); },
+                    {"PolytopicMesh: degree " + std::to_string(degree), "is outside [1, 10]"}));
 
-  // Vectors and matrices of another size or pattern.
+  // Vectors and matrices of another size or pattern: the sizes are named.
   std::vector<double> short_rhs(3);
-  BOOST_CHECK_THROW(assembler.assemble_rhs(nan_source, short_rhs), Error);
+  BOOST_TEST(error_names([&] { assembler.assemble_rhs(nan_source, short_rhs); },
+                         {"Assembler: rhs of 3 entries for " +
+                          std::to_string(assembler.pattern()->dof_count()) + " unknowns"}));
   Assembler<2> other(polygons(1), BoundaryConditions::all_dirichlet());
   auto foreign = other.make_matrix();
-  BOOST_CHECK_THROW(assembler.assemble_matrix(nan_source, foreign), Error);
+  BOOST_TEST(error_names([&] { assembler.assemble_matrix(nan_source, foreign); },
+                         {"Assembler: the matrix was not made on this assembler's pattern"}));
+}
+
+// A coefficient or boundary datum that is NaN right of x = ½ is refused, naming the coefficient,
+// the element (the first of smallest index that meets it) and the point, which lies right of ½.
+BOOST_AUTO_TEST_CASE(non_finite_coefficients_name_the_coefficient_the_element_and_the_point) {
+  // Unperturbed 2×2 squares, one element per triangle: every element lies in one quadrant.
+  const auto fine = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(2));
+  std::vector<Index> identity(fine->cell_count());
+  for (Index c = 0; c < fine->cell_count(); ++c) identity[c] = c;
+  const PolytopicMesh<2> mesh(fine, identity, 1);
+  const double nan = std::nan("");
+  const auto right = [](const Point<2>& x) { return x[0] > 0.5; };
+  // The first element right of ½, and the first there with a boundary facet.
+  Index first_right = -1, first_right_on_boundary = -1;
+  for (Index e = mesh.element_count() - 1; e >= 0; --e)
+    if (mesh.element_box(e).lower[0] >= 0.5) {
+      first_right = e;
+      if (!mesh.element_boundary_facets(e).empty()) first_right_on_boundary = e;
+    }
+  BOOST_REQUIRE_GE(first_right_on_boundary, 0);
+
+  // "<name> is not finite (nan) in element <e> at x = (x0, x1)": x0 must lie right of ½.
+  const auto check = [&](const auto& data, const BoundaryConditions& conditions,
+                         const std::string& name, Index element) {
+    Assembler<2> assembler(mesh, conditions);
+    auto matrix = assembler.make_matrix();
+    auto rhs = assembler.make_vector();
+    const std::string message = error_message([&] { assembler.assemble(data, matrix, rhs); });
+    const std::string expected =
+        name + " is not finite (nan) in element " + std::to_string(element) + " at x = (";
+    BOOST_TEST(contains(message, expected), "expected \"" << expected << "\" in: " << message);
+    const auto at = message.find(" at x = (");
+    BOOST_TEST_REQUIRE(at != std::string::npos, message);
+    BOOST_TEST(std::stod(message.substr(at + 9)) > 0.5, message);
+  };
+  const auto dirichlet = BoundaryConditions::all_dirichlet();
+  const auto base = make_coefficients<2>().with_diffusion(1.0);
+  check(base.with_advection([&](const Point<2>& x) {
+    return right(x) ? Point<2>{{nan, 0.0}} : Point<2>{{1.0, 0.5}};
+  }),
+        dirichlet, "b(x)", first_right);
+  check(base.with_reaction([&](const Point<2>& x) { return right(x) ? nan : 1.0; }), dirichlet,
+        "c(x)", first_right);
+  check(base.with_dirichlet([&](const Point<2>& x) { return right(x) ? nan : 0.0; }), dirichlet,
+        "g_D(x)", first_right_on_boundary);
+  check(base.with_neumann([&](const Point<2>& x, const Point<2>&) { return right(x) ? nan : 0.0; }),
+        BoundaryConditions(BoundaryKind::neumann), "g_N(x)", first_right_on_boundary);
 }

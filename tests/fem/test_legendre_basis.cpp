@@ -6,12 +6,14 @@
 #include <random>
 #include <vector>
 
+#include "error_message.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/fem/legendre_basis.hpp"
 #include "polydg/fem/mapped_quadrature.hpp"
 #include "polydg/fem/quadrature_cache.hpp"
 
 using namespace polydg;
+using polydg::testing::error_names;
 
 namespace {
 
@@ -438,6 +440,8 @@ BOOST_AUTO_TEST_CASE(inverse_extent_tables_agree_with_the_divisions) {
 BOOST_AUTO_TEST_CASE(degree_check_throws_outside_the_supported_range) {
   BOOST_CHECK_NO_THROW(require_basis_degree(0));
   BOOST_CHECK_NO_THROW(require_basis_degree(max_basis_degree));
-  BOOST_CHECK_THROW(require_basis_degree(-1), Error);
-  BOOST_CHECK_THROW(require_basis_degree(max_basis_degree + 1), Error);
+  BOOST_TEST(error_names([] { require_basis_degree(-1); },
+                         {"polynomial degree p = -1 is outside the supported range 0..10"}));
+  BOOST_TEST(error_names([] { require_basis_degree(max_basis_degree + 1); },
+                         {"polynomial degree p = 11 is outside the supported range 0..10"}));
 }

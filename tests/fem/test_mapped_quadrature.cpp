@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "error_message.hpp"
 #include "exact_integrals.hpp"
 #include "laplace_determinant.hpp"
 #include "polydg/core/error.hpp"
@@ -16,6 +17,7 @@ using namespace polydg;
 using polydg::test::factorial_value;
 using polydg::test::for_each_monomial;
 using polydg::test::laplace_determinant;
+using polydg::testing::error_names;
 
 namespace {
 
@@ -286,26 +288,49 @@ BOOST_AUTO_TEST_CASE(prism_and_cube_rules_through_affine_maps) {
 
 BOOST_AUTO_TEST_CASE(bad_input_throws) {
   // Degenerate simplices: collinear triangle, coplanar tetrahedron, repeated facet vertex.
+  // Degenerate simplices (collinear triangle, coplanar tetrahedron, repeated facet vertex): the
+  // message names the vertices.
   const std::array<Point<2>, 3> collinear{{{{0, 0}}, {{1, 1}}, {{2, 2}}}};
-  BOOST_CHECK_THROW(map_to_simplex(triangle_rule(3), collinear), Error);
+  BOOST_TEST(error_names([&] { map_to_simplex(triangle_rule(3), collinear); },
+                         {"map_to_simplex: the simplex with vertices (0, 0), (1, 1), (2, 2) is "
+                          "degenerate (measure ratio 0"}));
   const std::array<Point<3>, 4> flat{{{{0, 0, 0}}, {{1, 0, 0}}, {{0, 1, 0}}, {{1, 1, 0}}}};
-  BOOST_CHECK_THROW(map_to_simplex(tetrahedron_rule(3), flat), Error);
+  BOOST_TEST(error_names([&] { map_to_simplex(tetrahedron_rule(3), flat); },
+                         {"map_to_simplex: the simplex with vertices (0, 0, 0), (1, 0, 0), "
+                          "(0, 1, 0), (1, 1, 0) is degenerate"}));
   const std::array<Point<3>, 3> point_facet{{{{1, 2, 3}}, {{1, 2, 3}}, {{0, 1, 0}}}};
-  BOOST_CHECK_THROW(map_to_facet(triangle_rule(3), point_facet), Error);
-  // Rules on the wrong reference domain.
+  BOOST_TEST(error_names(
+      [&] { map_to_facet(triangle_rule(3), point_facet); },
+      {"map_to_facet: the simplex with vertices (1, 2, 3), (1, 2, 3), (0, 1, 0) is degenerate"}));
+  // Rules on the wrong reference domain: both domains are named.
   const std::array<Point<2>, 3> triangle{{{{0, 0}}, {{1, 0}}, {{0, 1}}}};
-  BOOST_CHECK_THROW(map_to_simplex(gauss_legendre_rule(3), std::array<Point<1>, 2>{{{{0}}, {{1}}}}),
-                    Error);
-  BOOST_CHECK_THROW(map_to_box(triangle_rule(3), Box<2>{{{0, 0}}, {{1, 1}}}), Error);
-  BOOST_CHECK_THROW(map_to_facet(gauss_legendre_rule(3), std::array<Point<2>, 2>{}), Error);
-  BOOST_CHECK_THROW(map_to_prism(triangle_rule(2), std::array<Point<1>, 2>{{{{0}}, {{1}}}}, 0, 1),
-                    Error);
-  // Empty time interval, empty box.
-  BOOST_CHECK_THROW(map_to_prism(prism_rule<3>(2, 2), triangle, 1.0, 1.0), Error);
-  BOOST_CHECK_THROW(map_to_box(cube_rule<2>(3), Box<2>{{{0, 0}}, {{1, 0}}}), Error);
-  try {
-    map_to_simplex(triangle_rule(3), collinear);
-  } catch (const Error& error) {
-    BOOST_TEST(std::string(error.what()).find("degenerate") != std::string::npos);
-  }
+  BOOST_TEST(error_names(
+      [] {
+        map_to_simplex(gauss_legendre_rule(3), std::array<Point<1>, 2>{{{{0}}, {{1}}}});
+      },
+      {"map_to_simplex: the rule must live on the reference simplex, prism or cube, but it "
+       "lives on [-1, 1]"}));
+  BOOST_TEST(error_names(
+      [] {
+        map_to_box(triangle_rule(3), Box<2>{{{0, 0}}, {{1, 1}}});
+      },
+      {"map_to_box: the rule must live on [0, 1]^d, but it lives on the "
+       "reference simplex"}));
+  BOOST_TEST(error_names([] { map_to_facet(gauss_legendre_rule(3), std::array<Point<2>, 2>{}); },
+                         {"map_to_facet: the rule must live on the reference simplex, prism or "
+                          "cube, but it lives on [-1, 1]"}));
+  BOOST_TEST(error_names(
+      [] {
+        map_to_prism(triangle_rule(2), std::array<Point<1>, 2>{{{{0}}, {{1}}}}, 0, 1);
+      },
+      {"map_to_prism: the rule must live on the reference prism, but it lives on the reference "
+       "simplex"}));
+  // Empty time interval, empty box: the interval and the axis are named.
+  BOOST_TEST(error_names([&] { map_to_prism(prism_rule<3>(2, 2), triangle, 1.0, 1.0); },
+                         {"map_to_prism: the time interval [1, 1] is empty"}));
+  BOOST_TEST(error_names(
+      [] {
+        map_to_box(cube_rule<2>(3), Box<2>{{{0, 0}}, {{1, 0}}});
+      },
+      {"map_to_box: the box has extent 0 on axis 1"}));
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "error_message.hpp"
 #include "exact_integrals.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/dg/quadrature_mesh.hpp"
@@ -15,6 +16,7 @@ using namespace polydg;
 using polydg::test::factorial_value;
 using polydg::test::for_each_monomial;
 using polydg::test::PowerTable;
+using polydg::testing::error_names;
 
 namespace {
 
@@ -124,7 +126,11 @@ BOOST_AUTO_TEST_CASE(tensor_exactness_is_what_pq_spaces_need) {
 }
 
 BOOST_AUTO_TEST_CASE(bad_degrees_throw) {
-  BOOST_CHECK_THROW(make_symmetric_prism_rule(-1), Error);
-  BOOST_CHECK_THROW(make_symmetric_square_rule(31), Error);
-  BOOST_CHECK_THROW(total_degree_prism_rule(-2), Error);
+  const std::string range = " is outside the supported range 0..30";
+  BOOST_TEST(error_names([] { make_symmetric_prism_rule(-1); },
+                         {"prism quadrature rule", "quadrature degree -1" + range}));
+  BOOST_TEST(error_names([] { make_symmetric_square_rule(31); },
+                         {"cube quadrature rule", "quadrature degree 31" + range}));
+  BOOST_TEST(error_names([] { total_degree_prism_rule(-2); },
+                         {"prism quadrature rule", "quadrature degree -2" + range}));
 }

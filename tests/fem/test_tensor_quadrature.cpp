@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "error_message.hpp"
 #include "exact_integrals.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/fem/quadrature_cache.hpp"
@@ -12,6 +13,7 @@
 using namespace polydg;
 using polydg::test::factorial_value;
 using polydg::test::PowerTable;
+using polydg::testing::error_names;
 
 namespace {
 
@@ -132,15 +134,15 @@ BOOST_AUTO_TEST_CASE(prism_points_are_triangle_times_segment) {
 }
 
 BOOST_AUTO_TEST_CASE(unsupported_degrees_throw) {
-  BOOST_CHECK_THROW(make_cube_rule<2>(-1), Error);
-  BOOST_CHECK_THROW(make_cube_rule<3>(31), Error);
-  BOOST_CHECK_THROW(make_prism_rule<3>(31, 2), Error);
-  BOOST_CHECK_THROW(make_prism_rule<3>(2, -1), Error);
-  BOOST_CHECK_THROW(prism_rule<4>(-1, 0), Error);
-  try {
-    make_prism_rule<3>(3, 40);
-    BOOST_FAIL("time degree 40 did not throw");
-  } catch (const Error& error) {
-    BOOST_TEST(std::string(error.what()).find("time degree") != std::string::npos);
-  }
+  const std::string range = " is outside the supported range 0..30";
+  const std::string space = "prism quadrature rule (space degree): quadrature degree ";
+  const std::string time = "prism quadrature rule (time degree): quadrature degree ";
+  BOOST_TEST(error_names([] { make_cube_rule<2>(-1); },
+                         {"cube quadrature rule: quadrature degree -1" + range}));
+  BOOST_TEST(error_names([] { make_cube_rule<3>(31); },
+                         {"cube quadrature rule: quadrature degree 31" + range}));
+  BOOST_TEST(error_names([] { make_prism_rule<3>(31, 2); }, {space + "31" + range}));
+  BOOST_TEST(error_names([] { make_prism_rule<3>(2, -1); }, {time + "-1" + range}));
+  BOOST_TEST(error_names([] { prism_rule<4>(-1, 0); }, {space + "-1" + range}));
+  BOOST_TEST(error_names([] { make_prism_rule<3>(3, 40); }, {time + "40" + range}));
 }

@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "error_message.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/dg/l2_projection.hpp"
+#include "polydg/io/pvd_writer.hpp"
 #include "polydg/io/solution_vtu.hpp"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
@@ -15,6 +17,8 @@
 #include "vtu_test_reader.hpp"
 
 using namespace polydg;
+using polydg::testing::contains;
+using polydg::testing::error_names;
 namespace fs = std::filesystem;
 
 namespace {
@@ -114,8 +118,30 @@ BOOST_AUTO_TEST_CASE(bad_input_is_reported) {
     BOOST_CHECK(std::string(error.what()).find(path.string()) != std::string::npos);
   }
   const fs::path good = output_directory() / "bad_input.vtu";
-  BOOST_CHECK_THROW(write_solution_vtu(good, mesh, std::vector<double>(u_h.size() + 1)), Error);
+  BOOST_TEST(
+      error_names([&] { write_solution_vtu(good, mesh, std::vector<double>(u_h.size() + 1)); },
+                  {"solution VTU writer: '" + good.string() + "'",
+                   "the DG function has " + std::to_string(u_h.size() + 1) + " coefficients",
+                   "need " + std::to_string(u_h.size())}));
   SolutionVtuOptions options;
   options.subdivisions = -1;
-  BOOST_CHECK_THROW(write_solution_vtu(good, mesh, u_h, options), Error);
+  BOOST_TEST(error_names(
+      [&] { write_solution_vtu(good, mesh, u_h, options); },
+      {"solution VTU writer: '" + good.string() + "'", "subdivisions = -1 is outside 0..64"}));
+}
+
+BOOST_AUTO_TEST_CASE(pvd_series_lists_its_files_and_names_a_path_it_cannot_write) {
+  const fs::path folder = output_directory() / "pvd_series";
+  fs::create_directories(folder);
+  PvdWriter pvd(folder / "series.pvd");
+  pvd.add(0.5, folder / "u_1.vtu");
+  pvd.add(1.0, folder / "u_2.vtu");
+  const std::string xml = testing::read_file(folder / "series.pvd");
+  BOOST_TEST(contains(xml, "<DataSet timestep=\"0.5\" part=\"0\" file=\"u_1.vtu\"/>"), xml);
+  BOOST_TEST(contains(xml, "<DataSet timestep=\"1\" part=\"0\" file=\"u_2.vtu\"/>"), xml);
+
+  const fs::path missing = output_directory() / "no_such_folder" / "series.pvd";
+  PvdWriter unwritable(missing);
+  BOOST_TEST(error_names([&] { unwritable.add(0.5, folder / "u_1.vtu"); },
+                         {"PvdWriter: cannot write " + missing.string()}));
 }

@@ -13,6 +13,7 @@
 #include "polydg/mesh/generators.hpp"
 
 using namespace polydg;
+using polydg::testing::error_names;
 
 namespace {
 
@@ -167,18 +168,31 @@ BOOST_AUTO_TEST_CASE(same_seed_same_partition) {
 
 BOOST_AUTO_TEST_CASE(bad_requests_throw) {
   const SimplexMesh<2> mesh = unit_square_mesh(4);
-  BOOST_CHECK_THROW(agglomerate(mesh, 0), Error);
-  BOOST_CHECK_THROW(agglomerate(mesh, -3), Error);
-  BOOST_CHECK_THROW(agglomerate(mesh, mesh.cell_count() + 1), Error);
-  BOOST_CHECK_THROW(agglomerate_by_cell_count(mesh, 0.5), Error);
+  const std::string cells = std::to_string(mesh.cell_count());  // 32
+  const std::string need = "; need 1 <= elements <= cells";
+  BOOST_TEST(
+      error_names([&] { agglomerate(mesh, 0); },
+                  {"agglomerate: 0 elements requested from a mesh of " + cells + " cells" + need}));
+  BOOST_TEST(error_names(
+      [&] { agglomerate(mesh, -3); },
+      {"agglomerate: -3 elements requested from a mesh of " + cells + " cells" + need}));
+  BOOST_TEST(error_names(
+      [&] { agglomerate(mesh, mesh.cell_count() + 1); },
+      {"agglomerate: 33 elements requested from a mesh of " + cells + " cells" + need}));
+  BOOST_TEST(error_names([&] { agglomerate_by_cell_count(mesh, 0.5); },
+                         {"agglomerate_by_cell_count: 0.5 cells per element requested; need a "
+                          "finite number >= 1"}));
   const std::vector<Index> too_short(mesh.cell_count() - 1, 0);
-  BOOST_CHECK_THROW(repair_partition(mesh, too_short), Error);
+  BOOST_TEST(error_names([&] { repair_partition(mesh, too_short); },
+                         {"repair_partition: 31 labels given for " + cells + " cells"}));
   std::vector<Index> negative(mesh.cell_count(), 0);
   negative[3] = -1;
-  BOOST_CHECK_THROW(repair_partition(mesh, negative), Error);
+  BOOST_TEST(error_names([&] { repair_partition(mesh, negative); },
+                         {"repair_partition: cell 3 has negative label -1"}));
   AgglomerationOptions bad;
   bad.merge_fraction = -1;
-  BOOST_CHECK_THROW(agglomerate(mesh, 4, bad), Error);
+  BOOST_TEST(error_names([&] { agglomerate(mesh, 4, bad); },
+                         {"agglomeration: merge_fraction -1 must be finite and >= 0"}));
 }
 
 BOOST_AUTO_TEST_CASE(a_shortfall_of_more_than_a_tenth_is_warned_about) {

@@ -532,6 +532,9 @@ BOOST_AUTO_TEST_CASE(unreadable_file) {
     read_gmsh<2>(data_dir + "no_such_file.msh");
     BOOST_FAIL("no error");
   } catch (const Error& error) {
-    BOOST_TEST(std::string(error.what()).find("cannot open Gmsh file") != std::string::npos);
+    const std::string message = error.what();
+    BOOST_TEST(message.find("cannot open Gmsh file '" + data_dir + "no_such_file.msh'") !=
+                   std::string::npos,
+               message);
   }
 }

@@ -3,12 +3,15 @@
 #include <chrono>
 #include <cmath>
 #include <numbers>
+#include <string>
 #include <vector>
 
+#include "error_message.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/mesh/oscillating_domain.hpp"
 
 using namespace polydg;
+using polydg::testing::error_names;
 
 namespace {
 
@@ -106,24 +109,28 @@ BOOST_AUTO_TEST_CASE(limiting_parameters_still_give_valid_meshes) {
 }
 
 BOOST_AUTO_TEST_CASE(bad_parameters_are_refused) {
-  const auto refused = [](OscillatingDomain domain) {
-    BOOST_CHECK_THROW(oscillating_domain_mesh(domain), Error);
+  // Each refusal names the parameter and its value.
+  const auto refused = [](OscillatingDomain domain, const std::string& part) {
+    return error_names([&] { oscillating_domain_mesh(domain); },
+                       {"oscillating_domain_mesh: " + part});
   };
   OscillatingDomain domain;
   domain.cells_per_side = 0;
-  refused(domain);
+  BOOST_TEST(refused(domain, "cells_per_side = 0; need 1 <= n <= 32000"));
   domain = {};
   domain.cells_per_side = 63;  // fewer than 4 cells per wave for 16 waves
-  refused(domain);
+  BOOST_TEST(refused(domain,
+                     "63 cells per side cannot resolve 16 waves; need cells_per_side >= "
+                     "4 * wiggles_per_side = 64"));
   domain = {};
   domain.amplitude = amplitude_for_slope(domain.wiggles_per_side, 0.81);
-  refused(domain);
+  BOOST_TEST(refused(domain, "the waves' slope 2*pi*k*amplitude = 0.8"));  // 0.81 ± rounding
   domain = {};
   domain.amplitude = -0.001;
-  refused(domain);
+  BOOST_TEST(refused(domain, "amplitude -0.001 is negative"));
   domain = {};
   domain.interior_perturbation = 0.31;
-  refused(domain);
+  BOOST_TEST(refused(domain, "interior_perturbation 0.31 outside [0, 0.3]"));
 }
 
 BOOST_AUTO_TEST_CASE(paper_sized_mesh_build_time) {

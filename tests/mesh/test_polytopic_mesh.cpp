@@ -9,6 +9,7 @@
 #include <sstream>
 #include <vector>
 
+#include "error_message.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/core/log.hpp"
 #include "polydg/mesh/agglomeration.hpp"
@@ -18,6 +19,7 @@
 #include "test_meshes.hpp"
 
 using namespace polydg;
+using polydg::testing::error_names;
 
 namespace {
 
@@ -382,15 +384,21 @@ BOOST_AUTO_TEST_CASE(hole_that_touches_the_outer_boundary_at_a_vertex) {
 BOOST_AUTO_TEST_CASE(per_element_degrees_and_their_errors) {
   const auto fine = square(6);
   const std::vector<Index> part = ring_partition(*fine);
-  BOOST_CHECK_THROW(PolytopicMesh<2>(fine, part, 0), Error);
-  BOOST_CHECK_THROW(PolytopicMesh<2>(fine, part, 11), Error);
-  BOOST_CHECK_THROW(PolytopicMesh<2>(fine, part, std::vector<int>{1, 2}), Error);
-  try {
-    PolytopicMesh<2>(fine, part, std::vector<int>{1, 2, 12});
-    BOOST_ERROR("degree 12 accepted");
-  } catch (const Error& error) {
-    BOOST_CHECK(std::string(error.what()).find("element 2") != std::string::npos);
-  }
+  BOOST_TEST(error_names([&] { PolytopicMesh<2>(fine, part, 0); },
+                         {"PolytopicMesh: degree 0 (given for every element) is outside [1, 10]"}));
+  BOOST_TEST(
+      error_names([&] { PolytopicMesh<2>(fine, part, 11); },
+                  {"PolytopicMesh: degree 11 (given for every element) is outside [1, 10]"}));
+  BOOST_TEST(error_names(
+      [&] {
+        PolytopicMesh<2>(fine, part, std::vector<int>{1, 2});
+      },
+      {"PolytopicMesh: 2 degrees given for 3 elements"}));
+  BOOST_TEST(error_names(
+      [&] {
+        PolytopicMesh<2>(fine, part, std::vector<int>{1, 2, 12});
+      },
+      {"PolytopicMesh: element 2 has degree 12 outside [1, 10]"}));
   const PolytopicMesh<2> mesh(fine, part, std::vector<int>{10, 1, 5});
   BOOST_CHECK_EQUAL(mesh.element_degree(0), 10);
   BOOST_CHECK_EQUAL(mesh.degrees()[1], 1);
@@ -399,21 +407,23 @@ BOOST_AUTO_TEST_CASE(per_element_degrees_and_their_errors) {
 BOOST_AUTO_TEST_CASE(invalid_partitions_throw) {
   const auto fine = square(4);
   std::vector<Index> part(fine->cell_count(), 0);
-  BOOST_CHECK_THROW(PolytopicMesh<2>(nullptr, part, 1), Error);
-  BOOST_CHECK_THROW(PolytopicMesh<2>(fine, std::vector<Index>(5, 0), 1), Error);
+  BOOST_TEST(error_names([&] { PolytopicMesh<2>(nullptr, part, 1); },
+                         {"PolytopicMesh: no fine mesh given"}));
+  BOOST_TEST(error_names([&] { PolytopicMesh<2>(fine, std::vector<Index>(5, 0), 1); },
+                         {"PolytopicMesh: the partition has 5 entries for " +
+                          std::to_string(fine->cell_count()) + " fine cells"}));
   part[3] = 2;  // element 1 is empty
-  BOOST_CHECK_THROW(PolytopicMesh<2>(fine, part, 1), Error);
+  BOOST_TEST(error_names([&] { PolytopicMesh<2>(fine, part, 1); },
+                         {"PolytopicMesh: element 1 has no fine cells"}));
   part[3] = -1;
-  BOOST_CHECK_THROW(PolytopicMesh<2>(fine, part, 1), Error);
+  BOOST_TEST(error_names([&] { PolytopicMesh<2>(fine, part, 1); },
+                         {"PolytopicMesh: fine cell 3 has negative element -1"}));
   // Two opposite corner triangles as element 1: not connected.
   std::fill(part.begin(), part.end(), 0);
   part.front() = part.back() = 1;
-  try {
-    PolytopicMesh<2>(fine, part, 1);
-    BOOST_ERROR("a disconnected element was accepted");
-  } catch (const Error& error) {
-    BOOST_CHECK(std::string(error.what()).find("element 1 is not connected") != std::string::npos);
-  }
+  BOOST_TEST(error_names([&] { PolytopicMesh<2>(fine, part, 1); },
+                         {"PolytopicMesh: element 1 is not connected: only 1 of its 2 fine cells",
+                          "reachable from cell 0"}));
 }
 
 BOOST_AUTO_TEST_CASE(the_fine_mesh_is_shared) {

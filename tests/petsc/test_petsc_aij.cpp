@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../../src/petsc/csr_value_order.hpp"  // private to AijMatrix: its order check
+#include "error_message.hpp"
 #include "petsc_test_support.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/petsc/aij_matrix.hpp"
@@ -18,6 +19,7 @@
 #include "polydg/petsc/petsc_vector.hpp"
 
 using namespace polydg;
+using polydg::testing::error_names;
 
 using PetscTestSession = testing::PetscTestSession;
 BOOST_TEST_GLOBAL_FIXTURE(PetscTestSession);
@@ -119,9 +121,13 @@ BOOST_AUTO_TEST_CASE(update_with_another_pattern_throws) {
   const std::vector<std::array<Index, 2>> interfaces = {{0, 1}};
   const auto other = std::make_shared<const BlockPattern>(std::vector<Index>{3, 3}, interfaces);
   petsc::AijMatrix aij(*pattern);
-  BOOST_CHECK_EXCEPTION(aij.update(BlockMatrix<double>(other)), Error, [](const Error& e) {
-    return std::string(e.what()).find("AijMatrix::update") != std::string::npos;
-  });
+  // Both sizes are named: the matrix's and the ones the AijMatrix was created for.
+  const std::string expected =
+      "polydg::petsc::AijMatrix::update: the BlockMatrix has 6 rows and 36 values, the AijMatrix "
+      "was created for " +
+      std::to_string(pattern->dof_count()) + " rows and " + std::to_string(pattern->value_count()) +
+      " values";
+  BOOST_TEST(error_names([&] { aij.update(BlockMatrix<double>(other)); }, {expected}));
 }
 
 BOOST_AUTO_TEST_CASE(unknowns_beyond_petsc_int_throw_before_allocating) {
@@ -146,7 +152,8 @@ BOOST_AUTO_TEST_CASE(aij_matrix_is_move_only_and_keeps_its_mat) {
   petsc::AijMatrix third;
   third = std::move(second);
   BOOST_TEST(third.mat() == mat);
-  BOOST_CHECK_THROW(first.update(BlockMatrix<double>(pattern)), Error);
+  BOOST_TEST(error_names([&] { first.update(BlockMatrix<double>(pattern)); },
+                         {"polydg::petsc::AijMatrix::update: the AijMatrix is empty"}));
   static_assert(!std::is_copy_constructible_v<petsc::AijMatrix>);
 }
 
@@ -170,8 +177,12 @@ BOOST_AUTO_TEST_CASE(vector_round_trip_and_size_checks) {
   BOOST_TEST(back == values, boost::test_tools::per_element());
 
   std::vector<double> wrong(values.size() + 1);
-  BOOST_CHECK_THROW(petsc::copy_to_vec(wrong, v.vec()), Error);
-  BOOST_CHECK_THROW(petsc::copy_from_vec(v.vec(), wrong), Error);
+  const std::string sizes = ": the Vec has " + std::to_string(values.size()) +
+                            " local entries, the array " + std::to_string(wrong.size());
+  BOOST_TEST(error_names([&] { petsc::copy_to_vec(wrong, v.vec()); },
+                         {"polydg::petsc::copy_to_vec" + sizes}));
+  BOOST_TEST(error_names([&] { petsc::copy_from_vec(v.vec(), wrong); },
+                         {"polydg::petsc::copy_from_vec" + sizes}));
 }
 
 // -[prefix]mat_type reaches the Mat (so a PETSc built with CUDA can be given aijcusparse, whose

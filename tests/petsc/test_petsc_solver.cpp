@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "error_message.hpp"
 #include "petsc_test_support.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/petsc/aij_matrix.hpp"
@@ -14,6 +15,7 @@
 #include "polydg/petsc/petsc_vector.hpp"
 
 using namespace polydg;
+using polydg::testing::error_names;
 
 using PetscTestSession = testing::PetscTestSession;
 BOOST_TEST_GLOBAL_FIXTURE(PetscTestSession);
@@ -142,9 +144,13 @@ BOOST_AUTO_TEST_CASE(solve_with_and_without_a_callers_ksp) {
   BOOST_TEST(callers.converged());
   BOOST_TEST(callers.iterations == 1);
   BOOST_TEST(system.relative_residual() < 1e-13);
-  BOOST_CHECK_THROW(
-      petsc::solve(system.aij.mat(), system.b.vec(), system.x.vec(), ksp, {.options_prefix = "x_"}),
-      Error);
+  BOOST_TEST(error_names(
+      [&] {
+        petsc::solve(system.aij.mat(), system.b.vec(), system.x.vec(), ksp,
+                     {.options_prefix = "x_"});
+      },
+      {"polydg::petsc::LinearSolver: options_prefix \"x_\" given with a caller's KSP",
+       "KSPSetOptionsPrefix()"}));
   // The caller's KSP is still the caller's: one reference left.
   PetscInt references = 0;
   POLYDG_PETSC_CALL(PetscObjectGetReference(reinterpret_cast<PetscObject>(ksp), &references));

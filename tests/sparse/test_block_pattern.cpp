@@ -4,11 +4,13 @@
 #include <random>
 #include <set>
 
+#include "error_message.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/sparse/block_matrix.hpp"
 #include "polydg/sparse/block_pattern.hpp"
 
 using namespace polydg;
+using polydg::testing::error_names;
 
 namespace {
 // 5 elements of mixed block sizes; element 4 has no neighbour.
@@ -53,8 +55,12 @@ BOOST_AUTO_TEST_CASE(values_and_unknowns_map_back_to_their_block_and_element) {
     BOOST_TEST(p.block_row_of_dof(p.dof_offset(e)) == e);
     BOOST_TEST(p.block_row_of_dof(p.dof_offset(e + 1) - 1) == e);
   }
-  BOOST_CHECK_THROW(p.block_of_value(p.value_count()), polydg::Error);
-  BOOST_CHECK_THROW(p.block_row_of_dof(-1), polydg::Error);
+  const std::string values = std::to_string(p.value_count());
+  BOOST_TEST(error_names(
+      [&] { (void)p.block_of_value(p.value_count()); },
+      {"BlockPattern::block_of_value: value " + values + " is outside [0, " + values + ")"}));
+  BOOST_TEST(error_names([&] { (void)p.block_row_of_dof(-1); },
+                         {"BlockPattern::block_row_of_dof: unknown -1 is outside [0, 23)"}));
 }
 
 BOOST_AUTO_TEST_CASE(coo_indices_and_multiply_agree_with_entry) {
@@ -83,10 +89,26 @@ BOOST_AUTO_TEST_CASE(coo_indices_and_multiply_agree_with_entry) {
 
 BOOST_AUTO_TEST_CASE(bad_interfaces_are_rejected) {
   const std::vector<std::array<Index, 2>> self = {{1, 1}};
-  BOOST_CHECK_THROW(BlockPattern({3, 3}, self), Error);
+  BOOST_TEST(error_names(
+      [&] {
+        BlockPattern({3, 3}, self);
+      },
+      {"BlockPattern: interface 0 joins element 1 to itself"}));
   const std::vector<std::array<Index, 2>> outside = {{0, 2}};
-  BOOST_CHECK_THROW(BlockPattern({3, 3}, outside), Error);
+  BOOST_TEST(error_names(
+      [&] {
+        BlockPattern({3, 3}, outside);
+      },
+      {"BlockPattern: interface 0 joins elements (0, 2) outside [0, 2)"}));
   const std::vector<std::array<Index, 2>> repeated = {{0, 1}, {1, 0}};
-  BOOST_CHECK_THROW(BlockPattern({3, 3}, repeated), Error);
-  BOOST_CHECK_THROW(BlockPattern({3, 0}, {}), Error);
+  BOOST_TEST(error_names(
+      [&] {
+        BlockPattern({3, 3}, repeated);
+      },
+      {"BlockPattern: the pair (0, 1) is listed by more than one interface"}));
+  BOOST_TEST(error_names(
+      [] {
+        BlockPattern({3, 0}, {});
+      },
+      {"BlockPattern: element 1 has block size 0"}));
 }
