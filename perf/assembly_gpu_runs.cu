@@ -7,11 +7,11 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
-#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "assembly_gpu_runs.hpp"
+#include "core/cuda_check.cuh"
 #include "dg/coo_assembly.cuh"
 #include "dg/device_assembler.cuh"
 #include "heat_slab_problem.hpp"
@@ -43,33 +43,67 @@ double median_seconds(int repeats, Work&& work) {
   return times[times.size() / 2];
 }
 
-PhaseTimes phase_times(const DeviceAssemblyTimings& timings) {
-  return {timings.zero,           timings.diffusion_ranges, timings.elements,
-          timings.interior_faces, timings.boundary_faces,   timings.finite_check};
+/// The median of `samples` (the upper one of an even count, as median_seconds).
+double median(std::vector<double> samples) {
+  std::sort(samples.begin(), samples.end());
+  return samples[samples.size() / 2];
 }
 
-/// A matrix re-assembly of `assembler` timed after a warm-up: the median seconds and the phases
-/// (CUDA events) of the last run.
+/// A re-assembly's median time (host clock, synchronized) and its phases' medians.
+struct Reassembly {
+  double seconds = 0;
+  PhaseTimes phases;
+};
+
+/// max(repeats, 1) runs of work() on `assembler` (record_timings on), after one warm-up run
+/// unless warm_up is false: the median of their times and, from each run's CUDA events
+/// (last_timings: the run's last assembly), the median of each phase and of the three kernels'
+/// sum, so that the kernel times and the FP64 rates are medians of as many samples as the
+/// re-assembly's time, not the last run's.
+template <class Assembler, class Work>
+Reassembly time_reassembly(Assembler& assembler, int repeats, Work&& work, bool warm_up = true) {
+  if (warm_up) work();
+  const std::size_t runs = std::size_t(std::max(repeats, 1));
+  std::vector<double> seconds(runs), zero(runs), ranges(runs), element(runs), interior(runs),
+      boundary(runs), check(runs), kernels(runs);
+  for (std::size_t r = 0; r < runs; ++r) {
+    device::synchronize();
+    const auto start = Clock::now();
+    work();
+    device::synchronize();
+    seconds[r] = seconds_since(start);
+    const DeviceAssemblyTimings timings = assembler.last_timings();
+    zero[r] = timings.zero;
+    ranges[r] = timings.diffusion_ranges;
+    element[r] = timings.elements;
+    interior[r] = timings.interior_faces;
+    boundary[r] = timings.boundary_faces;
+    check[r] = timings.finite_check;
+    kernels[r] = timings.elements + timings.interior_faces + timings.boundary_faces;
+  }
+  return {median(seconds),
+          {median(zero), median(ranges), median(element), median(interior), median(boundary),
+           median(check), median(kernels)}};
+}
+
+/// A matrix re-assembly of `assembler` after a warm-up (time_reassembly).
 template <class Assembler, class Coefficients>
-std::pair<double, DeviceAssemblyTimings> time_matrix_reassembly(Assembler& assembler,
-                                                                const Coefficients& coefficients,
-                                                                int repeats) {
-  assembler.assemble_matrix(coefficients);  // warm-up
-  const double seconds = median_seconds(repeats, [&] { assembler.assemble_matrix(coefficients); });
-  return {seconds, assembler.last_timings()};
+Reassembly time_matrix_reassembly(Assembler& assembler, const Coefficients& coefficients,
+                                  int repeats) {
+  return time_reassembly(assembler, repeats, [&] { assembler.assemble_matrix(coefficients); });
 }
 
-/// A re-assembly's median and its run's three kernel phases, as VariantTimes.
-VariantTimes variant_times(double seconds, const DeviceAssemblyTimings& phases) {
-  return {seconds, phases.elements, phases.interior_faces, phases.boundary_faces};
+/// A re-assembly's median and its three kernels' medians, as VariantTimes.
+VariantTimes variant_times(const Reassembly& reassembly) {
+  return {reassembly.seconds, reassembly.phases.element_s, reassembly.phases.interior_s,
+          reassembly.phases.boundary_s};
 }
 
 /// time_matrix_reassembly as VariantTimes.
 template <class Assembler, class Coefficients>
 VariantTimes time_variant_reassembly(Assembler& assembler, const Coefficients& coefficients,
                                      int repeats) {
-  const auto [seconds, phases] = time_matrix_reassembly(assembler, coefficients, repeats);
-  return variant_times(seconds, phases);
+  return variant_times(time_matrix_reassembly(assembler, coefficients, repeats));
 }
 
 // The FLOPs of the integrands (entries and per-function fluxes and trial vectors; not the basis
@@ -111,7 +145,63 @@ void count_flops(const QuadratureMesh<3>& mesh, const QuadratureDegrees& degrees
   }
 }
 
+// FP64 FMAs per multiprocessor and clock, by compute capability (docs/performance.md, "What
+// bench_assembly prints"):
+//  * on the FMA (vector) units: the CUDA C++ Programming Guide's throughput table of the
+//    arithmetic instructions ("64-bit floating-point add, multiply, multiply-add", results per
+//    clock cycle per multiprocessor): 64 at 9.0 (H100, H200), 32 at 8.0 (A100);
+//  * on the FP64 tensor cores (DMMA): twice that at both, as NVIDIA's data sheets give the
+//    FP64 Tensor Core rate at twice the FP64 one (H100 SXM 67 and 34 TFLOP/s: 132
+//    multiprocessors at 1980 MHz give 132 · 64 · 2 · 1.98e9 = 33.5 TFLOP/s, 66.9 doubled;
+//    A100 19.5 and 9.7).
+// Not in the table: 0, and the shares print n/a unless the command line gives the peaks.
+struct Fp64Throughput {
+  int major, minor, vector_fma, tensor_fma;
+};
+constexpr Fp64Throughput fp64_throughput[] = {{9, 0, 64, 128}, {8, 0, 32, 64}};
+
 }  // namespace
+
+double cuda_context_seconds() {
+  const auto start = Clock::now();
+  POLYDG_CUDA_CHECK(cudaFree(nullptr));
+  POLYDG_CUDA_CHECK(cudaDeviceSynchronize());
+  return seconds_since(start);
+}
+
+DevicePeaks fp64_peaks(double vector_tflops, double tensor_tflops) {
+  DevicePeaks peaks;
+  cudaDeviceProp properties{};
+  POLYDG_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
+  peaks.name = properties.name;
+  peaks.major = properties.major;
+  peaks.minor = properties.minor;
+  peaks.memory_gib = double(properties.totalGlobalMem) / (1024.0 * 1024.0 * 1024.0);
+  // The clock from the attribute: CUDA 13 removed cudaDeviceProp::clockRate, and keeps
+  // cudaDevAttrClockRate, "peak clock frequency in kilohertz" (the boost clock: the peaks are
+  // the data sheets' kind, and a clock held lower under load counts against the share).
+  int kilohertz = 0;
+  POLYDG_CUDA_CHECK(cudaDeviceGetAttribute(&kilohertz, cudaDevAttrClockRate, 0));
+  POLYDG_CUDA_CHECK(
+      cudaDeviceGetAttribute(&peaks.multiprocessors, cudaDevAttrMultiProcessorCount, 0));
+  POLYDG_CUDA_CHECK(cudaDriverGetVersion(&peaks.driver_version));
+  POLYDG_CUDA_CHECK(cudaRuntimeGetVersion(&peaks.runtime_version));
+  peaks.clock_mhz = kilohertz * 1e-3;
+  for (const Fp64Throughput& rate : fp64_throughput)
+    if (rate.major == peaks.major && rate.minor == peaks.minor) {
+      peaks.vector_fma_per_clock = rate.vector_fma;
+      peaks.tensor_fma_per_clock = rate.tensor_fma;
+    }
+  // 2 FLOPs per FMA.
+  const double per_fma = 2.0 * peaks.multiprocessors * kilohertz * 1e3 * 1e-12;
+  peaks.vector_tflops = per_fma * peaks.vector_fma_per_clock;
+  peaks.tensor_tflops = per_fma * peaks.tensor_fma_per_clock;
+  peaks.vector_given = vector_tflops > 0;
+  peaks.tensor_given = tensor_tflops > 0;
+  if (peaks.vector_given) peaks.vector_tflops = vector_tflops;
+  if (peaks.tensor_given) peaks.tensor_tflops = tensor_tflops;
+  return peaks;
+}
 
 GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
                                         const AssemblyOptions& assembly_options,
@@ -122,6 +212,32 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
   const BoundaryConditions conditions = heat_slab_conditions();
   const PreviousSlabValue previous{};
   GpuAssemblyTimes times;
+
+  // The cold first assembly, before anything else this degree does on the device: from the
+  // slab to a synchronized first matrix and rhs, as a program with the defaults writes it
+  // (DeviceAssembler's PolytopicMesh constructor is these two steps).
+  static bool process_first = true;
+  {
+    DeviceAssemblyOptions cold_options;  // the defaults but the run's overlap option
+    if (overlap_max_degree) cold_options.overlap_interior_faces_max_degree = *overlap_max_degree;
+    device::release_cached_memory();  // an empty memory pool: every allocation a new one
+    ColdFirstAssembly& cold = times.cold;
+    cold.process_first = process_first;
+    process_first = false;
+    const auto start_cold = Clock::now();
+    QuadratureMesh<3> cold_mesh(slab, conditions, assembly_options.pieces);
+    cold.host_mesh_s = seconds_since(start_cold);
+    auto start_part = Clock::now();
+    DeviceAssembler<3> cold_assembler(std::move(cold_mesh), assembly_options, cold_options);
+    device::synchronize();
+    cold.setup_s = seconds_since(start_part);
+    start_part = Clock::now();
+    cold_assembler.assemble(coefficients);
+    cold_assembler.add_previous_slab_term(previous);
+    device::synchronize();
+    cold.assemble_s = seconds_since(start_part);
+    cold.total_s = seconds_since(start_cold);
+  }
 
   auto start = Clock::now();
   QuadratureMesh<3> host_mesh(slab, conditions, assembly_options.pieces);
@@ -154,14 +270,6 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
   DeviceAssemblyOptions options;
   options.record_timings = true;
   if (overlap_max_degree) options.overlap_interior_faces_max_degree = *overlap_max_degree;
-  static bool process_warm = false;
-  if (!process_warm) {  // the process's one-time start-up (CUDA modules loaded at first launch)
-    DeviceAssembler<3> warm_up(slab, conditions, assembly_options, options);  // is not per mesh
-    warm_up.assemble(coefficients);
-    warm_up.add_previous_slab_term(previous);
-    device::synchronize();
-    process_warm = true;
-  }
   {  // set-up parts: the host mesh's upload and the interface scratch (deterministic mode)
     device::synchronize();
     start = Clock::now();
@@ -268,12 +376,16 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
 
     const std::vector<double> first_values = assembler.values_to_host();
     times.values_s = median_seconds(repeats, [&] { assembler.assemble_matrix(coefficients); });
-    times.rhs_s = median_seconds(repeats, [&] {
-      assembler.assemble_rhs(coefficients);
-      assembler.add_previous_slab_term(previous);
-    });
-    assembler.assemble_rhs(coefficients);
-    times.rhs_phases = phase_times(assembler.last_timings());
+    const Reassembly rhs = time_reassembly(
+        assembler, repeats,
+        [&] {
+          assembler.assemble_rhs(coefficients);
+          assembler.add_previous_slab_term(previous);
+        },
+        false);
+    times.rhs_s = rhs.seconds;
+    times.rhs_phases = rhs.phases;
+    assembler.assemble_rhs(coefficients);  // without the previous slab term, as the CPU's
     times.rhs_cpu_difference = relative_difference(assembler.rhs_to_host(), cpu.rhs);
     times.previous_slab_s =
         median_seconds(repeats, [&] { assembler.add_previous_slab_term(previous); });
@@ -320,18 +432,19 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
     DeviceAssemblyOptions one_stream = options;
     one_stream.overlap_interior_faces_max_degree = -1;
     DeviceAssembler<3> assembler(slab, conditions, assembly_options, one_stream);
-    const auto [seconds, phases] = time_matrix_reassembly(assembler, coefficients, repeats);
-    times.one_stream = variant_times(seconds, phases);
-    times.matrix_phases = phase_times(phases);
+    const Reassembly reassembly = time_matrix_reassembly(assembler, coefficients, repeats);
+    times.one_stream = variant_times(reassembly);
+    times.matrix_phases = reassembly.phases;
+    const DeviceAssemblyTensorCoreLaunches tensor = assembler.last_tensor_core_launches();
+    times.tensor_core_launches = {tensor.elements, tensor.interior_faces, tensor.boundary_faces};
   }
 
   options.write_mode = FaceWriteMode::atomic;
   std::optional<DeviceAssembler<3>> atomic_holder;  // freed before the single-precision one
   DeviceAssembler<3>& atomic = atomic_holder.emplace(slab, conditions, assembly_options, options);
-  DeviceAssemblyTimings atomic_phases;
-  std::tie(times.values_atomic_s, atomic_phases) =
-      time_matrix_reassembly(atomic, coefficients, repeats);
-  times.interior_atomic_s = atomic_phases.interior_faces;
+  const Reassembly atomic_reassembly = time_matrix_reassembly(atomic, coefficients, repeats);
+  times.values_atomic_s = atomic_reassembly.seconds;
+  times.interior_atomic_s = atomic_reassembly.phases.interior_s;
   atomic_holder.reset();
 
   options.write_mode = FaceWriteMode::deterministic;

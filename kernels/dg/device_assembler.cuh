@@ -127,6 +127,14 @@ struct DeviceAssemblyTimings {
          finite_check = 0;
 };
 
+/// Of the last assembly: how many of each phase's quadrature launches multiplied their tables on
+/// the FP64 tensor cores (DeviceAssemblyOptions::tensor_cores allows it; each launch decides by
+/// its tables' rows and points and the device, launch_tiled_points). For reports: an FP64 rate
+/// is a share of the tensor cores' peak where they did the products, of the FMA units' elsewhere.
+struct DeviceAssemblyTensorCoreLaunches {
+  int elements = 0, interior_faces = 0, boundary_faces = 0;
+};
+
 namespace device::detail {
 
 /// first_bad = min(first_bad, k) over the k < count with a non-finite data[k].
@@ -310,6 +318,11 @@ class DeviceAssembler {
             events_->seconds(3), events_->seconds(4), events_->seconds(5)};
   }
 
+  /// Which phases of the last assembly ran on the FP64 tensor cores, and in how many launches.
+  DeviceAssemblyTensorCoreLaunches last_tensor_core_launches() const {
+    return tensor_core_launches_;
+  }
+
   std::vector<Real> values_to_host() const { return values_.to_host(); }
   std::vector<Real> rhs_to_host() const { return rhs_.to_host(); }
   /// Copies the values into `matrix` (a BlockMatrix on the CPU pattern of the same mesh, e.g.
@@ -409,14 +422,22 @@ class DeviceAssembler {
     const device::detail::LaunchLimits limits = launch_limits();
     diffusion_ranges_.update(mesh_, coefficients);
     end(ranges_phase);
+    // Each phase's launches count their tensor-core tables into their own counter.
+    tensor_core_launches_ = {};
+    const auto counted = [&](int& counter, cudaStream_t stream) {
+      device::detail::LaunchLimits phase_limits = limits;
+      phase_limits.stream = stream;
+      phase_limits.tensor_core_launches = &counter;
+      return phase_limits;
+    };
     // The interior faces beside the element and boundary faces
     // (overlap_interior_faces_max_degree), on the side stream forked below and joined before the
     // gather; their own blocks only, so the order of the sums into the diagonal blocks —
     // element, boundary, gather — is that of one stream.
     const bool beside = values && interface_fork_ != nullptr;
     const auto interior_faces = [&](cudaStream_t stream) {
-      device::detail::LaunchLimits interior_limits = limits;
-      interior_limits.stream = stream;
+      const device::detail::LaunchLimits interior_limits =
+          counted(tensor_core_launches_.interior_faces, stream);
       begin(interior_phase, stream);
       launch_interior_face_kernels(mesh_, pattern, diffusion_ranges_.data(),
                                    options_.penalty_constant, coefficients,
@@ -429,7 +450,8 @@ class DeviceAssembler {
     // a side stream of the greatest priority was 1–6 % slower).
     if (beside) interface_fork_->fork(nullptr);
     begin(element_phase);
-    assemble_elements_on_device(mesh_, pattern, coefficients, values, rhs, limits, first_non_finite,
+    assemble_elements_on_device(mesh_, pattern, coefficients, values, rhs,
+                                counted(tensor_core_launches_.elements, nullptr), first_non_finite,
                                 DiagonalBlockWrite::overwrite);
     end(element_phase);
     if (beside) interior_faces(interface_fork_->side());
@@ -437,9 +459,9 @@ class DeviceAssembler {
     // gather: so with the interior faces beside, both the element and the boundary kernels
     // fill the multiprocessors the interface kernels leave idle.
     begin(boundary_phase);
-    assemble_boundary_faces_on_device(mesh_, pattern, diffusion_ranges_.data(),
-                                      options_.penalty_constant, coefficients, values, rhs, limits,
-                                      first_non_finite);
+    assemble_boundary_faces_on_device(
+        mesh_, pattern, diffusion_ranges_.data(), options_.penalty_constant, coefficients, values,
+        rhs, counted(tensor_core_launches_.boundary_faces, nullptr), first_non_finite);
     end(boundary_phase);
     if (beside) {
       interface_fork_->join(nullptr);
@@ -515,7 +537,8 @@ class DeviceAssembler {
   InterfaceScratch<Real> scratch_;
   InteriorFaceWorkspace<Dim> interface_workspace_;
   std::unique_ptr<device::detail::PhaseEvents> events_;
-  std::unique_ptr<device::StreamFork> interface_fork_;  ///< overlap_interior_faces_max_degree
+  DeviceAssemblyTensorCoreLaunches tensor_core_launches_;  ///< of the last run
+  std::unique_ptr<device::StreamFork> interface_fork_;     ///< overlap_interior_faces_max_degree
   mutable std::shared_ptr<const BlockPattern> host_pattern_;
 };
 

@@ -177,6 +177,10 @@ struct LaunchLimits {
   /// the four products of a tensor-core step added in the tensor core's order. The bits are
   /// the same on every run and every other launch choice either way.
   bool tensor_cores = true;
+  /// Where not null, incremented (on the host) by each launch whose tables take the FP64 tensor
+  /// cores, which launch_tiled_points decides per launch (the option above, the tables' rows and
+  /// points, the device): so that a report can say which kernels ran on them.
+  int* tensor_core_launches = nullptr;
 };
 
 /// Sizes the kernel needs besides the Launch (computed once per launch on the host).
@@ -986,9 +990,11 @@ void launch_tiled_points(const Launch& launch, Index items, int max_rows, int ma
                         tensor_tables_fit(Launch::components, max_rows, max_rows + 1, record_size,
                                           largest_block_shared_bytes(name)));
   if constexpr (tensor_capable)
-    if (tiling.tile_rows == 8)
+    if (tiling.tile_rows == 8) {
+      if (limits.tensor_core_launches) ++*limits.tensor_core_launches;
       return launch_tiled_kernel<Launch, 8, 8>(launch, items, tiling, max_rows, max_columns,
                                                record_size, max_points, total_points, name, limits);
+    }
   if (tiling.tile_columns == 8)
     launch_tiled_kernel<Launch, 4, 8>(launch, items, tiling, max_rows, max_columns, record_size,
                                       max_points, total_points, name, limits);
