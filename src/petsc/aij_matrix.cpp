@@ -4,12 +4,14 @@
 #include <limits>
 #include <memory>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "csr_value_order.hpp"
 #include "polydg/core/error.hpp"
+#include "polydg/core/log.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "single_rank.hpp"
 
@@ -52,7 +54,7 @@ void destroy(Mat& mat) {
 }  // namespace
 
 AijMatrix::AijMatrix(const BlockPattern& pattern, const std::string& options_prefix)
-    : row_count_(pattern.dof_count()), value_count_(pattern.value_count()) {
+    : row_count_(pattern.dof_count()), value_count_(pattern.value_count()), pattern_(pattern) {
   detail::require_single_rank("polydg::petsc::AijMatrix");
   require(row_count_ <= GlobalIndex(std::numeric_limits<PetscInt>::max()),
           "polydg::petsc::AijMatrix: the pattern has ", row_count_,
@@ -78,6 +80,12 @@ AijMatrix::AijMatrix(const BlockPattern& pattern, const std::string& options_pre
     std::vector<PetscInt> petsc_columns = to_petsc_indices(columns);
     POLYDG_PETSC_CALL(MatSetPreallocationCOO(mat_, PetscCount(value_count_), petsc_rows.data(),
                                              petsc_columns.data()));
+    // The element blocks, for -pc_type vpbjacobi (as on a ShellMatrix).
+    std::vector<PetscInt> block_sizes(std::size_t(pattern.block_row_count()));
+    for (Index e = 0; e < pattern.block_row_count(); ++e)
+      block_sizes[std::size_t(e)] = PetscInt(pattern.block_size(e));
+    POLYDG_PETSC_CALL(
+        MatSetVariableBlockSizes(mat_, PetscInt(block_sizes.size()), block_sizes.data()));
     PetscBool sequential_aij = PETSC_FALSE;
     POLYDG_PETSC_CALL(
         PetscObjectTypeCompare(reinterpret_cast<PetscObject>(mat_), MATSEQAIJ, &sequential_aij));
@@ -100,7 +108,8 @@ AijMatrix::AijMatrix(AijMatrix&& other) noexcept
       row_count_(std::exchange(other.row_count_, 0)),
       value_count_(std::exchange(other.value_count_, 0)),
       staging_(std::move(other.staging_)),
-      csr_order_(std::move(other.csr_order_)) {}
+      csr_order_(std::move(other.csr_order_)),
+      pattern_(std::move(other.pattern_)) {}
 
 AijMatrix& AijMatrix::operator=(AijMatrix&& other) noexcept {
   if (this != &other) {
@@ -110,6 +119,7 @@ AijMatrix& AijMatrix::operator=(AijMatrix&& other) noexcept {
     value_count_ = std::exchange(other.value_count_, 0);
     staging_ = std::move(other.staging_);
     csr_order_ = std::move(other.csr_order_);
+    pattern_ = std::move(other.pattern_);
   }
   return *this;
 }
@@ -122,11 +132,12 @@ void AijMatrix::update(const BlockMatrix<double>& matrix) {
           " rows and ", values.size(), " values, the AijMatrix was created for ", row_count_,
           " rows and ", value_count_, " values");
   set_values(values);
+  set_symmetry_flags(values);
 }
 
 void AijMatrix::set_values(std::span<const double> values) {
   if (!csr_order_) {
-    set_values_coo(mat_, values);
+    set_values_coo(mat_, values);  // assembles: PETSc forgets the symmetry flags not eternal
     return;
   }
   PetscScalar* csr = nullptr;
@@ -135,12 +146,34 @@ void AijMatrix::set_values(std::span<const double> values) {
   // Restoring the array raises the Mat's object state: a KSP sets its PC up again.
   POLYDG_PETSC_CALL(MatSeqAIJRestoreArrayWrite(mat_, &csr));
   // The COO preallocation leaves the Mat unassembled; its first values complete it (once: the
-  // structure never changes afterwards).
-  PetscBool assembled = PETSC_FALSE;
+  // structure never changes afterwards). Later values are assembled again only where a caller
+  // set MAT_SPD: the assembly makes PETSc forget it unless it is eternal, as MatSetValuesCOO()
+  // would (a MatAssemblyEnd() costs about as much as writing the values).
+  PetscBool assembled = PETSC_FALSE, spd_known = PETSC_FALSE, spd = PETSC_FALSE;
   POLYDG_PETSC_CALL(MatAssembled(mat_, &assembled));
-  if (assembled == PETSC_FALSE) {
+  POLYDG_PETSC_CALL(MatIsSPDKnown(mat_, &spd_known, &spd));
+  if (assembled == PETSC_FALSE || spd_known == PETSC_TRUE) {
     POLYDG_PETSC_CALL(MatAssemblyBegin(mat_, MAT_FINAL_ASSEMBLY));
     POLYDG_PETSC_CALL(MatAssemblyEnd(mat_, MAT_FINAL_ASSEMBLY));
+  }
+}
+
+void AijMatrix::set_symmetry_flags(std::span<const double> values) {
+  const bool symmetric = is_symmetric(pattern_, values, symmetry_tolerance);
+  POLYDG_PETSC_CALL(MatSetOption(mat_, MAT_SYMMETRIC, symmetric ? PETSC_TRUE : PETSC_FALSE));
+  // The next update() brings other values: the flag is theirs to set.
+  POLYDG_PETSC_CALL(MatSetOption(mat_, MAT_SYMMETRY_ETERNAL, PETSC_FALSE));
+  if (symmetric) return;
+  PetscBool spd_known = PETSC_FALSE, spd = PETSC_FALSE;
+  POLYDG_PETSC_CALL(MatIsSPDKnown(mat_, &spd_known, &spd));
+  if (spd_known == PETSC_TRUE && spd == PETSC_TRUE) {
+    const char* prefix = nullptr;
+    POLYDG_PETSC_CALL(MatGetOptionsPrefix(mat_, &prefix));
+    warn(std::string("polydg::petsc::AijMatrix::update: the Mat") +
+         (prefix != nullptr ? std::string(" with options prefix ") + prefix : std::string()) +
+         " was declared SPD (MAT_SPD), but its new values are not symmetric; MAT_SPD is "
+         "cleared");
+    POLYDG_PETSC_CALL(MatSetOption(mat_, MAT_SPD, PETSC_FALSE));
   }
 }
 
@@ -170,6 +203,7 @@ void AijMatrix::update_from_device(const double* device_values) {
     staging_ = device::PinnedBuffer<double>(std::size_t(value_count_));
   device::copy_device_to_host(staging_.data(), device_values, staging_.size() * sizeof(double));
   set_values(std::as_const(staging_).span());
+  set_symmetry_flags(std::as_const(staging_).span());
 }
 
 }  // namespace polydg::petsc

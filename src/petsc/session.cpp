@@ -17,6 +17,55 @@ bool petsc_is_initialized() {
   return initialized == PETSC_TRUE;
 }
 
+#if PETSC_VERSION_LT(3, 20, 0)
+/// PetscFinalize()'s report of unused options as PETSc 3.20 and later give it by default, for
+/// release builds of older PETSc, which give it only with -options_left — and then print the
+/// whole options table and "There are no unused options." too. Registered with
+/// PetscRegisterFinalize(), so it runs after PetscFinalize() has read its own options
+/// (-log_view, ...), as PETSc's own report does.
+PetscErrorCode report_unused_options() {
+  PetscBool given = PETSC_FALSE;
+  PetscErrorCode code = PetscOptionsHasName(nullptr, nullptr, "-options_left", &given);
+  if (code != 0 || given == PETSC_TRUE) return code;  // PETSc reported, or was told not to
+  PetscInt unused = 0;
+  code = PetscOptionsAllUsed(nullptr, &unused);
+  if (code != 0 || unused == 0) return code;
+  code = PetscPrintf(PETSC_COMM_WORLD,
+                     "WARNING! There are options you set that were not used!\n"
+                     "WARNING! could be spelling mistake, etc!\n");
+  if (code != 0) return code;
+  code =
+      unused == 1
+          ? PetscPrintf(PETSC_COMM_WORLD, "There is one unused database option. It is:\n")
+          : PetscPrintf(PETSC_COMM_WORLD,
+                        "There are %" PetscInt_FMT " unused database options. They are:\n", unused);
+  if (code != 0) return code;
+  return PetscOptionsLeft(nullptr);
+}
+#endif
+
+/// Makes PetscFinalize() report the options that were set and never used (a mistyped
+/// -ksp_typo, an option under the wrong prefix), unless -options_left says otherwise.
+void report_unused_options_at_finalize() {
+#if PETSC_VERSION_LT(3, 20, 0)
+  // Debug builds report them already (when -options_left is not given).
+  if (!PetscDefined(USE_DEBUG) && PetscRegisterFinalize(report_unused_options) != 0)
+    std::cerr << "polydg::petsc::Session: PetscRegisterFinalize failed; unused options will not "
+                 "be reported\n";
+#endif
+}
+
+/// Marks the program's own flags (two dashes: --p 2; PETSc's options have one) used, so that
+/// the report of unused options names only PETSc options nothing read.
+void mark_program_flags_used(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const char* flag = argv[i];
+    if (flag == nullptr || flag[0] != '-' || flag[1] != '-' || flag[2] == '\0') continue;
+    PetscBool given = PETSC_FALSE;
+    POLYDG_PETSC_CALL(PetscOptionsHasName(nullptr, nullptr, flag, &given));
+  }
+}
+
 }  // namespace
 
 Session::Session(int& argc, char**& argv, const char* help) {
@@ -27,6 +76,8 @@ Session::Session(int& argc, char**& argv, const char* help) {
     owns_initialization_ = true;
   }
   push_error_handler();
+  if (owns_initialization_) report_unused_options_at_finalize();
+  mark_program_flags_used(argc, argv);
 }
 
 Session::Session() {
@@ -37,6 +88,7 @@ Session::Session() {
     owns_initialization_ = true;
   }
   push_error_handler();
+  if (owns_initialization_) report_unused_options_at_finalize();
 }
 
 void Session::push_error_handler() {

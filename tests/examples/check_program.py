@@ -12,6 +12,7 @@ Checks (any combination):
   --fails-with TEXT        the program must refuse its input: exit status 1 (the programs' error
                            exit, not a crash) and TEXT in what it printed (repeatable)
   --prints TEXT            TEXT must appear in what the program printed (repeatable)
+  --omits TEXT             TEXT must not appear in what the program printed (repeatable)
   --skip-if TEXT           report SKIPPED (77) instead when the program fails printing TEXT
   --check KIND             convergence | heat | agglomerate: the checks of the JSON that the
                            program wrote (its own --json FILE)
@@ -363,6 +364,7 @@ def parse(argv):
         "exit_code": 0,
         "fails_with": [],
         "prints": [],
+        "omits": [],
         "skip_if": None,
         "check": None,
         "rate_allowance": None,
@@ -370,7 +372,7 @@ def parse(argv):
         "compare": None,
         "relative_tolerance": None,
     }
-    repeated = {"fails_with", "prints"}
+    repeated = {"fails_with", "prints", "omits"}
     i = 0
     while i < len(own):
         key = own[i].lstrip("-").replace("-", "_")
@@ -421,6 +423,8 @@ def main(argv):
         )
     for text in arguments["prints"]:
         checks.check(text in printed, f"printed \"{text}\"")
+    for text in arguments["omits"]:
+        checks.check(text not in printed, f"did not print \"{text}\"")
     if json_path and checks.check(os.path.isfile(json_path), f"{json_path} written"):
         with open(json_path) as file:
             data = json.load(file)

@@ -11,12 +11,14 @@
 #include <vector>
 
 #include "../../src/petsc/csr_value_order.hpp"  // private to AijMatrix: its order check
+#include "captured_warnings.hpp"
 #include "error_message.hpp"
 #include "petsc_test_support.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/petsc/aij_matrix.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
+#include "shell_test_problems.hpp"
 
 using namespace polydg;
 using polydg::testing::error_names;
@@ -267,4 +269,87 @@ BOOST_AUTO_TEST_CASE(the_csr_order_is_checked_against_the_mat) {
   BOOST_TEST(order.matches(aij.mat(), *pattern));
   BOOST_TEST(!order.matches(other_aij.mat(), *pattern));
   BOOST_TEST(!petsc::detail::CsrValueOrder(other).matches(aij.mat(), other));
+}
+
+namespace {
+
+/// What MatIsSymmetricKnown() says: "symmetric", "not symmetric" or "unknown".
+std::string symmetry_known(Mat mat) {
+  PetscBool known = PETSC_FALSE, symmetric = PETSC_FALSE;
+  POLYDG_PETSC_CALL(MatIsSymmetricKnown(mat, &known, &symmetric));
+  return known == PETSC_FALSE ? "unknown" : symmetric == PETSC_TRUE ? "symmetric" : "not symmetric";
+}
+
+/// What MatIsSPDKnown() says: "SPD", "not SPD" or "unknown".
+std::string spd_known(Mat mat) {
+  PetscBool known = PETSC_FALSE, spd = PETSC_FALSE;
+  POLYDG_PETSC_CALL(MatIsSPDKnown(mat, &known, &spd));
+  return known == PETSC_FALSE ? "unknown" : spd == PETSC_TRUE ? "SPD" : "not SPD";
+}
+
+bool symmetry_eternal(Mat mat) {
+  PetscBool eternal = PETSC_TRUE;
+  POLYDG_PETSC_CALL(MatGetOption(mat, MAT_SYMMETRY_ETERNAL, &eternal));
+  return eternal == PETSC_TRUE;
+}
+
+}  // namespace
+
+// update() tells PETSc whether the values are symmetric (MAT_SYMMETRIC, not eternal), on the
+// direct CSR path (MATSEQAIJ) and through MatSetValuesCOO (MATSEQAIJPERM), and sets it again
+// at every update. MAT_SPD is the caller's to give: forgotten at an update unless eternal,
+// cleared with a warning by values that are not symmetric.
+BOOST_AUTO_TEST_CASE(update_sets_mat_symmetric_from_the_values) {
+  const auto pattern = testing::small_hp_pattern();
+  const BlockMatrix<double> nonsymmetric = testing::random_block_matrix(pattern, 31);
+  const BlockMatrix<double> symmetric = testing::spd_block_matrix(nonsymmetric);
+  const testing::ScopedOption type("-coo_mat_type", "seqaijperm");
+  for (const std::string prefix : {"", "coo_"}) {
+    BOOST_TEST_CONTEXT("options prefix '" << prefix << "'") {
+      petsc::AijMatrix aij(*pattern, prefix);
+      BOOST_TEST(symmetry_known(aij.mat()) == "unknown");  // no values yet
+      aij.update(symmetric);
+      BOOST_TEST(symmetry_known(aij.mat()) == "symmetric");
+      BOOST_TEST(!symmetry_eternal(aij.mat()));
+      aij.update(nonsymmetric);
+      BOOST_TEST(symmetry_known(aij.mat()) == "not symmetric");
+      aij.update(symmetric);
+      BOOST_TEST(symmetry_known(aij.mat()) == "symmetric");
+
+      POLYDG_PETSC_CALL(MatSetOption(aij.mat(), MAT_SPD, PETSC_TRUE));
+      aij.update(symmetric);
+      BOOST_TEST(spd_known(aij.mat()) == "unknown");  // not eternal: forgotten, as PETSc does
+      POLYDG_PETSC_CALL(MatSetOption(aij.mat(), MAT_SPD, PETSC_TRUE));
+      POLYDG_PETSC_CALL(MatSetOption(aij.mat(), MAT_SPD_ETERNAL, PETSC_TRUE));
+      aij.update(symmetric);
+      BOOST_TEST(spd_known(aij.mat()) == "SPD");
+      BOOST_TEST(symmetry_known(aij.mat()) == "symmetric");
+      const testing::CapturedWarnings warnings;
+      aij.update(nonsymmetric);
+      BOOST_TEST(spd_known(aij.mat()) == "not SPD");
+      BOOST_TEST(symmetry_known(aij.mat()) == "not symmetric");
+      BOOST_TEST(warnings.messages.size() == 1u);
+      BOOST_TEST(warnings.contain("declared SPD (MAT_SPD)"));
+    }
+  }
+}
+
+// The library's SIPG matrices: symmetric without advection (A symmetric), not with it.
+BOOST_AUTO_TEST_CASE(sipg_poisson_is_symmetric_and_advection_is_not) {
+  const testing::DgSystem poisson = testing::poisson(testing::uniform_mesh(2));
+  const testing::DgSystem advection = testing::advection_diffusion(testing::uniform_mesh(2));
+  petsc::AijMatrix aij(poisson.matrix.pattern());
+  aij.update(poisson.matrix);
+  BOOST_TEST(symmetry_known(aij.mat()) == "symmetric");
+  aij.update(advection.matrix);
+  BOOST_TEST(symmetry_known(aij.mat()) == "not symmetric");
+  // PETSc's entry-by-entry comparison with the transpose agrees (MatIsTranspose: absolute
+  // tolerance 1e-10; the entries are O(1) to O(100), their rounding O(1e-13)). MatIsSymmetric
+  // would only read the flag back.
+  PetscBool petsc_symmetric = PETSC_TRUE;
+  POLYDG_PETSC_CALL(MatIsTranspose(aij.mat(), aij.mat(), 1e-10, &petsc_symmetric));
+  BOOST_TEST(petsc_symmetric == PETSC_FALSE);
+  aij.update(poisson.matrix);
+  POLYDG_PETSC_CALL(MatIsTranspose(aij.mat(), aij.mat(), 1e-10, &petsc_symmetric));
+  BOOST_TEST(petsc_symmetric == PETSC_TRUE);
 }

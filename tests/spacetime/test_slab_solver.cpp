@@ -2,12 +2,15 @@
 // Space-time slabs (SPEC §5): the extruded slab mesh, exactness for polynomials in (x, t) over
 // several slabs of different lengths, convergence in h and τ together, stability, and that
 // steps 2..N reuse the pattern (and the matrix when nothing changed) without allocating.
+#include <petsc/private/petscimpl.h>  // PetscObjectStateGet(): counts the LU factorizations
+
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <cstring>
 #include <memory>
 #include <numbers>
+#include <string>
 #include <vector>
 
 #include "allocation_counter.hpp"
@@ -398,4 +401,45 @@ BOOST_AUTO_TEST_CASE(default_penalty_keeps_p1_slabs_stable_on_polygons_of_many_f
     else
       BOOST_TEST(dissipative);
   }
+}
+
+// With no options (a prefix nothing is set under) the march gets LinearSolver's default, a
+// direct solve for these sizes: PETSc factors the matrix at the first step and again only when
+// the matrix changes (a new τ); the steps in between reuse the factors. (The factor Mat's
+// object state rises with every numeric factorization.)
+BOOST_AUTO_TEST_CASE(a_march_with_no_options_factors_once_while_the_matrix_is_reused) {
+  const auto time_independent = make_coefficients<2>().with_diffusion(1.0).with_reaction(0.5);
+  SlabSolverOptions options;
+  options.coefficients_depend_on_time = false;
+  options.solver.options_prefix = "plain_";
+  SlabSolver solver(polygons(8, 2), BoundaryConditions::all_dirichlet(),
+                    space_time_coefficients(time_independent), options);
+  BOOST_TEST(std::string(petsc::solver_default_name(solver.linear_solver().solver_default())) ==
+             "direct");
+  solver.set_initial_condition([](const Point<2>& x) { return x[0] * (1 - x[0]); });
+  const auto factorizations = [&] {
+    PC pc = nullptr;
+    Mat factor = nullptr;
+    PetscObjectState state = 0;
+    POLYDG_PETSC_CALL(KSPGetPC(solver.linear_solver().ksp(), &pc));
+    POLYDG_PETSC_CALL(PCFactorGetMatrix(pc, &factor));
+    POLYDG_PETSC_CALL(PetscObjectStateGet(reinterpret_cast<PetscObject>(factor), &state));
+    return state;
+  };
+  const SlabStep first = solver.step(0.1);
+  BOOST_TEST(first.iterations == 1);
+  const PetscObjectState after_first = factorizations();
+  double later_solve_seconds = 0;
+  for (int n = 2; n <= 6; ++n) {
+    const SlabStep step = solver.step(0.1 * n);
+    BOOST_TEST(!step.matrix_assembled);
+    later_solve_seconds += step.solve_seconds / 5;
+  }
+  BOOST_TEST_MESSAGE(solver.pattern().dof_count()
+                     << " unknowns: first solve (with the LU) " << first.solve_seconds
+                     << " s, later solves " << later_solve_seconds << " s on average");
+  BOOST_TEST(factorizations() == after_first);
+  const SlabStep longer = solver.step(0.8);  // τ = 0.2: a new matrix, factored again
+  BOOST_TEST(longer.matrix_assembled);
+  BOOST_TEST(factorizations() > after_first);
 }

@@ -1,8 +1,14 @@
 #define BOOST_TEST_MODULE block_pattern
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <random>
 #include <set>
+#include <span>
+#include <utility>
+#include <vector>
 
 #include "error_message.hpp"
 #include "polydg/core/error.hpp"
@@ -111,4 +117,63 @@ BOOST_AUTO_TEST_CASE(bad_interfaces_are_rejected) {
         BlockPattern({3, 0}, {});
       },
       {"BlockPattern: element 1 has block size 0"}));
+}
+
+namespace {
+/// A = B + Bᵀ on small_pattern() (hp blocks, an element without neighbours), B random.
+BlockMatrix<double> symmetric_matrix() {
+  auto pattern = std::make_shared<const BlockPattern>(small_pattern());
+  BlockMatrix<double> b(pattern), a(pattern);
+  std::mt19937_64 random(3);
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  for (double& v : b.values()) v = uniform(random);
+  std::vector<GlobalIndex> rows(pattern->value_count()), columns(pattern->value_count());
+  pattern->coo_indices(rows, columns);
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    a.values()[k] = b.entry(rows[k], columns[k]) + b.entry(columns[k], rows[k]);
+  return a;
+}
+
+/// The index in values() of entry (row, column).
+std::size_t value_index(const BlockPattern& p, GlobalIndex row, GlobalIndex column) {
+  std::vector<GlobalIndex> rows(p.value_count()), columns(p.value_count());
+  p.coo_indices(rows, columns);
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    if (rows[k] == row && columns[k] == column) return k;
+  raise("no entry (", row, ", ", column, ")");
+}
+}  // namespace
+
+// is_symmetric compares each block pair (r, c), (c, r) relative to the pair's largest value:
+// a change of 1e-12 of that scale is rounding, one of 1e-8 is not, and a NaN never is.
+BOOST_AUTO_TEST_CASE(is_symmetric_tells_a_transpose_apart_relative_to_the_block_pair) {
+  const BlockMatrix<double> a = symmetric_matrix();
+  BOOST_TEST(a.is_symmetric(symmetry_tolerance));
+  const BlockPattern& p = a.pattern();
+  // Entry (1, 5): element 0 (rows 0..2) against element 1 (rows 3..8), and a diagonal-block
+  // entry (4, 6) of element 1.
+  for (const auto& [row, column] : {std::pair<GlobalIndex, GlobalIndex>{1, 5}, {4, 6}}) {
+    BOOST_TEST_CONTEXT("entry (" << row << ", " << column << ")") {
+      double scale = 0;
+      const Index r = p.block_row_of_dof(row), c = p.block_row_of_dof(column);
+      for (const Index block : {p.find_block(r, c), p.find_block(c, r)})
+        for (const double v : a.block_values(block)) scale = std::max(scale, std::abs(v));
+      const std::size_t k = value_index(p, row, column);
+      BlockMatrix<double> changed = a;
+      changed.values()[k] += 1e-12 * scale;
+      BOOST_TEST(changed.is_symmetric(symmetry_tolerance));
+      changed.values()[k] = a.values()[k] + 1e-8 * scale;
+      BOOST_TEST(!changed.is_symmetric(symmetry_tolerance));
+      changed.values()[k] = std::numeric_limits<double>::quiet_NaN();
+      BOOST_TEST(!changed.is_symmetric(symmetry_tolerance));
+    }
+  }
+  // A random matrix is not symmetric; a zero one is.
+  BlockMatrix<double> random(a.shared_pattern());
+  std::mt19937_64 generator(4);
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  for (double& v : random.values()) v = uniform(generator);
+  BOOST_TEST(!random.is_symmetric(symmetry_tolerance));
+  BOOST_TEST(BlockMatrix<double>(a.shared_pattern()).is_symmetric(symmetry_tolerance));
+  BOOST_CHECK_THROW(is_symmetric(p, std::span<const double>(a.values()).first(3), 1e-10), Error);
 }

@@ -54,7 +54,8 @@ class AijMatrix {
   ///   stored entries are exactly the pattern's — MatSetPreallocationCOO() is called once
   ///   here with BlockPattern::coo_indices(), so later updates neither allocate nor add
   ///   nonzeros. The values are zero until the first update(); the COO index arrays are freed
-  ///   before the constructor returns.
+  ///   before the constructor returns. The element blocks are the Mat's variable block sizes
+  ///   (MatSetVariableBlockSizes()), so -pc_type vpbjacobi inverts them, as on a ShellMatrix.
   ///
   ///   Throws polydg::Error when PETSC_COMM_WORLD has more than one rank (distributed export
   ///   is not supported yet), when dof_count() does not fit in PetscInt (32-bit PetscInt
@@ -90,10 +91,23 @@ class AijMatrix {
   ///   MatSetValuesCOO() with the values array as it is.
   ///   The Mat is assembled afterwards; its nonzero structure is unchanged and its object
   ///   state increases, so a KSP using it sets its preconditioner up again on the next solve.
+  ///
+  ///   Symmetry: the values are checked (is_symmetric() with symmetry_tolerance, O(values),
+  ///   stopping at the first block pair that differs) and the Mat gets MatSetOption(MAT_SYMMETRIC,
+  ///   PETSC_TRUE or PETSC_FALSE) with MAT_SYMMETRY_ETERNAL false: the flag holds for these
+  ///   values, and the next update() sets it again. The library's SIPG matrices are symmetric
+  ///   when there is no advection and A is symmetric; then MatIsSymmetricKnown() says so, PETSc
+  ///   picks PCICC as its own default preconditioner, and LinearSolver does not warn about
+  ///   -ksp_type cg. Positive definiteness is not checked (it is not an O(values) property,
+  ///   and SIPG is coercive only for c ≥ 0, a large enough penalty and a Dirichlet part of the
+  ///   boundary or c > 0 somewhere): a caller who knows it sets MatSetOption(mat(), MAT_SPD,
+  ///   PETSC_TRUE) after each update(), or once with MAT_SPD_ETERNAL: as at every PETSc
+  ///   assembly, update() forgets a MAT_SPD that is not eternal. Values that are not symmetric
+  ///   clear MAT_SPD, eternal or not, with a polydg::warn naming the Mat.
   ///   Throws polydg::Error when `matrix` has not the number of rows and values of the
   ///   pattern (a different pattern with the same counts cannot be detected).
   ///
-  /// See also: AijMatrix(), MatSetValuesCOO()
+  /// See also: AijMatrix(), MatSetValuesCOO(), is_symmetric(), MatIsSymmetricKnown()
   void update(const BlockMatrix<double>& matrix);
 
   /// update_from_device - copies values held in device memory (a BlockMatrix's values on the
@@ -111,8 +125,10 @@ class AijMatrix {
   ///   aijhipsparse or aijkokkos, a PETSc built with CUDA / HIP / Kokkos), MatSetValuesCOO()
   ///   reads them in place: no copy through the host. Otherwise they come to the host in one
   ///   staged copy, into a pinned buffer this object keeps (value_count() doubles, allocated on the
-  ///   first call), and go into the Mat as in update(). Throws polydg::Error when the
-  ///   library has no CUDA (no device memory to read) and for any failing CUDA or PETSc call.
+  ///   first call), and go into the Mat as in update(), MAT_SYMMETRIC included. A device Mat
+  ///   takes the values without a look at them: its symmetry is unknown afterwards (PETSc's
+  ///   assembly resets the flag). Throws polydg::Error when the library has no CUDA (no
+  ///   device memory to read) and for any failing CUDA or PETSc call.
   ///
   /// See also: update(), values_on_device(), MatSetValuesCOO()
   void update_from_device(const double* device_values);
@@ -139,8 +155,13 @@ class AijMatrix {
   /// Where the values go in a MATSEQAIJ's value array, checked against the Mat; null for other
   /// Mat types, which take MatSetValuesCOO().
   std::unique_ptr<detail::CsrValueOrder> csr_order_;
+  /// The block sparsity, to check the symmetry of values that come without a BlockMatrix
+  /// (update_from_device() through the host); O(blocks), not O(values).
+  BlockPattern pattern_;
 
   void set_values(std::span<const double> values);
+  /// MAT_SYMMETRIC (and MAT_SPD) for the values just set.
+  void set_symmetry_flags(std::span<const double> values);
 };
 
 }  // namespace polydg::petsc

@@ -39,7 +39,21 @@ class Session {
   ///   POLYDG_PETSC_CALL turns them into polydg::Error carrying PETSc's message.
   ///   Throws polydg::Error when PetscInitialize() fails.
   ///
-  /// See also: POLYDG_PETSC_CALL, PetscInitialize(), PetscFinalize()
+  ///   Unused options: PetscFinalize() reports the options that were set and never used (a
+  ///   mistyped -ksp_typo, an option without the solver's prefix) on stdout:
+  ///     WARNING! There are options you set that were not used!
+  ///     ...
+  ///     Option left: name:-ksp_typo value: 1
+  ///   PETSc 3.20 and later do this by default. With older PETSc (release builds) an
+  ///   initializing Session makes PetscFinalize() give the same report (a function registered
+  ///   with PetscRegisterFinalize(), which runs after PETSc has read its own options), rather
+  ///   than setting -options_left, with which PETSc would also print the whole options table
+  ///   and "There are no unused options." at every exit. -options_left 0 (or false) turns the
+  ///   report off, -options_left 1 leaves it to PETSc; either way on every version. Arguments
+  ///   with two dashes (--p 2, as the library's examples take them) are the program's own, not
+  ///   PETSc options: they are marked used (PetscOptionsHasName()) and never reported.
+  ///
+  /// See also: POLYDG_PETSC_CALL, PetscInitialize(), PetscFinalize(), PetscOptionsLeft()
   Session(int& argc, char**& argv, const char* help = nullptr);
 
   /// Session - initializes PETSc without a command line (PetscInitializeNoArguments()); the

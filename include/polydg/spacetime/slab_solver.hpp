@@ -106,17 +106,16 @@ inline SlabStep solve_slab_step(const SlabMarch::Step& step,
 }
 
 /// The KSP of a slab march, its products on `matrix` and its preconditioner from
-/// `preconditioner_matrix`: from the options database (options.options_prefix), the previous
-/// slab's solution as the initial guess — except for a direct solve (-ksp_type preonly), which
-/// PETSc refuses one.
+/// `preconditioner_matrix`: LinearSolver's defaults, then the options database
+/// (options.options_prefix), and the previous slab's solution as the initial guess of an
+/// iterative solve (a direct one — the default up to options.direct_solve_limit unknowns —
+/// takes none). The direct default factors the matrix at the first step and again only after
+/// a step that re-assembles it (SlabSolverOptions::coefficients_depend_on_time, a new time
+/// step); the other steps reuse the factors.
 inline void make_slab_linear_solver(std::optional<petsc::LinearSolver>& solver, Mat matrix,
                                     Mat preconditioner_matrix, petsc::SolverOptions options) {
   options.nonzero_initial_guess = true;
   solver.emplace(matrix, preconditioner_matrix, options);
-  KSPType type = nullptr;
-  POLYDG_PETSC_CALL(KSPGetType(solver->ksp(), &type));
-  if (type && std::string(type) == KSPPREONLY)
-    POLYDG_PETSC_CALL(KSPSetInitialGuessNonzero(solver->ksp(), PETSC_FALSE));
 }
 
 template <class Coefficients>
@@ -178,6 +177,8 @@ class SlabSolver {
   const BlockMatrix<double>& matrix() const { return matrix_; }
   std::span<const double> rhs() const { return rhs_; }
   const Coefficients& coefficients() const { return coefficients_; }
+  /// The KSP's LinearSolver (its solver_default(), ksp() for KSPGetPC(), KSPView(), ...).
+  const petsc::LinearSolver& linear_solver() const { return *solver_; }
 
  private:
   // (U⁻_{n−1}, W⁺_{n−1})_D: u_0 on the first slab, else the previous slab's solution on the
