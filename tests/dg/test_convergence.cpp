@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "convergence_study.hpp"
+#include "log_log_slope.hpp"
 #include "manufactured_problems.hpp"
 #include "polydg/mesh/generators.hpp"
 #include "polydg/petsc/session.hpp"
@@ -31,21 +32,6 @@ struct Rates {
   double l2, dg;
 };
 
-// Least-squares slope of log(error) against log(h).
-double slope(const std::vector<double>& h, const std::vector<double>& error) {
-  double mean_x = 0, mean_y = 0;
-  for (std::size_t i = 0; i < h.size(); ++i) {
-    mean_x += std::log(h[i]) / h.size();
-    mean_y += std::log(error[i]) / h.size();
-  }
-  double sxy = 0, sxx = 0;
-  for (std::size_t i = 0; i < h.size(); ++i) {
-    sxy += (std::log(h[i]) - mean_x) * (std::log(error[i]) - mean_y);
-    sxx += (std::log(h[i]) - mean_x) * (std::log(h[i]) - mean_x);
-  }
-  return sxy / sxx;
-}
-
 template <class Problem>
 Rates measure_rates(int p) {
   std::vector<double> h, l2, dg;
@@ -56,7 +42,7 @@ Rates measure_rates(int p) {
     l2.push_back(result.l2_error);
     dg.push_back(result.dg_error);
   }
-  const Rates rates{slope(h, l2), slope(h, dg)};
+  const Rates rates{testing::log_log_slope(h, l2), testing::log_log_slope(h, dg)};
   BOOST_TEST_MESSAGE(Problem::name << " p = " << p << ": L2 errors " << l2[0] << " " << l2[1] << " "
                                    << l2[2] << " rate " << rates.l2 << ", DG rate " << rates.dg);
   return rates;

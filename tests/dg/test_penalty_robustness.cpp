@@ -22,6 +22,7 @@
 
 #include "convergence_study.hpp"
 #include "dense_solver.hpp"
+#include "log_log_slope.hpp"
 #include "manufactured_problems.hpp"
 #include "polydg/mesh/generators.hpp"
 #include "polydg/petsc/petsc_error.hpp"
@@ -47,21 +48,6 @@ constexpr int polygons_per_level[] = {32, 128, 512};
 std::shared_ptr<const SimplexMesh<2>> fine_mesh(int elements, int cells) {
   const int n = int(std::lround(std::sqrt(elements * cells / 2.0)));
   return std::make_shared<const SimplexMesh<2>>(unit_square_mesh(n, 0.2, 17));
-}
-
-// Least-squares slope of log(y) against log(x).
-double slope(const std::vector<double>& x, const std::vector<double>& y) {
-  double mean_x = 0, mean_y = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    mean_x += std::log(x[i]) / double(x.size());
-    mean_y += std::log(y[i]) / double(x.size());
-  }
-  double sxy = 0, sxx = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    sxy += (std::log(x[i]) - mean_x) * (std::log(y[i]) - mean_y);
-    sxx += (std::log(x[i]) - mean_x) * (std::log(x[i]) - mean_x);
-  }
-  return sxy / sxx;
 }
 
 // The SIPG Poisson matrix (A = I, all Dirichlet) on `mesh`.
@@ -160,7 +146,7 @@ BOOST_AUTO_TEST_CASE(errors_converge_at_optimal_rates_whatever_the_polygon_size)
         l2.push_back(result.l2_error);
         dg.push_back(result.dg_error);
       }
-      const double l2_rate = slope(h, l2), dg_rate = slope(h, dg);
+      const double l2_rate = testing::log_log_slope(h, l2), dg_rate = testing::log_log_slope(h, dg);
       BOOST_TEST_MESSAGE(cells << " triangles per polygon, p = " << p << ": L2 " << l2[0] << " "
                                << l2[1] << " " << l2[2] << " (rate " << l2_rate << "), DG " << dg[0]
                                << " " << dg[1] << " " << dg[2] << " (rate " << dg_rate << ")");
@@ -187,7 +173,7 @@ BOOST_AUTO_TEST_CASE(condition_number_grows_like_h_to_the_minus_two) {
         condition.push_back(
             estimated_condition_number(poisson_matrix(mesh, PenaltyScaling::element_trace)));
       }
-      const double growth = -slope(h, condition);
+      const double growth = -testing::log_log_slope(h, condition);
       BOOST_TEST_MESSAGE(cells << " triangles per polygon, p = " << p << ": condition numbers "
                                << condition[0] << " " << condition[1] << " " << condition[2]
                                << " (growth h^-" << growth << ")");

@@ -17,6 +17,8 @@
 #include <numbers>
 #include <vector>
 
+#include "heat_problem.hpp"
+#include "log_log_slope.hpp"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
 #include "polydg/petsc/session.hpp"
@@ -25,6 +27,8 @@
 #include "polydg/spacetime/space_time_coefficients.hpp"
 
 using namespace polydg;
+using testing::heat_data;
+using testing::heat_solution;
 
 namespace {
 
@@ -38,20 +42,6 @@ struct PetscFixture {
   }
 };
 BOOST_TEST_GLOBAL_FIXTURE(PetscFixture);
-
-double heat_solution(const Point<3>& x) {
-  return std::sin(pi * x[0]) * std::sin(pi * x[1]) * (1 - x[2]);
-}
-auto heat_data() {
-  return make_coefficients<2>()
-      .with_diffusion(1.0)
-      .with_reaction(1.0)
-      .with_source([](const Point<3>& x) {
-        const double s = std::sin(pi * x[0]) * std::sin(pi * x[1]);
-        return -s + (2 * pi * pi + 1) * s * (1 - x[2]);
-      })
-      .with_dirichlet(heat_solution);
-}
 
 // About `elements` polygons of `cells` triangles of the perturbed unit square.
 PolytopicMesh<2> polygons(int elements, int cells, int p) {
@@ -76,21 +66,6 @@ double error_at_end(const PolytopicMesh<2>& mesh, int steps, double tau, Penalty
                        .top_l2_squared);
 }
 
-// Least-squares slope of log(y) against log(x).
-double slope(const std::vector<double>& x, const std::vector<double>& y) {
-  double mean_x = 0, mean_y = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    mean_x += std::log(x[i]) / double(x.size());
-    mean_y += std::log(y[i]) / double(x.size());
-  }
-  double sxy = 0, sxx = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    sxy += (std::log(x[i]) - mean_x) * (std::log(y[i]) - mean_y);
-    sxx += (std::log(x[i]) - mean_x) * (std::log(x[i]) - mean_x);
-  }
-  return sxy / sxx;
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(error_at_T_converges_at_optimal_rates_whatever_the_polygon_size) {
@@ -104,7 +79,7 @@ BOOST_AUTO_TEST_CASE(error_at_T_converges_at_optimal_rates_whatever_the_polygon_
         const int steps = int(std::ceil(end_time / h.back()));  // τ ~ h
         error.push_back(error_at_end(mesh, steps, end_time / steps, PenaltyScaling::element_trace));
       }
-      const double rate = slope(h, error);
+      const double rate = testing::log_log_slope(h, error);
       BOOST_TEST_MESSAGE(cells << " triangles per polygon, P_" << p << ": L2 errors at T "
                                << error[0] << " " << error[1] << " " << error[2] << " (rate "
                                << rate << ")");

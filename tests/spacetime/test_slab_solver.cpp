@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "allocation_counter.hpp"
+#include "heat_problem.hpp"
 #include "iterative_march_options.hpp"
 #include "max_relative_difference.hpp"
 #include "polydg/dg/penalty_scaling_names.hpp"
@@ -27,6 +28,8 @@
 #include "polydg/spacetime/space_time_coefficients.hpp"
 
 using namespace polydg;
+using testing::heat_data;
+using testing::heat_solution;
 
 namespace {
 
@@ -45,21 +48,6 @@ PolytopicMesh<2> polygons(int n, int p, double cells_per_element = 8) {
   const auto fine = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(n, 0.2, 11));
   const Agglomeration parts = agglomerate_by_cell_count(*fine, cells_per_element);
   return PolytopicMesh<2>(fine, parts.element_of_cell, p);
-}
-
-// Seed 004 §4.1's problem: a = 1, w = 0, c = 1, u = sin(πx) sin(πy)(1 − t), f to match.
-double heat_solution(const Point<3>& x) {
-  return std::sin(pi * x[0]) * std::sin(pi * x[1]) * (1 - x[2]);
-}
-auto heat_data() {
-  return make_coefficients<2>()
-      .with_diffusion(1.0)
-      .with_reaction(1.0)
-      .with_source([](const Point<3>& x) {
-        const double s = std::sin(pi * x[0]) * std::sin(pi * x[1]);
-        return -s + (2 * pi * pi + 1) * s * (1 - x[2]);
-      })
-      .with_dirichlet(heat_solution);
 }
 
 template <class Solver, class Exact>
