@@ -389,12 +389,13 @@ constexpr double deterministic_over_atomic_target = 1.3;
 // On Table 5's meshes (the same domain in ~8k, ~126k or 504k elements), p = 3, seconds:
 constexpr double table5_p3_target_s = 0.12;
 
-// Each measured p against issue 5's targets, "met" or "MISSED" after the value: Table 2's where
-// the polygons have about 3 triangles, Table 5's (the first assembly at p = 3, device set-up
-// included) otherwise. The first assembly is judged twice: cold (one assembly, all its set-up)
-// and as the sum of the pieces' warmed medians (how it was measured before); the FP64 share
-// against the vector peak, as the target was set, with the tensor-core share and the kernels
-// that ran on the tensor cores beside it.
+// Each measured p against the GPU assembly targets (docs/performance.md, "Where the GPU targets
+// stand"), "met" or "MISSED" after the value: Table 2's where the polygons have about 3
+// triangles, Table 5's (the first assembly at p = 3, device set-up included) otherwise. The first
+// assembly is judged twice: cold (one assembly, all its set-up) and as the sum of the pieces'
+// warmed medians (how it was measured before); the FP64 share against the vector peak, as the
+// target was set, with the tensor-core share and the kernels that ran on the tensor cores beside
+// it.
 void print_issue_targets(const std::vector<Row>& rows, const polydg::bench::DevicePeaks& peaks,
                          double triangles_per_polygon) {
   if (triangles_per_polygon < 2 || triangles_per_polygon > 4.5) {
@@ -404,7 +405,7 @@ void print_issue_targets(const std::vector<Row>& rows, const polydg::bench::Devi
     for (const Row& r : rows)
       if (r.p == 3)
         std::printf(
-            "\n\nAgainst issue 5's Table 5 target, first assembly at p = 3 <= %.2f s:\n"
+            "\n\nAgainst the Table 5 target, first assembly at p = 3 <= %.2f s:\n"
             "  cold (all set-up, see above)          %.4f s: %s\n"
             "  2nd assembler (set-up + first)        %.4f s: %s\n"
             "  pattern+values+rhs, warmed medians    %.4f s: %s\n",
@@ -413,7 +414,7 @@ void print_issue_targets(const std::vector<Row>& rows, const polydg::bench::Devi
     return;
   }
   std::printf(
-      "\n\nAgainst issue 5's Table 2 targets (this run / target; set for the largest mesh that "
+      "\n\nAgainst the Table 2 targets (this run / target; set for the largest mesh that "
       "fits, "
       "--cells-per-side 502 in scripts/gpu-bench.sh):\n%-34s",
       "p");

@@ -1,14 +1,14 @@
 #define BOOST_TEST_MODULE dg_reference_matrix
 // The assembled IP-DG matrix and rhs, entry by entry, against a reference coded here from
 // docs/theory.md alone: "Basis" (the bounding-box Legendre basis with its polynomials and the
-// chain rule written out), "The IP-DG system (SPEC §2), as assembled" (every term, from the
-// formulas of SPEC §2 with the average and jump written per side) and "Penalty" (T_κ in closed
-// form at p = 1, from its 3×3 eigenproblem at p = 2; the sub_simplex and polytopic_cap forms of
-// penalty.hpp). Nothing of the library's basis, quadrature, geometry or integrands is used: the
-// reference integrates with its own Gauss rule (collapsed onto the triangles by the Duffy map),
-// finds the facets, normals, boxes and areas from the fine mesh's vertices and cells, and sorts
-// the boundary by its coordinates. Coefficients are constant and the data are quadratic, so both
-// sides integrate exactly and agree to rounding.
+// chain rule written out), "The IP-DG system (SPEC §2), as assembled" (every term of its list, with
+// the average and jump written per side) and "Penalty" (T_κ in closed form at p = 1, from its 3×3
+// eigenproblem at p = 2; the sub_simplex and polytopic_cap forms of penalty.hpp). Nothing of the
+// library's basis, quadrature, geometry or integrands is used: the reference integrates with its
+// own Gauss rule (collapsed onto the triangles by the Duffy map), finds the facets, normals, boxes
+// and areas from the fine mesh's vertices and cells, and sorts the boundary by its coordinates.
+// Coefficients are constant and the data are quadratic, so both sides integrate exactly and agree
+// to rounding.
 #include <algorithm>
 #include <array>
 #include <boost/test/unit_test.hpp>

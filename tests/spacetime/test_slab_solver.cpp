@@ -361,8 +361,8 @@ BOOST_AUTO_TEST_CASE(default_penalty_keeps_p1_slabs_stable_on_polygons_of_many_f
   // Polygons of ~100 triangles (dozens of fine facets each), P_1, f = 0 and g_D = 0 from
   // u_0 = sin(πx) sin(πy): a coercive method is dissipative, ‖U(t_n)‖ ≤ ‖U(t_{n−1})‖ (the
   // energy estimate: B(U, U) ≥ 0), which the default (element_trace) and the sub-simplex
-  // penalty keep at every step. SPEC's capped penalty is too small for coercivity there and the
-  // march blows up (×40 per step; docs/theory.md, "Penalty").
+  // penalty keep at every step. Seed 004's capped penalty (polytopic_cap) is too small for
+  // coercivity there and the march blows up (×40 per step; docs/theory.md, "Penalty").
   const auto data = make_coefficients<2>().with_diffusion(1.0).with_reaction(1.0);
   const auto zero = [](const Point<3>&) { return 0.0; };
   const PolytopicMesh<2> mesh = polygons(24, 1, 100);
