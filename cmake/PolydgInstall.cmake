@@ -7,10 +7,14 @@ install(TARGETS polydg EXPORT polydgTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(DIRECTORY include/polydg DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The public headers are include/polydg/*/*.hpp; with CUDA also polydg/cuda/*.cuh (the template
+# path for a user's own coefficient functors) and the internal polydg/detail/ headers it needs.
+# kernels/ (the library's CUDA sources, Approach 1) is not installed.
 if(POLYDG_CUDA)
-  install(DIRECTORY kernels/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/polydg/kernels
-          FILES_MATCHING PATTERN "*.cuh")
+  install(DIRECTORY include/polydg DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+else()
+  install(DIRECTORY include/polydg DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} PATTERN "*.cuh" EXCLUDE
+          PATTERN "cuda" EXCLUDE)
 endif()
 install(EXPORT polydgTargets NAMESPACE polydg:: DESTINATION ${POLYDG_CMAKE_DIR})
 

@@ -47,7 +47,7 @@
 #include "polydg/spacetime/slab_trace.hpp"
 #include "polydg/spacetime/space_time_coefficients.hpp"
 #if POLYDG_CUDA && defined(__CUDACC__)
-#include "spacetime/device_slab_solver.cuh"
+#include "polydg/cuda/device_slab_solver.cuh"
 #endif
 
 namespace {

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "assembly_gpu_runs.hpp"
-#include "core/cuda_check.cuh"
+#include "polydg/detail/core/cuda_check.cuh"
 #include "dg/coo_assembly.cuh"
-#include "dg/device_assembler.cuh"
+#include "polydg/cuda/device_assembler.cuh"
 #include "heat_slab_problem.hpp"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/dg/element_integrand.hpp"

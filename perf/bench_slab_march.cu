@@ -54,7 +54,7 @@
 #include "polydg/petsc/session.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
 #include "polydg/spacetime/slab_solver.hpp"
-#include "spacetime/device_slab_solver.cuh"
+#include "polydg/cuda/device_slab_solver.cuh"
 
 namespace {
 

@@ -49,7 +49,7 @@
 #include <tuple>
 #include <vector>
 
-#include "core/cuda_check.cuh"
+#include "polydg/detail/core/cuda_check.cuh"
 #include "cuda_event_timing.hpp"
 #include "polydg/core/command_line.hpp"
 #include "polydg/core/device_buffer.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/cuda_check.cuh"
+#include "polydg/detail/core/cuda_check.cuh"
 
 namespace polydg::bench {
 

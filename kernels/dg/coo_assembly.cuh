@@ -19,13 +19,13 @@
 
 #include <vector>
 
-#include "core/cuda_check.cuh"
-#include "core/thrust_allocator.cuh"
-#include "dg/boundary_face_kernel.cuh"
-#include "dg/device_assembler.cuh"
-#include "dg/device_diffusion_ranges.cuh"
-#include "dg/element_kernel.cuh"
-#include "dg/interior_face_kernel.cuh"
+#include "polydg/detail/core/cuda_check.cuh"
+#include "polydg/detail/core/thrust_allocator.cuh"
+#include "polydg/detail/dg/boundary_face_kernel.cuh"
+#include "polydg/cuda/device_assembler.cuh"
+#include "polydg/detail/dg/device_diffusion_ranges.cuh"
+#include "polydg/detail/dg/element_kernel.cuh"
+#include "polydg/detail/dg/interior_face_kernel.cuh"
 #include "polydg/core/device_buffer.hpp"
 
 namespace polydg {

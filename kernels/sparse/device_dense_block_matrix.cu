@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/cuda_check.cuh"
+#include "polydg/detail/core/cuda_check.cuh"
 #include "polydg/core/error.hpp"
 #include "polydg/core/macros.hpp"
 #include "polydg/sparse/device_dense_block_matrix.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/forall.cuh"
+#include "polydg/detail/core/forall.cuh"
 #include "gpu_test_support.hpp"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"

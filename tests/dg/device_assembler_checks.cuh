@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "dg/coo_assembly.cuh"
-#include "dg/device_assembler.cuh"
+#include "polydg/cuda/device_assembler.cuh"
 #include "gpu_test_support.hpp"
 #include "polydg/dg/assembler.hpp"
 #include "polydg/dg/boundary_conditions.hpp"

@@ -1,4 +1,4 @@
-// The CUDA backend (DeviceAssembler, kernels/dg/device_assembler.cuh) against the CPU reference
+// The CUDA backend (DeviceAssembler, include/polydg/cuda/device_assembler.cuh) against the CPU reference
 // Assembler on 2D meshes (2D+1 slabs: test_cuda_slab_assembler.cu): every kernel (element,
 // interior faces, boundary faces with Dirichlet, Neumann and inflow points), P_p for p = 1..5 and
 // hp (degrees 1..5 mixed), on the built-in square and on POLYDG_TEST_MESH where it is set

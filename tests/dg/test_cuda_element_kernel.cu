@@ -1,4 +1,4 @@
-// The device element kernel (kernels/dg/element_kernel.cuh) against the CPU reference
+// The device element kernel (include/polydg/detail/dg/element_kernel.cuh) against the CPU reference
 // assemble_elements (the same POLYDG_HD integrand): diagonal blocks and rhs of agglomerated
 // unit-square meshes (2D P_p, p = 1..5, and mixed degrees 1..5) and of space-time slabs (3D,
 // p = 1..3, P_p and PQ_p), with variable __host__ __device__ coefficients. Relative Frobenius
@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "dg/device_diffusion_ranges.cuh"
-#include "dg/diffusion_range_kernel.cuh"
-#include "dg/element_kernel.cuh"
+#include "polydg/detail/dg/device_diffusion_ranges.cuh"
+#include "polydg/detail/dg/diffusion_range_kernel.cuh"
+#include "polydg/detail/dg/element_kernel.cuh"
 #include "gpu_test_support.hpp"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"

@@ -1,4 +1,4 @@
-// The launch choices of the assembly kernels' schedule (kernels/dg/tiled_point_schedule.cuh),
+// The launch choices of the assembly kernels' schedule (include/polydg/detail/dg/tiled_point_schedule.cuh),
 // host code only, so it runs without a device: the point groups G — the one choice that changes
 // the sums — depend on a table's rows alone (matrix-only, rhs-only and full assemblies give the
 // same bits); the tables the kernels are tuned for go one per warp (P_1 and P_2 items, P_3
@@ -8,8 +8,8 @@
 // larger first (device_quadrature_mesh.cuh).
 #include <cstdio>
 
-#include "dg/device_quadrature_mesh.cuh"
-#include "dg/tiled_point_schedule.cuh"
+#include "polydg/detail/dg/device_quadrature_mesh.cuh"
+#include "polydg/detail/dg/tiled_point_schedule.cuh"
 #include "gpu_test_support.hpp"
 #include "polydg/fem/basis_space.hpp"
 

@@ -1,4 +1,4 @@
-// DeviceSlabSolver (kernels/spacetime/device_slab_solver.cuh): the march with every assembly on
+// DeviceSlabSolver (include/polydg/cuda/device_slab_solver.cuh): the march with every assembly on
 // the GPU.
 //  * It reproduces a polynomial in (x, y, t) over slabs of different lengths, to 1e-10, as
 //    SlabSolver does — with the matrix re-assembled exactly when the time step changes, and
@@ -29,7 +29,7 @@
 #include "polydg/spacetime/slab_errors.hpp"
 #include "polydg/spacetime/slab_solver.hpp"
 #include "polydg/spacetime/space_time_coefficients.hpp"
-#include "spacetime/device_slab_solver.cuh"
+#include "polydg/cuda/device_slab_solver.cuh"
 
 using namespace polydg;
 using testing::contains;

@@ -14,7 +14,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "core/forall.cuh"
+#include "polydg/detail/core/forall.cuh"
 #include "gpu_test_support.hpp"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"

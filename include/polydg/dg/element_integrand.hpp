@@ -1,7 +1,7 @@
 #pragma once
 /// The element integrand of SPEC §2 at one quadrature point, for host and device: the one copy
 /// of the mathematics that the CPU kernel assemble_elements (assembly_kernels.hpp) and the CUDA
-/// element kernel (kernels/dg/element_kernel.cuh) both call.
+/// element kernel (include/polydg/detail/dg/element_kernel.cuh) both call.
 ///
 ///   block[i·n + j] += w (A∇φ_j·∇φ_i + (b·∇φ_j) φ_i + c φ_j φ_i)   row i = test, column j = trial
 ///   rhs[i]         += w f φ_i

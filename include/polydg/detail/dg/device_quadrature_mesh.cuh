@@ -21,8 +21,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/cuda_check.cuh"
-#include "dg/basis_tables.cuh"
+#include "polydg/detail/core/cuda_check.cuh"
+#include "polydg/detail/dg/basis_tables.cuh"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/dg/boundary_conditions.hpp"

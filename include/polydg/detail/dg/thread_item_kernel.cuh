@@ -31,7 +31,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "core/cuda_check.cuh"
+#include "polydg/detail/core/cuda_check.cuh"
 #include "polydg/core/types.hpp"
 
 namespace polydg::device::detail {

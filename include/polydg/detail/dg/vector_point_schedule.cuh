@@ -33,8 +33,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "core/cuda_check.cuh"
-#include "dg/tiled_point_schedule.cuh"
+#include "polydg/detail/core/cuda_check.cuh"
+#include "polydg/detail/dg/tiled_point_schedule.cuh"
 #include "polydg/core/types.hpp"
 
 namespace polydg::device::detail {

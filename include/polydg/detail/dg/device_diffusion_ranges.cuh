@@ -14,9 +14,9 @@
 #include <cstring>
 #include <optional>
 
-#include "core/forall.cuh"
-#include "dg/device_quadrature_mesh.cuh"
-#include "dg/diffusion_range_kernel.cuh"
+#include "polydg/detail/core/forall.cuh"
+#include "polydg/detail/dg/device_quadrature_mesh.cuh"
+#include "polydg/detail/dg/diffusion_range_kernel.cuh"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/dg/coefficients.hpp"
 #include "polydg/dg/diffusion_ranges.hpp"

@@ -33,11 +33,11 @@
 #include <span>
 #include <vector>
 
-#include "dg/basis_tables.cuh"
-#include "dg/contiguous_store.cuh"
-#include "dg/device_quadrature_mesh.cuh"
-#include "dg/non_finite_watch.cuh"
-#include "dg/tiled_point_schedule.cuh"
+#include "polydg/detail/dg/basis_tables.cuh"
+#include "polydg/detail/dg/contiguous_store.cuh"
+#include "polydg/detail/dg/device_quadrature_mesh.cuh"
+#include "polydg/detail/dg/non_finite_watch.cuh"
+#include "polydg/detail/dg/tiled_point_schedule.cuh"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"

@@ -30,11 +30,11 @@
 
 #include <utility>
 
-#include "dg/basis_tables.cuh"
-#include "dg/device_quadrature_mesh.cuh"
-#include "dg/element_item_launch.cuh"
-#include "dg/non_finite_watch.cuh"
-#include "dg/tiled_point_schedule.cuh"
+#include "polydg/detail/dg/basis_tables.cuh"
+#include "polydg/detail/dg/device_quadrature_mesh.cuh"
+#include "polydg/detail/dg/element_item_launch.cuh"
+#include "polydg/detail/dg/non_finite_watch.cuh"
+#include "polydg/detail/dg/tiled_point_schedule.cuh"
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/dg/element_integrand.hpp"

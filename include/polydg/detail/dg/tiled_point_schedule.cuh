@@ -84,8 +84,8 @@
 #include <limits>
 #include <type_traits>
 
-#include "core/cuda_check.cuh"
-#include "dg/thread_item_kernel.cuh"
+#include "polydg/detail/core/cuda_check.cuh"
+#include "polydg/detail/dg/thread_item_kernel.cuh"
 #include "polydg/core/error.hpp"
 #include "polydg/core/types.hpp"
 

@@ -24,7 +24,7 @@
 #include <span>
 #include <vector>
 
-#include "dg/device_assembler.cuh"
+#include "polydg/cuda/device_assembler.cuh"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/dg/discrete_function.hpp"

@@ -16,10 +16,10 @@
 // PreviousSlabTerms: the previous slab), so both launches share the kernel.
 #include <cuda_runtime.h>
 
-#include "dg/basis_tables.cuh"
-#include "dg/device_quadrature_mesh.cuh"
-#include "dg/element_item_launch.cuh"
-#include "dg/tiled_point_schedule.cuh"
+#include "polydg/detail/dg/basis_tables.cuh"
+#include "polydg/detail/dg/device_quadrature_mesh.cuh"
+#include "polydg/detail/dg/element_item_launch.cuh"
+#include "polydg/detail/dg/tiled_point_schedule.cuh"
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/dg/face_integrand.hpp"

@@ -10,8 +10,8 @@
 // a tenth of the P_1 re-assembly. Non-finite A is not detected here.
 #include <cuda_runtime.h>
 
-#include "core/cuda_check.cuh"
-#include "dg/device_quadrature_mesh.cuh"
+#include "polydg/detail/core/cuda_check.cuh"
+#include "polydg/detail/dg/device_quadrature_mesh.cuh"
 #include "polydg/dg/penalty.hpp"
 #include "polydg/fem/affine_simplex_map.hpp"
 

@@ -13,7 +13,7 @@
 
 #include <utility>
 
-#include "core/cuda_check.cuh"
+#include "polydg/detail/core/cuda_check.cuh"
 
 namespace polydg::device {
 

@@ -41,14 +41,14 @@
 #include <utility>
 #include <vector>
 
-#include "core/cuda_check.cuh"
-#include "core/forall.cuh"
-#include "core/stream_fork.cuh"
-#include "dg/boundary_face_kernel.cuh"
-#include "dg/device_diffusion_ranges.cuh"
-#include "dg/device_quadrature_mesh.cuh"
-#include "dg/element_kernel.cuh"
-#include "dg/interior_face_kernel.cuh"
+#include "polydg/detail/core/cuda_check.cuh"
+#include "polydg/detail/core/forall.cuh"
+#include "polydg/detail/core/stream_fork.cuh"
+#include "polydg/detail/dg/boundary_face_kernel.cuh"
+#include "polydg/detail/dg/device_diffusion_ranges.cuh"
+#include "polydg/detail/dg/device_quadrature_mesh.cuh"
+#include "polydg/detail/dg/element_kernel.cuh"
+#include "polydg/detail/dg/interior_face_kernel.cuh"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/dg/assembler.hpp"
