@@ -10,17 +10,18 @@
 //   -pc_type lu
 //   build/bin/heat --backend gpu --p 3 --cells-per-side 300 --elements 20000
 //
-// Description: what a user of libpolydg does every time step (SPEC §5, seed 004 §2.3 and
-// §4.1): the parabolic problem ∂t u − ∇·(a∇u) + w·∇u + c u = f on a polygonal mesh is solved
+// Description: what a user of libpolydg does every time step (docs/theory.md, "Space-time
+// slabs"): the parabolic problem ∂t u − ∇·(a∇u) + w·∇u + c u = f on a polygonal mesh is solved
 // slab by slab on space-time prisms κ × I_n with the P_p(κ × I_n) space-time DG method. The
 // slab's pattern, quadrature mesh and PETSc matrix are built once; each step re-assembles the
 // rhs (and the matrix only when a, w, c depend on time), adds the previous slab's solution
 // as inflow data at t_{n−1}, and solves with the previous solution as the initial guess.
-// Default: seed 004 §4.1's problem (a = 1, w = 0, c = 1, u = sin(πx) sin(πy)(1 − t)) on the
+// Default: a = 1, w = 0, c = 1, u = sin(πx) sin(πy)(1 − t) on the
 // oscillating-boundary domain agglomerated into ~1000 polygons, p = 2, 20 steps to T = 1.
 // The assemblies run on the GPU (DeviceSlabSolver) where the library has CUDA and a device is
-// present, else on the CPU (SlabSolver): one march loop for both, the same problem functors
-// (POLYDG_HD: callable on host and device). With CUDA this file is compiled by nvcc.
+// present, else on the CPU (SlabSolver): one march loop for both, the same problem functors.
+// Plain C++: on the GPU the functors are evaluated on the host at the slab's quadrature points
+// each step and the library's precompiled kernels assemble (DeviceSlabSolver, SlabData::host).
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -46,8 +47,8 @@
 #include "polydg/spacetime/slab_solver.hpp"
 #include "polydg/spacetime/slab_trace.hpp"
 #include "polydg/spacetime/space_time_coefficients.hpp"
-#if POLYDG_CUDA && defined(__CUDACC__)
-#include "polydg/cuda/device_slab_solver.cuh"
+#if POLYDG_CUDA
+#include "polydg/spacetime/device_slab_solver.hpp"
 #endif
 
 namespace {
@@ -163,14 +164,13 @@ Options parse_options(int argc, char** argv) {
 }
 
 // ---- the problems: exact solution u(x, y, t), and the spatial data as functions of (x, y, t).
-// Function objects with POLYDG_HD call operators, so the GPU kernels can call them too.
 struct HeatSolution {
-  POLYDG_HD double operator()(const polydg::Point<3>& x) const {
+  double operator()(const polydg::Point<3>& x) const {
     return sin(pi * x[0]) * sin(pi * x[1]) * (1 - x[2]);
   }
 };
 struct HeatSource {  // u_t − Δu + u
-  POLYDG_HD double operator()(const polydg::Point<3>& x) const {
+  double operator()(const polydg::Point<3>& x) const {
     const double s = sin(pi * x[0]) * sin(pi * x[1]);
     return -s + (2 * pi * pi + 1) * s * (1 - x[2]);
   }
@@ -187,21 +187,21 @@ struct Heat {
   }
 };
 
-POLYDG_HD inline double varying_diffusion(const polydg::Point<3>& x) {
+inline double varying_diffusion(const polydg::Point<3>& x) {
   return 0.5 * (1 + x[0] * x[0] * x[2]);
 }
 struct AdvectionDiffusionSolution {
-  POLYDG_HD double operator()(const polydg::Point<3>& x) const {
+  double operator()(const polydg::Point<3>& x) const {
     return exp(-x[2]) * sin(pi * x[0]) * sin(pi * x[1]) + x[0] * x[2];
   }
 };
 struct AdvectionDiffusionTensor {
-  POLYDG_HD polydg::Tensor<2> operator()(const polydg::Point<3>& x) const {
+  polydg::Tensor<2> operator()(const polydg::Point<3>& x) const {
     return polydg::Tensor<2>::identity(varying_diffusion(x));
   }
 };
 struct AdvectionDiffusionSource {  // u_t − ∇·(a∇u) + w·∇u, w = (1, 1/2)
-  POLYDG_HD double operator()(const polydg::Point<3>& x) const {
+  double operator()(const polydg::Point<3>& x) const {
     const double e = exp(-x[2]), sx = sin(pi * x[0]), sy = sin(pi * x[1]);
     const double cx = cos(pi * x[0]), cy = cos(pi * x[1]);
     const double u_t = -e * sx * sy + x[0];
@@ -226,7 +226,7 @@ struct AdvectionDiffusion {
 /// u at t = 0 as a function of the spatial point: the march's initial condition.
 template <class Solution>
 struct InitialValue {
-  POLYDG_HD double operator()(const polydg::Point<2>& x) const {
+  double operator()(const polydg::Point<2>& x) const {
     return Solution{}(polydg::Point<3>{{x[0], x[1], 0.0}});
   }
 };
@@ -325,7 +325,7 @@ int run(const Options& o, const std::shared_ptr<const polydg::SimplexMesh<2>>& f
   using Initial = InitialValue<typename Problem::Solution>;
   const bool gpu =
       o.backend == "gpu" || (o.backend == "auto" && polydg::device::device_count() > 0);
-#if POLYDG_CUDA && defined(__CUDACC__)
+#if POLYDG_CUDA
   if (gpu) {
     polydg::require(polydg::device::device_count() > 0,
                     "--backend gpu: no CUDA device is visible to this process");

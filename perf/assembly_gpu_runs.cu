@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "assembly_gpu_runs.hpp"
-#include "polydg/detail/core/cuda_check.cuh"
 #include "dg/coo_assembly.cuh"
-#include "polydg/cuda/device_assembler.cuh"
 #include "heat_slab_problem.hpp"
 #include "polydg/core/device_buffer.hpp"
+#include "polydg/cuda/device_assembler.cuh"
+#include "polydg/detail/core/cuda_check.cuh"
 #include "polydg/dg/element_integrand.hpp"
 #include "polydg/dg/face_integrand.hpp"
 #include "polydg/fem/basis_space.hpp"
@@ -219,7 +219,8 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
   static bool process_first = true;
   {
     DeviceAssemblyOptions cold_options;  // the defaults but the run's overlap option
-    if (overlap_max_degree) cold_options.overlap_interior_faces_max_degree = *overlap_max_degree;
+    if (overlap_max_degree)
+      cold_options.tuning.overlap_interior_faces_max_degree = *overlap_max_degree;
     device::release_cached_memory();  // an empty memory pool: every allocation a new one
     ColdFirstAssembly& cold = times.cold;
     cold.process_first = process_first;
@@ -269,7 +270,7 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
 
   DeviceAssemblyOptions options;
   options.record_timings = true;
-  if (overlap_max_degree) options.overlap_interior_faces_max_degree = *overlap_max_degree;
+  if (overlap_max_degree) options.tuning.overlap_interior_faces_max_degree = *overlap_max_degree;
   {  // set-up parts: the host mesh's upload and the interface scratch (deterministic mode)
     device::synchronize();
     start = Clock::now();
@@ -413,24 +414,24 @@ GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
   };
   if (capped_shared_bytes > 0) {  // the point batches capped
     DeviceAssemblyOptions capped = options;
-    capped.max_block_shared_bytes = capped_shared_bytes;
+    capped.tuning.max_block_shared_bytes = capped_shared_bytes;
     times.capped = time_variant(capped);
   }
   DeviceAssemblyOptions warps = options;  // small items one per warp, not one per thread
-  warps.small_items_per_thread = false;
+  warps.tuning.small_items_per_thread = false;
   times.warps = time_variant(warps);
   DeviceAssemblyOptions not_persistent = options;  // a block of the grid per item
-  not_persistent.persistent_blocks = false;
+  not_persistent.tuning.persistent_blocks = false;
   times.not_persistent = time_variant(not_persistent);
   DeviceAssemblyOptions fma = options;  // FP64 FMAs where the tensor cores would multiply
-  fma.tensor_cores = false;
+  fma.tuning.tensor_cores = false;
   times.fma = time_variant(fma);
   DeviceAssemblyOptions in_turn = options;  // no producer warp
-  in_turn.overlap_point_evaluation = false;
+  in_turn.tuning.overlap_point_evaluation = false;
   times.in_turn = time_variant(in_turn);
   {  // the interior faces after the elements: each phase is one kernel's time
     DeviceAssemblyOptions one_stream = options;
-    one_stream.overlap_interior_faces_max_degree = -1;
+    one_stream.tuning.overlap_interior_faces_max_degree = -1;
     DeviceAssembler<3> assembler(slab, conditions, assembly_options, one_stream);
     const Reassembly reassembly = time_matrix_reassembly(assembler, coefficients, repeats);
     times.one_stream = variant_times(reassembly);

@@ -141,7 +141,7 @@ struct GpuAssemblyTimes {
 /// Times the heat slab problem (heat_slab_problem.hpp) on `slab`; compares its matrix and rhs
 /// with the CPU's where `cpu` has them.
 /// capped_shared_bytes: the cap on the shared memory per block of the capped variant (0: skip it).
-/// overlap_max_degree: DeviceAssemblyOptions::overlap_interior_faces_max_degree of every run but
+/// overlap_max_degree: LaunchTuning::overlap_interior_faces_max_degree of every run but
 /// the one-stream variant's (none: the default).
 GpuAssemblyTimes time_gpu_slab_assembly(const PolytopicMesh<3>& slab,
                                         const AssemblyOptions& assembly_options,

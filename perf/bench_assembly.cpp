@@ -33,10 +33,10 @@
 // --quadrature-extra: QuadratureDegrees::extra of the slab problem, rules of degree 2p + extra
 // (the library's default 2). The slab problem's coefficients are constant, so 0 integrates its
 // matrix exactly (the rhs, sin(x + t), then with a degree-2p rule).
-// --overlap-max-degree: DeviceAssemblyOptions::overlap_interior_faces_max_degree (default 1) of
+// --overlap-max-degree: LaunchTuning::overlap_interior_faces_max_degree (default 1) of
 // every re-assembly but the "interior faces after elements" rows (one stream).
 // --capped-shared-kib: the cap on the shared memory per block of the "KiB cap" re-assembly rows
-// (DeviceAssemblyOptions::max_block_shared_bytes; 0 skips them), against the default (128 KiB,
+// (LaunchTuning::max_block_shared_bytes; 0 skips them), against the default (128 KiB,
 // and each launch sized to keep its resident blocks): 40 KiB was the earlier default.
 // --fp64-peak-tflops, --fp64-tensor-peak-tflops: the FP64 peaks of the FMA (vector) units and of
 // the tensor cores that the FLOP rates are shares of, instead of those computed from the device

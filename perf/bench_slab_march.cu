@@ -48,13 +48,13 @@
 #include "polydg/core/command_line.hpp"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
+#include "polydg/cuda/device_slab_solver.cuh"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/oscillating_domain.hpp"
 #include "polydg/petsc/aij_matrix.hpp"
 #include "polydg/petsc/session.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
 #include "polydg/spacetime/slab_solver.hpp"
-#include "polydg/cuda/device_slab_solver.cuh"
 
 namespace {
 
@@ -246,8 +246,8 @@ int main(int argc, char** argv) {
             dofs = static_cast<long long>(cpu.solution().size());
           }
           if (gpu_present) {
-            polydg::DeviceSlabSolver<decltype(data), InitialCondition> gpu(mesh, conditions, data,
-                                                                           options);
+            polydg::DeviceFunctorSlabSolver<decltype(data), InitialCondition> gpu(mesh, conditions,
+                                                                                  data, options);
             gpu.set_initial_condition(InitialCondition{});
             gpu_times = march(gpu, steps, tau);
           }

@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <mutex>
 
-#include "cuda_check.cuh"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/parallel_copy.hpp"
+#include "polydg/detail/core/cuda_check.cuh"
 
 namespace polydg::device {
 

@@ -19,14 +19,14 @@
 
 #include <vector>
 
+#include "polydg/core/device_buffer.hpp"
+#include "polydg/cuda/device_assembler.cuh"
 #include "polydg/detail/core/cuda_check.cuh"
 #include "polydg/detail/core/thrust_allocator.cuh"
 #include "polydg/detail/dg/boundary_face_kernel.cuh"
-#include "polydg/cuda/device_assembler.cuh"
 #include "polydg/detail/dg/device_diffusion_ranges.cuh"
 #include "polydg/detail/dg/element_kernel.cuh"
 #include "polydg/detail/dg/interior_face_kernel.cuh"
-#include "polydg/core/device_buffer.hpp"
 
 namespace polydg {
 namespace device::detail {
@@ -180,7 +180,7 @@ class CooAssembly {
     assemble_elements_on_device(mesh, segment, coefficients, elements, static_cast<Real*>(nullptr));
     assemble_interior_faces_on_device(
         mesh, assembler_.pattern().view(), ranges_.data(), options.penalty_constant, coefficients,
-        FaceWriteMode::scratch_only, scratch, interface_workspace_, pattern_values);
+        InterfaceWriteMode::scratch_only, scratch, interface_workspace_, pattern_values);
     assemble_boundary_faces_on_device(mesh, segment, ranges_.data(), options.penalty_constant,
                                       coefficients, boundary, static_cast<Real*>(nullptr));
   }

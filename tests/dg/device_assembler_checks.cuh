@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "dg/coo_assembly.cuh"
-#include "polydg/cuda/device_assembler.cuh"
 #include "gpu_test_support.hpp"
+#include "polydg/cuda/device_assembler.cuh"
 #include "polydg/dg/assembler.hpp"
 #include "polydg/dg/boundary_conditions.hpp"
 #include "polydg/dg/coefficients.hpp"
@@ -75,34 +75,34 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
     return Host{gpu.values_to_host(), gpu.rhs_to_host()};
   };
   DeviceAssemblyOptions narrow;
-  narrow.max_block_threads = 64;
+  narrow.tuning.max_block_threads = 64;
   DeviceAssemblyOptions small_batches;  // several batches per item (the default may opt in
-  small_batches.max_block_shared_bytes = 8 * 1024;  // above 48 KiB where occupancy allows)
+  small_batches.tuning.max_block_shared_bytes = 8 * 1024;  // above 48 KiB where occupancy allows)
   DeviceAssemblyOptions warps;  // small items one per warp rather than one per thread
-  warps.small_items_per_thread = false;
+  warps.tuning.small_items_per_thread = false;
   DeviceAssemblyOptions blocks = warps;  // ... or one per block
-  blocks.small_items_per_warp = false;
+  blocks.tuning.small_items_per_warp = false;
   DeviceAssemblyOptions in_turn;  // no producer warp: the point evaluation between barriers
-  in_turn.overlap_point_evaluation = false;
+  in_turn.tuning.overlap_point_evaluation = false;
   DeviceAssemblyOptions overlapped = blocks;  // a producer warp in every launch
-  overlapped.overlap_min_mean_points = 0;
+  overlapped.tuning.overlap_min_mean_points = 0;
   DeviceAssemblyOptions narrow_blocks = overlapped;  // one unit warp and the producer warp
-  narrow_blocks.max_block_threads = 64;
+  narrow_blocks.tuning.max_block_threads = 64;
   DeviceAssemblyOptions item_per_block = overlapped;  // blocks not persistent
-  item_per_block.persistent_blocks = false;
+  item_per_block.tuning.persistent_blocks = false;
   // Three persistent blocks: each takes many items, of different sizes on hp meshes, and with
   // narrow blocks in several passes, its producer evaluating the next item's first batch.
   DeviceAssemblyOptions few_blocks = overlapped, few_narrow_blocks = narrow_blocks;
-  few_blocks.max_persistent_blocks = few_narrow_blocks.max_persistent_blocks = 3;
+  few_blocks.tuning.max_persistent_blocks = few_narrow_blocks.tuning.max_persistent_blocks = 3;
   // FP64 FMAs where the tensor cores would multiply: another rounding, the same bits again
   // under another launch configuration.
   DeviceAssemblyOptions fma, fma_few_narrow_blocks = few_narrow_blocks;
-  fma.tensor_cores = fma_few_narrow_blocks.tensor_cores = false;
+  fma.tuning.tensor_cores = fma_few_narrow_blocks.tuning.tensor_cores = false;
   // The interior faces after the elements and the boundaries, or beside them at every degree
   // (the default: at p ≤ 2).
   DeviceAssemblyOptions one_stream, beside;
-  one_stream.overlap_interior_faces_max_degree = -1;
-  beside.overlap_interior_faces_max_degree = max_basis_degree;
+  one_stream.tuning.overlap_interior_faces_max_degree = -1;
+  beside.tuning.overlap_interior_faces_max_degree = max_basis_degree;
   DeviceAssemblyOptions atomic;
   atomic.write_mode = FaceWriteMode::atomic;
   const Host first = run({}), atomic_run = run(atomic), fma_run = run(fma);

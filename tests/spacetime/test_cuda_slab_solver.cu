@@ -1,10 +1,12 @@
-// DeviceSlabSolver (include/polydg/cuda/device_slab_solver.cuh): the march with every assembly on
-// the GPU.
+// DeviceSlabSolver (polydg/spacetime/device_slab_solver.hpp): the march with every assembly on
+// the GPU, its data evaluated on the host at the quadrature points (SlabData::host, the
+// precompiled kernels) or in the kernels (SlabData::device_functors, the template path).
 //  * It reproduces a polynomial in (x, y, t) over slabs of different lengths, to 1e-10, as
 //    SlabSolver does — with the matrix re-assembled exactly when the time step changes, and
 //    the previous slab's solution read on the device.
-//  * On seed 004's heat problem, P_1 and P_2, coefficients depending on t or not, its
-//    solutions equal SlabSolver's to 1e-10 relative at every step, and so do its errors at T.
+//  * On the heat problem (u = sin(πx) sin(πy)(1 − t)), P_1 and P_2, coefficients depending on t
+//    or not, its solutions equal SlabSolver's to 1e-10 relative at every step, and so do its
+//    errors at T — with either data evaluation.
 //  * With its products through the GPU's dense block format (SlabProducts::dense_blocks) and ILU
 //    from the AIJ matrix, it takes the iterations of the AIJ products to the same solutions.
 //  * A step without an initial condition, or one that does not move forward, is refused, naming
@@ -23,13 +25,13 @@
 #include "error_message.hpp"
 #include "gpu_test_support.hpp"
 #include "iterative_march_options.hpp"
+#include "polydg/cuda/device_slab_solver.cuh"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
 #include "polydg/petsc/session.hpp"
 #include "polydg/spacetime/slab_errors.hpp"
 #include "polydg/spacetime/slab_solver.hpp"
 #include "polydg/spacetime/space_time_coefficients.hpp"
-#include "polydg/cuda/device_slab_solver.cuh"
 
 using namespace polydg;
 using testing::contains;
@@ -47,7 +49,7 @@ PolytopicMesh<2> polygons(int n, int p) {
 
 // Two problems in one set of coefficient types (each type compiles every assembly kernel
 // again): kind 0, a quadratic in (x, y, t) with the source of u_t − Δu + w·∇u + u for
-// w = (0.3, −0.2); kind 1, seed 004 §4.1's heat problem, a = 1, c = 1, w = 0,
+// w = (0.3, −0.2); kind 1, the heat problem, a = 1, c = 1, w = 0,
 // u = sin(πx) sin(πy)(1 − t).
 struct Solution {
   int kind;
@@ -101,11 +103,12 @@ SlabErrors cpu_errors_of(const Solver& solver, const Exact& exact) {
                              solver.solution(), exact);
 }
 
+template <SlabData evaluation>
 void polynomial_reproduced_over_slabs() {
   SlabSolverOptions options;
   options.coefficients_depend_on_time = false;
-  DeviceSlabSolver<Problem, Initial> solver(polygons(8, 2), BoundaryConditions::all_dirichlet(),
-                                            problem(0), options);
+  DeviceSlabSolver<Problem, Initial, evaluation> solver(
+      polygons(8, 2), BoundaryConditions::all_dirichlet(), problem(0), options);
   solver.set_initial_condition(Initial{0, 0.1}, 0.1);
   // Steps 0.1, 0.1, 0.15, 0.05: the matrix is assembled on steps 1, 3 and 4 only.
   const bool assembled[] = {true, false, true, true};
@@ -113,9 +116,10 @@ void polynomial_reproduced_over_slabs() {
   for (double t : {0.2, 0.3, 0.45, 0.5}) {
     const SlabStep step = solver.step(t);
     const SlabErrors errors = errors_of(solver, Solution{0});
-    std::printf("quadratic, t = %.2f: slab error %.2e, top error %.2e, matrix %s\n", t,
-                std::sqrt(errors.slab_l2_squared), std::sqrt(errors.top_l2_squared),
-                step.matrix_assembled ? "assembled" : "reused");
+    std::printf(
+        "quadratic (data on the %s), t = %.2f: slab error %.2e, top error %.2e, matrix %s\n",
+        evaluation == SlabData::host ? "host" : "device", t, std::sqrt(errors.slab_l2_squared),
+        std::sqrt(errors.top_l2_squared), step.matrix_assembled ? "assembled" : "reused");
     POLYDG_GPU_CHECK(std::sqrt(errors.slab_l2_squared) < 1e-10);
     POLYDG_GPU_CHECK(std::sqrt(errors.top_l2_squared) < 1e-10);
     POLYDG_GPU_CHECK(step.matrix_assembled == assembled[n]);
@@ -124,12 +128,14 @@ void polynomial_reproduced_over_slabs() {
   }
 }
 
+template <SlabData evaluation>
 void heat_equals_cpu_march(int p, bool coefficients_depend_on_time) {
   const Problem data = problem(1);
   SlabSolverOptions options;
   options.coefficients_depend_on_time = coefficients_depend_on_time;
   const PolytopicMesh<2> mesh = polygons(10, p);
-  DeviceSlabSolver<Problem, Initial> gpu(mesh, BoundaryConditions::all_dirichlet(), data, options);
+  DeviceSlabSolver<Problem, Initial, evaluation> gpu(mesh, BoundaryConditions::all_dirichlet(),
+                                                     data, options);
   SlabSolver cpu(mesh, BoundaryConditions::all_dirichlet(), data, options);
   gpu.set_initial_condition(Initial{1, 0}, 0);
   cpu.set_initial_condition([](const Point<2>& x) { return Initial{1, 0}(x); }, 0);
@@ -148,9 +154,10 @@ void heat_equals_cpu_march(int p, bool coefficients_depend_on_time) {
   const double gpu_top = std::sqrt(gpu_errors.top_l2_squared);
   const double cpu_top = std::sqrt(cpu_errors.top_l2_squared);
   std::printf(
-      "heat P_%d (coefficients %s t): |GPU - CPU| / |CPU| of the solutions <= %.1e; "
-      "error at T %.6e (GPU), %.6e (CPU)\n",
-      p, coefficients_depend_on_time ? "depend on" : "do not depend on", worst, gpu_top, cpu_top);
+      "heat P_%d (coefficients %s t, data on the %s): |GPU - CPU| / |CPU| of the solutions <= "
+      "%.1e; error at T %.6e (GPU), %.6e (CPU)\n",
+      p, coefficients_depend_on_time ? "depend on" : "do not depend on",
+      evaluation == SlabData::host ? "host" : "device", worst, gpu_top, cpu_top);
   POLYDG_GPU_CHECK(std::abs(gpu_top - cpu_top) <= 1e-10 * cpu_top);
   POLYDG_GPU_CHECK(cpu_top < 0.1);  // a solution, not noise: ‖u(T)‖ = 0.4, P_1 is 0.047 off
 }
@@ -164,11 +171,11 @@ void dense_block_products_on_the_gpu_equal_aij_products() {
   options.coefficients_depend_on_time = false;
   options.solver.options_prefix = testing::set_iterative_march_options();
   const PolytopicMesh<2> mesh = polygons(10, 2);
-  DeviceSlabSolver<Problem, Initial> aij(mesh, BoundaryConditions::all_dirichlet(), problem(1),
-                                         options);
+  DeviceFunctorSlabSolver<Problem, Initial> aij(mesh, BoundaryConditions::all_dirichlet(),
+                                                problem(1), options);
   options.products = SlabProducts::dense_blocks;
-  DeviceSlabSolver<Problem, Initial> shell(mesh, BoundaryConditions::all_dirichlet(), problem(1),
-                                           options);
+  DeviceFunctorSlabSolver<Problem, Initial> shell(mesh, BoundaryConditions::all_dirichlet(),
+                                                  problem(1), options);
   aij.set_initial_condition(Initial{1, 0}, 0);
   shell.set_initial_condition(Initial{1, 0}, 0);
   for (double t : {0.05, 0.1, 0.2}) {  // the matrix assembled, reused, assembled again
@@ -186,8 +193,8 @@ void dense_block_products_on_the_gpu_equal_aij_products() {
 }
 
 void bad_steps_are_refused() {
-  DeviceSlabSolver<Problem, Initial> solver(polygons(4, 1), BoundaryConditions::all_dirichlet(),
-                                            problem(1));
+  DeviceFunctorSlabSolver<Problem, Initial> solver(polygons(4, 1),
+                                                   BoundaryConditions::all_dirichlet(), problem(1));
   POLYDG_GPU_CHECK(contains(error_message([&] { solver.step(0.1); }), "no initial condition"));
   solver.set_initial_condition(Initial{1, 0.5}, 0.5);
   POLYDG_GPU_CHECK(contains(error_message([&] { solver.step(0.5); }), "is not after t = 0.5"));
@@ -201,7 +208,11 @@ int main(int argc, char** argv) {
   PetscOptionsSetValue(nullptr, "-ksp_type", "preonly");
   PetscOptionsSetValue(nullptr, "-pc_type", "lu");
   return testing::run_gpu_checks(
-      polynomial_reproduced_over_slabs, [] { heat_equals_cpu_march(1, true); },
-      [] { heat_equals_cpu_march(2, false); }, dense_block_products_on_the_gpu_equal_aij_products,
-      bad_steps_are_refused);
+      polynomial_reproduced_over_slabs<SlabData::device_functors>,
+      polynomial_reproduced_over_slabs<SlabData::host>,
+      [] { heat_equals_cpu_march<SlabData::device_functors>(1, true); },
+      [] { heat_equals_cpu_march<SlabData::device_functors>(2, false); },
+      [] { heat_equals_cpu_march<SlabData::host>(1, true); },
+      [] { heat_equals_cpu_march<SlabData::host>(2, false); },
+      dense_block_products_on_the_gpu_equal_aij_products, bad_steps_are_refused);
 }

@@ -10,9 +10,13 @@
 ///   neumann(X, n) → double, n the spatial outward normal (Point<2>)
 /// Constants (with_diffusion(1.0), ...) work as they are. With __host__ __device__ spatial
 /// callables (or constants) the result runs on the device as well.
+#include <optional>
+#include <utility>
+
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/dg/coefficients.hpp"
+#include "polydg/dg/point_coefficients.hpp"
 
 namespace polydg {
 
@@ -23,11 +27,27 @@ struct SpaceTimeDiffusion {
   /// A's last row and column are zero: the element integrand leaves out its last component
   /// (element_components_for, element_integrand.hpp).
   static constexpr bool last_axis_free = true;
+  /// A point-indexed spatial a (PointValues, point_coefficients.hpp) gives a point-indexed A.
+  static constexpr bool point_indexed = PointIndexedCoefficient<SpatialDiffusion>;
   SpatialDiffusion a;
   POLYDG_HD Tensor<3> operator()(const Point<3>& x) const { return lift(a(x)); }
+  POLYDG_HD Tensor<3> at(PointIndex point, const Point<3>& x) const requires
+      PointIndexedCoefficient<SpatialDiffusion> {
+    return lift(a.at(point, x));
+  }
   /// A constant spatial a gives a constant A (ConstantCoefficient).
   POLYDG_HD Tensor<3> constant_value() const requires ConstantCoefficient<SpatialDiffusion> {
     return lift(a.constant_value());
+  }
+  /// ... and one without per-point values a uniform one (PointValues::uniform_value).
+  std::optional<Tensor<3>> uniform_value() const requires
+      requires(const SpatialDiffusion& spatial) {
+    spatial.uniform_value();
+  }
+  {
+    const auto spatial = a.uniform_value();
+    if (!spatial) return std::nullopt;
+    return lift(*spatial);
   }
 
  private:
@@ -43,18 +63,30 @@ template <class SpatialAdvection>
 struct SpaceTimeAdvection {
   /// b's last component is 1: a slab's top face is outflow (top_face_idle, face_integrand.hpp).
   static constexpr bool last_component_positive = true;
+  static constexpr bool point_indexed = PointIndexedCoefficient<SpatialAdvection>;
   SpatialAdvection w;
-  POLYDG_HD Point<3> operator()(const Point<3>& x) const {
-    const Point<2> spatial_w = w(x);
+  POLYDG_HD Point<3> operator()(const Point<3>& x) const { return lift(w(x)); }
+  POLYDG_HD Point<3> at(PointIndex point, const Point<3>& x) const requires
+      PointIndexedCoefficient<SpatialAdvection> {
+    return lift(w.at(point, x));
+  }
+
+ private:
+  POLYDG_HD static Point<3> lift(const Point<2>& spatial_w) {
     return Point<3>{{spatial_w[0], spatial_w[1], 1.0}};
   }
 };
 
 template <class SpatialNeumann>
 struct SpaceTimeNeumann {
+  static constexpr bool point_indexed = PointIndexedCoefficient<SpatialNeumann>;
   SpatialNeumann g;
   POLYDG_HD double operator()(const Point<3>& x, const Point<3>& n) const {
     return g(x, Point<2>{{n[0], n[1]}});
+  }
+  POLYDG_HD double at(PointIndex point, const Point<3>& x,
+                      const Point<3>& n) const requires PointIndexedCoefficient<SpatialNeumann> {
+    return g.at(point, x, Point<2>{{n[0], n[1]}});
   }
 };
 
@@ -68,6 +100,30 @@ auto space_time_coefficients(const Spatial& spatial) {
       .with_source(spatial.source)
       .with_dirichlet(spatial.dirichlet)
       .with_neumann(SpaceTimeNeumann<decltype(spatial.neumann)>{spatial.neumann});
+}
+
+/// The space-time coefficients of spatial data given per point of the slab mesh (2D values —
+/// a, w, ... — at the slab's 3D quadrature points): the slab solvers' precompiled type.
+using SpaceTimePointCoefficients =
+    decltype(space_time_coefficients(std::declval<PointCoefficients<2>>()));
+
+/// Space-time coefficients of constant spatial data in per-point form (no arrays).
+template <class Diffusion, class Advection, class Reaction, class Source, class Dirichlet,
+          class Neumann>
+requires ConstantCoefficient<Diffusion> && ConstantCoefficient<Advection> &&
+    ConstantCoefficient<Reaction> && ConstantCoefficient<Source> &&
+    ConstantCoefficient<Dirichlet> && ConstantCoefficient<Neumann>
+        SpaceTimePointCoefficients as_point_coefficients(
+            const Coefficients<3, SpaceTimeDiffusion<Diffusion>, SpaceTimeAdvection<Advection>,
+                               Reaction, Source, Dirichlet, SpaceTimeNeumann<Neumann>>& data) {
+  PointCoefficients<2> spatial;
+  spatial.diffusion.constant = data.diffusion.a.constant_value();
+  spatial.advection.constant = data.advection.w.constant_value();
+  spatial.reaction.constant = data.reaction.constant_value();
+  spatial.source.constant = data.source.constant_value();
+  spatial.dirichlet.constant = data.dirichlet.constant_value();
+  spatial.neumann.constant = data.neumann.g.constant_value();
+  return space_time_coefficients(spatial);
 }
 
 }  // namespace polydg

@@ -4,8 +4,8 @@
 // `body` must be a __device__ (or __host__ __device__) lambda (nvcc --extended-lambda).
 #include <cuda_runtime.h>
 
-#include "cuda_check.cuh"
 #include "polydg/core/types.hpp"
+#include "polydg/detail/core/cuda_check.cuh"
 
 namespace polydg::device {
 

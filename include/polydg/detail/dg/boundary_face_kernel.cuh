@@ -16,12 +16,12 @@
 // PreviousSlabTerms: the previous slab), so both launches share the kernel.
 #include <cuda_runtime.h>
 
+#include "polydg/core/macros.hpp"
+#include "polydg/core/types.hpp"
 #include "polydg/detail/dg/basis_tables.cuh"
 #include "polydg/detail/dg/device_quadrature_mesh.cuh"
 #include "polydg/detail/dg/element_item_launch.cuh"
 #include "polydg/detail/dg/tiled_point_schedule.cuh"
-#include "polydg/core/macros.hpp"
-#include "polydg/core/types.hpp"
 #include "polydg/dg/face_integrand.hpp"
 #include "polydg/dg/penalty.hpp"
 #include "polydg/fem/affine_simplex_map.hpp"
@@ -47,10 +47,13 @@ struct BoundaryTerms {
   bool matrix, rhs;
 
   __device__ BoundaryPoint<Dim> operator()(const DeviceQuadratureMeshView<Dim>& mesh, Index e,
-                                           Index f, const Point<Dim>& x) const {
+                                           Index f, Index q, const Point<Dim>& x) const {
     const Point<Dim> normal = mesh.boundary_facet_normals[f];
-    const Tensor<Dim> a = coefficients.diffusion(x);
-    const Point<Dim> b = coefficients.advection(x);
+    PointIndex point_index{PointKind::boundary, 0};
+    if constexpr (uses_point_indices<Coefficients>)
+      point_index.index = mesh.boundary_point_offsets[f] + q;
+    const Tensor<Dim> a = coefficient_at(coefficients.diffusion, point_index, x);
+    const Point<Dim> b = coefficient_at(coefficients.advection, point_index, x);
     BoundaryPoint<Dim> point;
     point.a_normal = a * normal;
     const double beta = dot(b, normal);
@@ -66,23 +69,32 @@ struct BoundaryTerms {
                                 diffusion_bound(diffusion_ranges[e], normal), mesh.penalty_scaling,
                                 mesh.trace_constants ? mesh.trace_constants[e] : 0.0);
     double g_dirichlet = 0, g_neumann = 0;
-    if (rhs && kind.needs_dirichlet_data()) g_dirichlet = coefficients.dirichlet(x);
-    if (rhs && kind.neumann_diffusive) g_neumann = coefficients.neumann(x, normal);
+    if (rhs && kind.needs_dirichlet_data())
+      g_dirichlet = coefficient_at(coefficients.dirichlet, point_index, x);
+    if (rhs && kind.neumann_diffusive)
+      g_neumann = coefficient_at(coefficients.neumann, point_index, x, normal);
     point.terms = boundary_point_terms(kind, beta, sigma, g_dirichlet, g_neumann);
     return point;
   }
 };
 
-/// The data term of previous_slab faces: rhs += ∫ value(e, x) φ_i (weight 1).
+/// The data term of previous_slab faces: rhs += ∫ value(e, x) φ_i (weight 1); a point-indexed
+/// value (PointValues) is read at the boundary point.
 template <int Dim, class Value>
 struct PreviousSlabTerms {
   Value value;
 
   __device__ BoundaryPoint<Dim> operator()(const DeviceQuadratureMeshView<Dim>& mesh, Index e,
-                                           Index f, const Point<Dim>& x) const {
+                                           Index f, Index q, const Point<Dim>& x) const {
     BoundaryPoint<Dim> point;
     point.acts = mesh.boundary_facet_kinds[f] == BoundaryKind::previous_slab;
-    if (point.acts) point.terms.rhs_value = value(e, x);
+    if (!point.acts) return point;
+    if constexpr (PointIndexedCoefficient<Value>) {
+      point.terms.rhs_value =
+          value.at(PointIndex{PointKind::boundary, mesh.boundary_point_offsets[f] + q}, e, x);
+    } else {
+      point.terms.rhs_value = value(e, x);
+    }
     return point;
   }
 };
@@ -123,7 +135,7 @@ struct BoundaryLaunch : ElementItemLaunch<Dim, ValueType> {
     const Index q = this->rule_point(it, k);
     const Point<Dim>* vertices = mesh.boundary_facet_vertices + GlobalIndex(f) * Dim;
     const Point<Dim> x = map_reference_point<Dim - 1, Dim>(vertices, mesh.boundary_rule_points[q]);
-    const BoundaryPoint<Dim> point = terms(mesh, it.element, f, x);
+    const BoundaryPoint<Dim> point = terms(mesh, it.element, f, q - it.rule_begin, x);
     if (!point.acts) {  // adds exact zeros (point_contributes: skipped), the tables finite
       for (int m = 0; m < record_size_for(basis_stride); ++m) record[m] = 0;
       return;

@@ -14,10 +14,10 @@
 #include <cstring>
 #include <optional>
 
+#include "polydg/core/device_buffer.hpp"
 #include "polydg/detail/core/forall.cuh"
 #include "polydg/detail/dg/device_quadrature_mesh.cuh"
 #include "polydg/detail/dg/diffusion_range_kernel.cuh"
-#include "polydg/core/device_buffer.hpp"
 #include "polydg/dg/coefficients.hpp"
 #include "polydg/dg/diffusion_ranges.hpp"
 #include "polydg/dg/penalty.hpp"
@@ -40,15 +40,15 @@ class DeviceDiffusionRanges {
             "DeviceDiffusionRanges: ", ranges_.size(), " ranges for a mesh of ",
             mesh.element_count(), " elements");
     if constexpr (ConstantCoefficient<decltype(coefficients.diffusion)>) {
-      const DiffusionRange<Dim> range =
-          constant_diffusion_range<Dim>(coefficients.diffusion.constant_value());
-      if (constant_ && std::memcmp(&*constant_, &range, sizeof range) == 0) return;
-      DiffusionRange<Dim>* ranges = ranges_.data();
-      device::forall(
-          GlobalIndex(ranges_.size()), [=] __device__(GlobalIndex e) { ranges[e] = range; },
-          stream);
-      constant_ = range;
+      fill_constant(constant_diffusion_range<Dim>(coefficients.diffusion.constant_value()), stream);
     } else {
+      // Per-point coefficients without per-point values are constant at run time.
+      if constexpr (requires { coefficients.diffusion.uniform_value(); }) {
+        if (const auto uniform = coefficients.diffusion.uniform_value()) {
+          fill_constant(constant_diffusion_range<Dim>(*uniform), stream);
+          return;
+        }
+      }
       constant_.reset();
       compute_diffusion_ranges_on_device(mesh, coefficients, ranges_.data(), stream);
     }
@@ -56,6 +56,16 @@ class DeviceDiffusionRanges {
 
   /// ranges[e] for every element, in device memory.
   const DiffusionRange<Dim>* data() const { return ranges_.data(); }
+
+  /// Every element's range is `range` (no pass where they hold it already). (Public: the
+  /// device lambda's enclosing function may not be private.)
+  void fill_constant(const DiffusionRange<Dim>& range, cudaStream_t stream) {
+    if (constant_ && std::memcmp(&*constant_, &range, sizeof range) == 0) return;
+    DiffusionRange<Dim>* ranges = ranges_.data();
+    device::forall(
+        GlobalIndex(ranges_.size()), [=] __device__(GlobalIndex e) { ranges[e] = range; }, stream);
+    constant_ = range;
+  }
 
  private:
   device::DeviceBuffer<DiffusionRange<Dim>> ranges_;

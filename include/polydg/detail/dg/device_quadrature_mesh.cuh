@@ -21,13 +21,14 @@
 #include <utility>
 #include <vector>
 
-#include "polydg/detail/core/cuda_check.cuh"
-#include "polydg/detail/dg/basis_tables.cuh"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/types.hpp"
+#include "polydg/detail/core/cuda_check.cuh"
+#include "polydg/detail/dg/basis_tables.cuh"
 #include "polydg/dg/boundary_conditions.hpp"
 #include "polydg/dg/last_coordinate_map.hpp"
 #include "polydg/dg/penalty.hpp"
+#include "polydg/dg/point_coefficients.hpp"
 #include "polydg/dg/quadrature_degree.hpp"
 #include "polydg/dg/quadrature_mesh.hpp"
 #include "polydg/fem/basis_space.hpp"
@@ -66,6 +67,12 @@ struct DeviceQuadratureMeshView {
   const double* boundary_facet_measures = nullptr;
   const double* boundary_facet_cell_measures = nullptr;
   const BoundaryKind* boundary_facet_kinds = nullptr;
+  // The number of the first quadrature point of each sub-simplex, boundary sub-facet and
+  // interface sub-facet among the points of its kind (point_coefficients.hpp); null until
+  // DeviceQuadratureMesh::number_points
+  const GlobalIndex* element_point_offsets = nullptr;
+  const GlobalIndex* boundary_point_offsets = nullptr;
+  const GlobalIndex* interface_point_offsets = nullptr;
   // basis functions: the code (basis_tables.cuh) of function k of the degree-p basis of `space`
   // at basis_codes[p · basis_code_stride + k], p ≤ the mesh's max degree — a load where
   // basis_function_code's loops and integer divisions took ~2,000 instructions per P_1
@@ -469,6 +476,50 @@ class DeviceQuadratureMesh {
     return {&boundary_groups_[int(selection)], bound_array(bounds.begin), bound_array(bounds.end)};
   }
 
+  /// Numbers the quadrature points of each kind (PointIndex, point_coefficients.hpp): a piece's
+  /// points in rule order, the pieces in their order in `mesh` (the QuadratureMesh this was
+  /// built from). Once: later calls do nothing.
+  void number_points(const QuadratureMesh<Dim>& mesh) {
+    if (points_numbered_) return;
+    const auto degree = [&](Index e) { return mesh.element_degrees[std::size_t(e)]; };
+    std::vector<GlobalIndex> offsets;
+    GlobalIndex next = 0;
+    const auto number = [&](Index begin, Index end, Index rule_size) {
+      for (Index piece = begin; piece < end; ++piece) {
+        offsets.push_back(next);
+        next += rule_size;
+      }
+    };
+    for (Index e = 0; e < element_count_; ++e)
+      number(mesh.element_simplex_offsets[e], mesh.element_simplex_offsets[e + 1],
+             element_rule_size(degree(e)));
+    element_point_offsets_ = detail::upload(offsets);
+    point_counts_[int(PointKind::element)] = next;
+    offsets.clear();
+    next = 0;
+    for (Index e = 0; e < element_count_; ++e)
+      number(mesh.element_boundary_offsets[e], mesh.element_boundary_offsets[e + 1],
+             boundary_rule_size(degree(e)));
+    boundary_point_offsets_ = detail::upload(offsets);
+    point_counts_[int(PointKind::boundary)] = next;
+    offsets.clear();
+    next = 0;
+    for (Index i = 0; i < interface_count_; ++i) {
+      const auto& pair = mesh.interface_elements[std::size_t(i)];
+      number(mesh.interface_facet_offsets[i], mesh.interface_facet_offsets[i + 1],
+             interface_rule_size(std::max(degree(pair[0]), degree(pair[1]))));
+    }
+    interface_point_offsets_ = detail::upload(offsets);
+    point_counts_[int(PointKind::interface)] = next;
+    points_numbered_ = true;
+  }
+  bool points_numbered() const { return points_numbered_; }
+  /// The quadrature points of a kind (number_points first).
+  GlobalIndex point_count(PointKind kind) const {
+    require(points_numbered_, "DeviceQuadratureMesh::point_count: the points are not numbered");
+    return point_counts_[int(kind)];
+  }
+
   DeviceQuadratureMeshView<Dim> view() const {
     DeviceQuadratureMeshView<Dim> v;
     v.space = space_;
@@ -492,6 +543,11 @@ class DeviceQuadratureMesh {
     v.boundary_facet_measures = boundary_facet_measures_.data();
     v.boundary_facet_cell_measures = boundary_facet_cell_measures_.data();
     v.boundary_facet_kinds = boundary_facet_kinds_.data();
+    if (points_numbered_) {
+      v.element_point_offsets = element_point_offsets_.data();
+      v.boundary_point_offsets = boundary_point_offsets_.data();
+      v.interface_point_offsets = interface_point_offsets_.data();
+    }
     v.element_rule_offsets = element_rules_.offsets.data();
     v.element_rule_points = element_rules_.points.data();
     v.element_rule_weights = element_rules_.weights.data();
@@ -585,6 +641,10 @@ class DeviceQuadratureMesh {
   device::DeviceBuffer<BoundaryKind> boundary_facet_kinds_;
   device::DeviceBuffer<int> basis_codes_;
   int basis_code_stride_ = 0;
+  bool points_numbered_ = false;  ///< number_points
+  device::DeviceBuffer<GlobalIndex> element_point_offsets_, boundary_point_offsets_,
+      interface_point_offsets_;
+  GlobalIndex point_counts_[3] = {0, 0, 0};  ///< per PointKind
   detail::RuleTable<Dim> element_rules_;
   detail::RuleTable<Dim - 1> interface_rules_, boundary_rules_;
 };

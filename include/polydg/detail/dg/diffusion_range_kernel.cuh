@@ -13,6 +13,7 @@
 #include "polydg/detail/core/cuda_check.cuh"
 #include "polydg/detail/dg/device_quadrature_mesh.cuh"
 #include "polydg/dg/penalty.hpp"
+#include "polydg/dg/point_coefficients.hpp"
 #include "polydg/fem/affine_simplex_map.hpp"
 
 namespace polydg {
@@ -41,7 +42,10 @@ __global__ void diffusion_range_kernel(DeviceQuadratureMeshView<Dim> mesh, Index
       const Point<Dim> x = map_reference_point<Dim, Dim>(
           mesh.simplex_vertices + GlobalIndex(s) * (Dim + 1),
           mesh.element_rule_points[rule_begin + Index(k % rule_size)]);
-      const Tensor<Dim> a = coefficients.diffusion(x);
+      PointIndex point{PointKind::element, 0};
+      if constexpr (PointIndexedCoefficient<decltype(coefficients.diffusion)>)
+        point.index = mesh.element_point_offsets[s] + Index(k % rule_size);
+      const Tensor<Dim> a = coefficient_at(coefficients.diffusion, point, x);
       for (int i = 0; i < Dim; ++i)
         for (int j = 0; j < Dim; ++j) {
           range.lower[i][j] = seen ? fmin(range.lower[i][j], a[i][j]) : a[i][j];

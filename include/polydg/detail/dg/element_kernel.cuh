@@ -30,14 +30,15 @@
 
 #include <utility>
 
+#include "polydg/core/macros.hpp"
+#include "polydg/core/types.hpp"
 #include "polydg/detail/dg/basis_tables.cuh"
 #include "polydg/detail/dg/device_quadrature_mesh.cuh"
 #include "polydg/detail/dg/element_item_launch.cuh"
 #include "polydg/detail/dg/non_finite_watch.cuh"
 #include "polydg/detail/dg/tiled_point_schedule.cuh"
-#include "polydg/core/macros.hpp"
-#include "polydg/core/types.hpp"
 #include "polydg/dg/element_integrand.hpp"
+#include "polydg/dg/point_coefficients.hpp"
 #include "polydg/fem/affine_simplex_map.hpp"
 #include "polydg/sparse/device_block_pattern.hpp"
 
@@ -73,9 +74,12 @@ struct ElementLaunch : ElementItemLaunch<Dim, ValueType> {
   template <int FixedStride = 0>
   __device__ void evaluate_point(const Item& it, Index k, Real* record) const {
     const int basis_stride = table_stride(FixedStride, stride());
-    const Point<Dim>* vertices =
-        mesh.simplex_vertices + GlobalIndex(this->piece(it, k)) * (Dim + 1);
+    const Index piece = this->piece(it, k);
+    const Point<Dim>* vertices = mesh.simplex_vertices + GlobalIndex(piece) * (Dim + 1);
     const Index q = this->rule_point(it, k);
+    PointIndex point{PointKind::element, 0};
+    if constexpr (uses_point_indices<Coefficients>)
+      point.index = mesh.element_point_offsets[piece] + (q - it.rule_begin);
     const double jacobian = affine_measure_ratio<Dim, Dim>(vertices);
     const Point<Dim> x = map_reference_point<Dim, Dim>(vertices, mesh.element_rule_points[q]);
     // The map and the weight in double; the basis and everything after in Real.
@@ -86,15 +90,15 @@ struct ElementLaunch : ElementItemLaunch<Dim, ValueType> {
     record[reaction] = 0;  // c and f stay 0 for a target not assembled
     record[source] = 0;
     if (it.targets.block) {
-      const Tensor<Dim> a = coefficients.diffusion(x);
-      const Point<Dim> b = coefficients.advection(x);
+      const Tensor<Dim> a = coefficient_at(coefficients.diffusion, point, x);
+      const Point<Dim> b = coefficient_at(coefficients.advection, point, x);
       for (int i = 0; i < Dim; ++i) {
         for (int j = 0; j < Dim; ++j) record[diffusion + i * Dim + j] = Real(a[i][j]);
         record[advection + i] = Real(b[i]);
       }
-      record[reaction] = Real(coefficients.reaction(x));
+      record[reaction] = Real(coefficient_at(coefficients.reaction, point, x));
     }
-    if (it.targets.rhs) record[source] = Real(coefficients.source(x));
+    if (it.targets.rhs) record[source] = Real(coefficient_at(coefficients.source, point, x));
   }
   template <int FixedStride = 0>
   __device__ void evaluate_function(const Item& it, const Real* record, int u, int code, Real* test,

@@ -12,7 +12,7 @@
 // trial vectors (face_integrand.hpp) are formed once per point.
 //
 // The off-diagonal blocks belong to the interface alone and are overwritten. The diagonal
-// blocks are shared by all interfaces of an element; two write modes (FaceWriteMode):
+// blocks are shared by all interfaces of an element; two write modes (InterfaceWriteMode):
 //   deterministic  contributions go to per-interface scratch (N_a² then N_b² at
 //                  scratch_offsets[i]) and gather_interface_diagonals adds them per element in
 //                  the order of element_interfaces: the same bits on every run and launch;
@@ -33,14 +33,14 @@
 #include <span>
 #include <vector>
 
+#include "polydg/core/device_buffer.hpp"
+#include "polydg/core/macros.hpp"
+#include "polydg/core/types.hpp"
 #include "polydg/detail/dg/basis_tables.cuh"
 #include "polydg/detail/dg/contiguous_store.cuh"
 #include "polydg/detail/dg/device_quadrature_mesh.cuh"
 #include "polydg/detail/dg/non_finite_watch.cuh"
 #include "polydg/detail/dg/tiled_point_schedule.cuh"
-#include "polydg/core/device_buffer.hpp"
-#include "polydg/core/macros.hpp"
-#include "polydg/core/types.hpp"
 #include "polydg/dg/face_integrand.hpp"
 #include "polydg/dg/interface_scratch_layout.hpp"
 #include "polydg/dg/penalty.hpp"
@@ -49,8 +49,10 @@
 
 namespace polydg {
 
-/// How the face kernels add into blocks that several interfaces share (see the file comment).
-enum class FaceWriteMode { deterministic, atomic, scratch_only };
+/// How the face kernels add into blocks that several interfaces share (see the file comment):
+/// deterministic (into the scratch, then gathered), atomic, or scratch_only (Approach 1: the
+/// scratch alone, see CooAssembly). The public FaceWriteMode offers the first two.
+enum class InterfaceWriteMode { deterministic, atomic, scratch_only };
 
 /// Per-interface scratch and per-element interface lists of the deterministic mode.
 template <class Real>
@@ -108,7 +110,7 @@ struct InteriorFaceLaunch {
   const Index* interfaces;
   int p, n;  ///< the group's degree and N_p (the largest block side)
   Coefficients coefficients;
-  FaceWriteMode mode;
+  InterfaceWriteMode mode;
   InterfaceScratchView<Real> scratch;
   Real* values;
   NonFiniteWatch<Real> watch;  ///< the off-diagonal blocks and the atomics
@@ -145,7 +147,7 @@ struct InteriorFaceLaunch {
     it.point_count = Index(mesh.interface_facet_offsets[i + 1] - it.facet_begin) * it.rule_size;
     it.block[0][1] = values + block_offsets[2 * i];
     it.block[1][0] = values + block_offsets[2 * i + 1];
-    if (mode != FaceWriteMode::atomic) {
+    if (mode != InterfaceWriteMode::atomic) {
       it.block[0][0] = scratch.values + scratch.offsets[i];
       it.block[1][1] = it.block[0][0] + it.size[0] * it.size[0];
     } else {
@@ -185,7 +187,7 @@ struct InteriorFaceLaunch {
   }
   /// The write of store() to its target.
   __device__ void write(Real* entry, bool diagonal, Real value) const {
-    if (diagonal && mode == FaceWriteMode::atomic) {
+    if (diagonal && mode == InterfaceWriteMode::atomic) {
       watch.note(entry, atomicAdd(entry, value) + value);  // the sum it stored
     } else {
       *entry = value;
@@ -207,7 +209,7 @@ struct InteriorFaceLaunch {
     // leave half the rows' pairs unaligned).
     bool diagonal;
     Real* entry = target(it, i, j, diagonal);
-    if (!(diagonal && mode == FaceWriteMode::atomic) &&
+    if (!(diagonal && mode == InterfaceWriteMode::atomic) &&
         store_aligned_pair(entry, first_value, second_value)) {
       if (!diagonal) {  // diagonal: scratch, watched in the gather
         watch.note(entry, first_value);
@@ -237,7 +239,7 @@ struct InteriorFaceLaunch {
 #pragma unroll
         for (int c = 0; c < 2; ++c) {
           Real* block = it.block[r][c];
-          if (r == c && mode == FaceWriteMode::atomic) {
+          if (r == c && mode == InterfaceWriteMode::atomic) {
 #pragma unroll
             for (int e = 0; e < half * half; ++e) {
               const Real value = sum[r * half + e / half][c * half + e % half];
@@ -267,8 +269,11 @@ struct InteriorFaceLaunch {
     const double ratio = affine_measure_ratio<Dim - 1, Dim>(vertices);
     const Point<Dim> x = map_reference_point<Dim - 1, Dim>(vertices, mesh.interface_rule_points[q]);
     const Point<Dim> normal = mesh.interface_facet_normals[f];
-    const Tensor<Dim> a = coefficients.diffusion(x);
-    const Point<Dim> b = coefficients.advection(x);
+    PointIndex point{PointKind::interface, 0};
+    if constexpr (uses_point_indices<Coefficients>)
+      point.index = mesh.interface_point_offsets[f] + (q - it.rule_begin);
+    const Tensor<Dim> a = coefficient_at(coefficients.diffusion, point, x);
+    const Point<Dim> b = coefficient_at(coefficients.advection, point, x);
     const Point<Dim> a_n = a * normal;
     // The geometry, σ and the coefficients in double; the basis and the vectors in Real.
     record[weight] = Real(mesh.interface_rule_weights[q] * ratio);
@@ -425,7 +430,8 @@ void launch_interior_face_kernels(const DeviceQuadratureMesh<Dim>& mesh,
                                   const DeviceBlockPatternView& pattern,
                                   const DiffusionRange<Dim>* diffusion_ranges,
                                   double penalty_constant, const Coefficients& coefficients,
-                                  FaceWriteMode mode, const InterfaceScratchView<Real>& scratch,
+                                  InterfaceWriteMode mode,
+                                  const InterfaceScratchView<Real>& scratch,
                                   InteriorFaceWorkspace<Dim>& workspace, Real* values,
                                   const device::detail::LaunchLimits& limits = {},
                                   unsigned long long* first_non_finite = nullptr) {
@@ -496,14 +502,14 @@ void assemble_interior_faces_on_device(const DeviceQuadratureMesh<Dim>& mesh,
                                        const DeviceBlockPatternView& pattern,
                                        const DiffusionRange<Dim>* diffusion_ranges,
                                        double penalty_constant, const Coefficients& coefficients,
-                                       FaceWriteMode mode,
+                                       InterfaceWriteMode mode,
                                        const InterfaceScratchView<Real>& scratch,
                                        InteriorFaceWorkspace<Dim>& workspace, Real* values,
                                        const device::detail::LaunchLimits& limits = {},
                                        unsigned long long* first_non_finite = nullptr) {
   launch_interior_face_kernels(mesh, pattern, diffusion_ranges, penalty_constant, coefficients,
                                mode, scratch, workspace, values, limits, first_non_finite);
-  if (mode == FaceWriteMode::deterministic)
+  if (mode == InterfaceWriteMode::deterministic)
     gather_interface_diagonals(mesh, pattern, scratch, values, first_non_finite, limits.stream);
 }
 

@@ -84,17 +84,15 @@
 #include <limits>
 #include <type_traits>
 
-#include "polydg/detail/core/cuda_check.cuh"
-#include "polydg/detail/dg/thread_item_kernel.cuh"
 #include "polydg/core/error.hpp"
 #include "polydg/core/types.hpp"
+#include "polydg/detail/core/cuda_check.cuh"
+#include "polydg/detail/dg/device_launch_tuning.hpp"
+#include "polydg/detail/dg/thread_item_kernel.cuh"
 
 namespace polydg::device::detail {
 
-inline constexpr int max_block_threads = 512;
-/// The most shared memory per block for the point batches by default (opting in above 48 KiB);
-/// a launch takes less where more would cost resident blocks (launch_tiled_kernel).
-inline constexpr int point_batch_shared_bytes = 128 * 1024;
+// max_block_threads, point_batch_shared_bytes, min_points_to_overlap: device_launch_tuning.hpp.
 /// Units of phase-3 work (tiles × point groups) the split over points aims at per item.
 inline constexpr int target_units_per_item = 128;
 inline constexpr int max_point_groups = 8;
@@ -104,12 +102,6 @@ inline constexpr int max_warp_team_threads = 256;
 inline constexpr int min_warp_team_blocks = 2;
 /// Units a table small enough for one warp aims at: one pass of its lanes.
 inline constexpr int target_units_per_warp_item = 32;
-/// The producer warp (LaunchLimits::overlap_point_evaluation) is used where the items have at
-/// least this many points on average: two batches. Below, there is little to overlap and the
-/// extra warp and the smaller batches cost: on Table 2's slab (H100) the P_3 / P_4 / P_5
-/// interfaces (20 / 32 / 46 points) were 1.29× / 1.04× / 1.01× slower with it, the P_4 / P_5
-/// elements (247 / 463 points) 1.07× / 1.21× faster, the P_5 boundaries (157) 1.05× faster.
-inline constexpr int min_points_to_overlap = 64;
 /// FP64 tensor-core products (tensor_tiles below): a warp's register region is at most this
 /// many 8 × 8 tiles on a side, a block has at most max_tensor_regions warps of regions...
 inline constexpr int tensor_region_side = 4;

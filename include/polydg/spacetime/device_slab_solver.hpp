@@ -1,0 +1,192 @@
+#pragma once
+/// DeviceSlabSolver: SlabSolver's march (polydg/spacetime/slab_solver.hpp) with every assembly
+/// on the GPU. The slab's geometry is uploaded once and mapped onto each new interval on the
+/// device; the matrix (when a step needs it) and the rhs are assembled there, the coupling term
+/// too — from u_0, or from the previous slab's solution, which stays on the device between
+/// steps. The values go to PETSc's AIJ matrix from device memory (AijMatrix::update_from_device),
+/// the rhs in one copy, and the KSP solves as SlabSolver's, configured from the options
+/// database. With SlabSolverOptions::products = SlabProducts::dense_blocks the KSP's products
+/// run on the GPU: a MATSHELL over a DeviceDenseBlockMatrix refreshed on the device after each
+/// matrix assembly; the AIJ matrix builds the preconditioner.
+///
+///   auto data = polydg::space_time_coefficients(spatial_data);
+///   polydg::DeviceSlabSolver solver(spatial_mesh, conditions, data);
+///   solver.set_initial_condition(U0{}, 0.0);       // U0: double(const Point<2>&)
+///   for (int n = 1; n <= steps; ++n) solver.step(n * tau);
+///
+/// Where the data is evaluated (SlabData):
+///   * host (default; plain C++, no nvcc): each step evaluates the spatial data on the host at
+///     the new slab's quadrature points (DevicePointCoefficients; A, b and c only where the
+///     matrix is assembled) and u_0 at the first slab's bottom points, and assembles with the
+///     kernels libpolydg compiled for SpaceTimePointCoefficients;
+///   * device_functors: the data are __host__ __device__ callables evaluated in the kernels — no
+///     host evaluation or upload per step; include polydg/cuda/device_slab_solver.cuh in a .cu
+///     file (the template path).
+/// The steps' results agree with SlabSolver's to the solver's tolerance (the assemblies agree to
+/// ~1e-15).
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "polydg/core/device_buffer.hpp"
+#include "polydg/core/error.hpp"
+#include "polydg/dg/device_assembler.hpp"
+#include "polydg/dg/device_point_coefficients.hpp"
+#include "polydg/dg/discrete_function.hpp"
+#include "polydg/petsc/aij_matrix.hpp"
+#include "polydg/petsc/device_dense_block_operator.hpp"
+#include "polydg/petsc/linear_solver.hpp"
+#include "polydg/petsc/petsc_vector.hpp"
+#include "polydg/petsc/shell_matrix.hpp"
+#include "polydg/spacetime/previous_slab_values.hpp"
+#include "polydg/spacetime/slab_march.hpp"
+#include "polydg/spacetime/slab_mesh.hpp"
+#include "polydg/spacetime/slab_shell_products.hpp"
+#include "polydg/spacetime/slab_solver.hpp"
+#include "polydg/sparse/dense_block_matrix.hpp"
+#include "polydg/sparse/device_dense_block_matrix.hpp"
+
+namespace polydg {
+/// Where DeviceSlabSolver evaluates the problem's data (see the file comment).
+enum class SlabData { host, device_functors };
+
+/// The coupling term's data on the first slab: u_0 at the bottom point's spatial coordinates.
+template <class Initial>
+struct InitialTrace {
+  Initial initial;
+  POLYDG_HD double operator()(Index, const Point<3>& x) const {
+    return initial(Point<2>{{x[0], x[1]}});
+  }
+};
+
+template <class Coefficients, class Initial, SlabData data_evaluation = SlabData::host>
+class DeviceSlabSolver {
+ public:
+  DeviceSlabSolver(const PolytopicMesh<2>& spatial, const BoundaryConditions& spatial_conditions,
+                   Coefficients coefficients, const SlabSolverOptions& options = {},
+                   const DeviceAssemblyOptions& device_options = {})
+      : coefficients_(coefficients),
+        options_(options),
+        slab_(options.degree > 0 ? make_slab_mesh(spatial, options.degree)
+                                 : make_slab_mesh(spatial)),
+        assembler_(slab_, slab_boundary_conditions(spatial_conditions), options.assembly,
+                   device_options),
+        rhs_(std::size_t(assembler_.pattern().dof_count())),
+        solution_(rhs_.size()),
+        previous_(rhs_.size()),
+        aij_(*assembler_.host_pattern()),
+        b_(*assembler_.host_pattern()),
+        x_(*assembler_.host_pattern()) {
+    // The dense blocks' layout from the pattern (zero values until the first step's assembly).
+    if (options.products == SlabProducts::dense_blocks)
+      shell_.emplace(DenseBlockMatrix<double>(assembler_.make_host_matrix()),
+                     options.solver.options_prefix, assembler_.host_pattern());
+    make_slab_linear_solver(solver_, shell_ ? shell_->mat() : aij_.mat(), aij_.mat(),
+                            options.solver);
+  }
+
+  /// u_0 as a device-callable function of the spatial point; the march starts at t0.
+  void set_initial_condition(Initial initial, double t0 = 0) {
+    initial_.emplace(initial);
+    march_.start(t0);
+  }
+
+  /// Solves the slab (time(), t_end].
+  SlabStep step(double t_end) {
+    require(initial_.has_value(),
+            "DeviceSlabSolver::step: no initial condition (set_initial_condition)");
+    const auto start = std::chrono::steady_clock::now();
+    const SlabMarch::Step step = march_.next(t_end, options_.coefficients_depend_on_time);
+    assembler_.map_last_coordinate(step.from_begin, step.from_end, step.t_begin, step.t_end);
+    if constexpr (data_evaluation == SlabData::device_functors) {
+      if (step.assemble_matrix)
+        assembler_.assemble(coefficients_);
+      else
+        assembler_.assemble_rhs(coefficients_);
+      if (step.first) assembler_.add_previous_slab_term(InitialTrace<Initial>{*initial_});
+    } else {
+      assemble_from_host_data(step);
+    }
+    if (!step.first)
+      assembler_.add_previous_slab_term(previous_slab_values(
+          assembler_, previous_.data(), march_.previous_begin(), march_.previous_end()));
+    if (step.assemble_matrix) {
+      aij_.update_from_device(assembler_.values());
+      if (shell_) shell_->update_values(assembler_.values());
+    }
+    assembler_.copy_rhs_to_host(rhs_);
+    const SlabStep result = solve_slab_step(step, start, rhs_, b_, x_, *solver_, solution_);
+    previous_.assign(std::span<const double>(solution_));
+    march_.finish(step);
+    return result;
+  }
+
+  double time() const { return march_.time(); }
+  /// The coefficients of the last slab's solution (pattern layout of assembler()).
+  std::span<const double> solution() const { return solution_; }
+  /// The slab's pattern, its host copy: solution()'s layout (as SlabSolver::pattern()).
+  const BlockPattern& pattern() const { return *assembler_.host_pattern(); }
+  const PolytopicMesh<3>& slab_mesh() const { return slab_; }
+  /// The device assembler; its quadrature_mesh() and host_pattern() are the host copies (e.g.
+  /// for compute_slab_errors).
+  const DeviceAssembler<3>& assembler() const { return assembler_; }
+  /// The PETSc matrix of the last assembly (its values are also assembler().values()).
+  const petsc::AijMatrix& aij_matrix() const { return aij_; }
+  std::span<const double> rhs() const { return rhs_; }
+  const Coefficients& coefficients() const { return coefficients_; }
+
+ private:
+  // SlabData::host: the spatial data at the new slab's points (A, b, c only where the matrix
+  // is assembled, or on the first step), then the precompiled assembly; u_0 on the first step.
+  void assemble_from_host_data(const SlabMarch::Step& step) {
+    point_data_.update_points(assembler_);
+    if (step.assemble_matrix || step.first) point_data_.set_matrix_data(spatial_data());
+    point_data_.set_rhs_data(spatial_data());
+    const SpaceTimePointCoefficients data = space_time_coefficients(point_data_.view());
+    if (step.assemble_matrix)
+      assembler_.assemble(data);
+    else
+      assembler_.assemble_rhs(data);
+    if (step.first) {
+      const Initial initial = *initial_;
+      assembler_.add_previous_slab_term(point_data_.boundary_values(
+          [&](const Point<3>& x) {
+            return initial(Point<2>{{x[0], x[1]}});
+          },
+          initial_values_));
+    }
+  }
+  // The spatial members of coefficients_ (space_time_coefficients' arguments), as callables of
+  // the space-time point.
+  auto spatial_data() const {
+    return make_coefficients<2>()
+        .with_diffusion(coefficients_.diffusion.a)
+        .with_advection(coefficients_.advection.w)
+        .with_reaction(coefficients_.reaction)
+        .with_source(coefficients_.source)
+        .with_dirichlet(coefficients_.dirichlet)
+        .with_neumann(coefficients_.neumann.g);
+  }
+
+  Coefficients coefficients_;
+  SlabSolverOptions options_;
+  PolytopicMesh<3> slab_;
+  DeviceAssembler<3> assembler_;
+  std::vector<double> rhs_, solution_;
+  device::DeviceBuffer<double> previous_;
+  petsc::AijMatrix aij_;
+  // SlabProducts::dense_blocks: the KSP's operator. Declared before solver_, so its KSP, which
+  // holds the shell's Mat, is destroyed before the operator the Mat calls.
+  std::optional<SlabShellProducts<DeviceDenseBlockMatrix<double>, petsc::DeviceDenseBlockOperator>>
+      shell_;
+  petsc::Vector b_, x_;
+  std::optional<petsc::LinearSolver> solver_;
+  std::optional<Initial> initial_;
+  SlabMarch march_;
+  DevicePointCoefficients<3, 2> point_data_;     ///< SlabData::host
+  device::DeviceBuffer<double> initial_values_;  ///< u_0 at the boundary points (SlabData::host)
+};
+
+}  // namespace polydg
