@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <mutex>
 
-#include "cuda_check.cuh"
+#include "polydg/detail/core/cuda_check.cuh"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/parallel_copy.hpp"
 

@@ -12,8 +12,8 @@
 #include <cub/device/device_segmented_sort.cuh>
 #include <limits>
 
-#include "../core/cuda_check.cuh"
-#include "../core/forall.cuh"
+#include "polydg/detail/core/cuda_check.cuh"
+#include "polydg/detail/core/forall.cuh"
 #include "polydg/core/error.hpp"
 #include "polydg/sparse/device_block_pattern.hpp"
 
