@@ -1,9 +1,14 @@
 # Installation: headers, libpolydg, the exported CMake package (find_package(polydg) gives
-# polydg::polydg with its PETSc / MPI / METIS / CUDA usage requirements) and polydg.pc.
+# polydg::polydg with its PETSc / MPI / METIS / CUDA usage requirements and, in a CUDA build,
+# polydg::cuda for the user's .cu files) and polydg.pc.
 include(CMakePackageConfigHelpers)
 set(POLYDG_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/polydg)
 
-install(TARGETS polydg EXPORT polydgTargets
+set(_polydg_exported polydg)
+if(POLYDG_CUDA)
+  list(APPEND _polydg_exported polydg_cuda)
+endif()
+install(TARGETS ${_polydg_exported} EXPORT polydgTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
@@ -18,6 +23,19 @@ else()
 endif()
 install(EXPORT polydgTargets NAMESPACE polydg:: DESTINATION ${POLYDG_CMAKE_DIR})
 
+# What polydgConfig.cmake records: ON/OFF, and the architectures the library was built for.
+if(POLYDG_CUDA)
+  set(POLYDG_HAS_CUDA ON)
+  set(POLYDG_EXPORTED_CUDA_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}")
+else()
+  set(POLYDG_HAS_CUDA OFF)
+  set(POLYDG_EXPORTED_CUDA_ARCHITECTURES "")
+endif()
+if(OpenMP_CXX_FOUND)
+  set(POLYDG_HAS_OPENMP ON)
+else()
+  set(POLYDG_HAS_OPENMP OFF)
+endif()
 configure_package_config_file(cmake/polydgConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/polydgConfig.cmake
                               INSTALL_DESTINATION ${POLYDG_CMAKE_DIR})
