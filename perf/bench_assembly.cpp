@@ -379,8 +379,9 @@ void print_gpu_tables(const std::vector<Row>& rows, const polydg::bench::DeviceP
   });
 }
 
-// Issue 5's targets, double precision (where they come from: docs/performance.md). On seed 004
-// Table 2's setting (2D+1 prisms, ~3 triangles per polygon), per p = 1..5, s/MDoF:
+// The GPU assembly targets, double precision (docs/performance.md, "Where the GPU targets
+// stand"). On seed 004 Table 2's setting (2D+1 prisms, ~3 triangles per polygon), per p = 1..5,
+// s/MDoF:
 constexpr double values_target[] = {0.001, 0.003, 0.008, 0.022, 0.05};
 constexpr double first_assembly_target[] = {0.003, 0.005, 0.012, 0.03, 0.06};
 // Of the FP64 vector peak (set against 34 TFLOP/s, an H100's FMA units), all kernels, p ≥ 3.

@@ -272,7 +272,7 @@ Row run_case(const BlockMatrix<Real>& matrix, const std::string& family, int p, 
 
 /// --element-order: how the agglomerated elements of (a) and (b) are numbered (default along
 /// the Hilbert curve: on the P_1 matrix, 99 % of the copy bandwidth against 86 % in the order of
-/// the first cells, H100; docs/performance.md).
+/// the first cells, H100; docs/performance.md, "DBF SpMV").
 ElementOrder ip_element_order = ElementOrder::hilbert_curve;
 
 /// The interfaces of the oscillating domain with about `elements` polygons of ~3 triangles.
@@ -381,7 +381,8 @@ void print(const Row& r, double stream) {
         100 * gigabytes_per_second(bytes, ms) / stream, r.dbf_ms / ms);
 }
 
-/// Issue 6's targets, for fp64 matrices of at least 500 MB (docs/performance.md): y = A x at
+/// The SpMV targets, for fp64 matrices of at least 500 MB (docs/performance.md, "Where the GPU
+/// targets stand"): y = A x at
 /// ≥ 90 % of the copy bandwidth measured in the same run and ≥ 1.8× cuSPARSE CSR, and on (a)
 /// padding ≤ 10 %. Prints how many rows meet each and every row that misses one.
 void print_issue_targets(const std::vector<Row>& rows, double stream) {

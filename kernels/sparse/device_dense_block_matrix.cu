@@ -136,7 +136,8 @@ __global__ void __launch_bounds__(threads_per_block, multiply_min_blocks<rows_pe
 /// thread beat more resident threads, up to what the registers allow without spilling; where a
 /// size's matrix has few block rows (N = 30, 50) one column per chunk at three blocks per
 /// multiprocessor won instead; R = N (at N = 6) and R = 1 (at N = 75, 105) lost. The tables
-/// and the files of each sweep: docs/performance.md, issue 6, third to tenth measurements.
+/// and the files of each sweep: docs/performance.md, "DBF SpMV", and its git history (before
+/// ace83b3).
 ///
 /// End shapes (the last three fields; 0: none). In a launch of more than one wave, the thread
 /// blocks that start last, once the queue is empty, set its end: each thread streams its rows
@@ -290,7 +291,8 @@ __global__ void __launch_bounds__(Threads, MinBlocks* threads_per_block / Thread
 }
 
 /// The end shape's share of a launch with more than a wave: this fraction of the block rows
-/// one wave covers. N = 56 on the H100 (slab P_5, 560 MB; perf/results/spmv_end_shape_h100.txt):
+/// one wave covers. N = 56 on the H100 (slab P_5, 560 MB; perf/results/spmv_end_shape_h100.txt,
+/// in git before 31e323a):
 /// 0.35-0.5 of a wave 3-4 % faster than none, 0.25 1-2 %, 0.7 and 1.0 slower than none.
 constexpr double end_wave_fraction = 0.35;
 

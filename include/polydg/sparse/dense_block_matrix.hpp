@@ -20,7 +20,8 @@
 /// default_slice_rows(N) rows (a "sliced ELL"), so the values the GPU's thread blocks read at
 /// one time lie in a few compact stretches instead of K N bands strided across the whole group.
 /// On the H100 this made y = A x faster on all 24 matrices of 0.5-7 GB, by up to 1.17x
-/// (docs/performance.md, issue 6, seventh measurement). Slicing changes no product's bits.
+/// (docs/performance.md, "DBF SpMV"; the measurement: its git history before ace83b3). Slicing
+/// changes no product's bits.
 ///
 /// Column indices are stored per (row, block) — the global dof offset and the size of each
 /// column block — rather than per column: that is 1/N of the index traffic of one int64 per
