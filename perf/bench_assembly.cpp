@@ -416,7 +416,7 @@ void print_issue_targets(const std::vector<Row>& rows, const polydg::bench::Devi
   std::printf(
       "\n\nAgainst the Table 2 targets (this run / target; set for the largest mesh that "
       "fits, "
-      "--cells-per-side 502 in scripts/gpu-bench.sh):\n%-34s",
+      "--cells-per-side 502 in scripts/gpu/bench.sh):\n%-34s",
       "p");
   for (const Row& r : rows) std::printf("%20d", r.p);
   // check(r) gives {value, target, met}; a negative target prints "-" (no target at this p), a
