@@ -184,8 +184,6 @@ DevicePeaks fp64_peaks(double vector_tflops, double tensor_tflops) {
   POLYDG_CUDA_CHECK(cudaDeviceGetAttribute(&kilohertz, cudaDevAttrClockRate, 0));
   POLYDG_CUDA_CHECK(
       cudaDeviceGetAttribute(&peaks.multiprocessors, cudaDevAttrMultiProcessorCount, 0));
-  POLYDG_CUDA_CHECK(cudaDriverGetVersion(&peaks.driver_version));
-  POLYDG_CUDA_CHECK(cudaRuntimeGetVersion(&peaks.runtime_version));
   peaks.clock_mhz = kilohertz * 1e-3;
   for (const Fp64Throughput& rate : fp64_throughput)
     if (rate.major == peaks.major && rate.minor == peaks.minor) {

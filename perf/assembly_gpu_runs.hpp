@@ -53,14 +53,14 @@ struct ColdFirstAssembly {
 };
 
 /// The device's FP64 peaks, from its attributes at run time (fp64_peaks in the .cu says where
-/// each number comes from), and what the provenance records of the device.
+/// each number comes from). The provenance's description of the device is device_json()
+/// (cuda_event_timing.hpp).
 struct DevicePeaks {
-  std::string name;                             ///< "NVIDIA H100 80GB HBM3" etc.
-  int major = 0, minor = 0;                     ///< compute capability
-  int multiprocessors = 0;                      ///< cudaDevAttrMultiProcessorCount
-  double clock_mhz = 0;                         ///< cudaDevAttrClockRate: the peak (boost) clock
-  double memory_gib = 0;                        ///< global memory
-  int driver_version = 0, runtime_version = 0;  ///< cudaDriverGetVersion, cudaRuntimeGetVersion
+  std::string name;          ///< "NVIDIA H100 80GB HBM3" etc.
+  int major = 0, minor = 0;  ///< compute capability
+  int multiprocessors = 0;   ///< cudaDevAttrMultiProcessorCount
+  double clock_mhz = 0;      ///< cudaDevAttrClockRate: the peak (boost) clock
+  double memory_gib = 0;     ///< global memory
   /// FP64 FMAs per multiprocessor and clock on the FMA (vector) units and on the tensor cores
   /// (DMMA); 0 where this compute capability is not in fp64_peaks' table
   int vector_fma_per_clock = 0, tensor_fma_per_clock = 0;

@@ -417,7 +417,7 @@ void print_issue_targets(const std::vector<Row>& rows, const polydg::bench::Devi
   std::printf(
       "\n\nAgainst the Table 2 targets (this run / target; set for the largest mesh that "
       "fits, "
-      "--cells-per-side 502 in scripts/gpu-bench.sh):\n%-34s",
+      "--cells-per-side 502 in scripts/gpu/bench.sh):\n%-34s",
       "p");
   for (const Row& r : rows) std::printf("%20d", r.p);
   // check(r) gives {value, target, met}; a negative target prints "-" (no target at this p), a
@@ -787,22 +787,12 @@ int main(int argc, char** argv) {
     if (!json_path.empty()) {
       std::ofstream json(json_path);
       polydg::require(bool(json), "cannot write ", json_path);
-      // Provenance first; the GPU's description and FP64 peaks where it ran.
+      // Provenance first (with the GPU's description where it ran), then the FP64 peaks.
       std::string device = "null";
 #if POLYDG_BENCH_GPU
-      if (gpu) {
-        device = "{\"name\": " + polydg::bench::json_string(peaks.name) +
-                 ", \"compute_capability\": \"" + std::to_string(peaks.major) + "." +
-                 std::to_string(peaks.minor) +
-                 "\", \"multiprocessors\": " + std::to_string(peaks.multiprocessors) +
-                 ", \"clock_mhz\": " + std::to_string(peaks.clock_mhz) +
-                 ", \"memory_gib\": " + std::to_string(peaks.memory_gib) +
-                 ", \"driver_version\": " + std::to_string(peaks.driver_version) +
-                 ", \"runtime_version\": " + std::to_string(peaks.runtime_version) + "}";
-      }
+      if (gpu) device = polydg::bench::device_json();
 #endif
-      json << "{"
-           << polydg::bench::provenance_json(argc, argv, started, omp_get_max_threads(), device);
+      json << "{" << polydg::bench::provenance_json(argc, argv, started, device);
 #if POLYDG_BENCH_GPU
       if (gpu) {
         const auto source = [](bool given) {

@@ -370,12 +370,15 @@ void print_run(const Run& r) {
                 r.ksp[i + 1].ms_per_iteration / r.ksp[i].ms_per_iteration);
 }
 
-void write_json(const std::string& path, const std::string& device_name, int threads,
-                int iterations, const std::vector<Run>& runs) {
+/// provenance: polydg::bench::provenance_json's member, written first.
+void write_json(const std::string& path, const std::string& provenance,
+                const std::string& device_name, int threads, int iterations,
+                const std::vector<Run>& runs) {
   std::ofstream json(path);
   require(bool(json), "bench_ksp: cannot write ", path);
-  json << "{\"device\": \"" << device_name << "\", \"threads\": " << threads
-       << ", \"iterations\": " << iterations << ", \"ksp_type\": \"gmres\", \"runs\": [";
+  json << "{" << provenance << ", \"device\": " << bench::json_string(device_name)
+       << ", \"threads\": " << threads << ", \"iterations\": " << iterations
+       << ", \"ksp_type\": \"gmres\", \"runs\": [";
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const Run& r = runs[i];
     json << (i ? ", " : "") << "{\"p\": " << r.p << ", \"elements\": " << r.elements
@@ -419,6 +422,7 @@ Options that do not start with -- go to PETSc (e.g. -ksp_gmres_restart 50).
 )";
 
 int main(int argc, char** argv) {
+  const std::string started = bench::utc_now();
   OscillatingDomain domain;
   domain.cells_per_side = 560;  // 627,200 triangles; ~209k polygons; 2.09 M DoFs at p = 2
   double cells_per_element = 3;
@@ -495,7 +499,8 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
     }
     if (!json_path.empty())
-      write_json(json_path, device_name, omp_get_max_threads(), iterations, runs);
+      write_json(json_path, bench::provenance_json(argc, argv, started, bench::device_json()),
+                 device_name, omp_get_max_threads(), iterations, runs);
   } catch (const std::exception& error) {
     std::cerr << "bench_ksp: " << error.what() << '\n';
     return 1;

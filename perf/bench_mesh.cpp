@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_provenance.hpp"
 #include "polydg/core/command_line.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/mesh/agglomeration.hpp"
@@ -56,6 +57,7 @@ The mesh stage on the CPU: seed 004's oscillating-boundary mesh, its agglomerati
 )";
 
 int main(int argc, char** argv) {
+  const std::string started = polydg::bench::utc_now();
   int repeats = 3;
   polydg::OscillatingDomain domain;
   std::string json_path;
@@ -131,7 +133,8 @@ int main(int argc, char** argv) {
     if (!json_path.empty()) {
       std::ofstream json(json_path);
       polydg::require(bool(json), "bench_mesh: cannot write ", json_path);
-      json << "{\"fine_cells\": " << cells << ", \"repeats\": " << repeats << ", \"rows\": [";
+      json << "{" << polydg::bench::provenance_json(argc, argv, started)
+           << ", \"fine_cells\": " << cells << ", \"repeats\": " << repeats << ", \"rows\": [";
       for (std::size_t i = 0; i < rows.size(); ++i)
         json << (i ? ", " : "") << "{\"step\": \"" << rows[i].step
              << "\", \"elements\": " << rows[i].elements << ", \"seconds\": " << rows[i].seconds

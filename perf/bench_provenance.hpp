@@ -1,9 +1,31 @@
 #pragma once
 // Where a benchmark's numbers come from, for its JSON (docs/performance.md: every table gives
-// the device, the date and the command): the commit it was built from, the build type, the
-// date it started (UTC), its command line, the host and its CPU. The device's own description
-// (a GPU's name, compute capability, driver) is the caller's: no CUDA here.
+// the device, the date and the command). Every benchmark in perf/ writes the one object
+// provenance_json() builds, as the first member of its JSON:
+//   commit, commit_source  the commit it was built from, and how that was found (below)
+//   build_type             CMAKE_BUILD_TYPE
+//   host_compiler          the C++ compiler of this translation unit
+//   date_utc               when the run started, ISO 8601 in UTC
+//   command                its command line, as a shell would take it back
+//   host, cpu              the host's name and its CPU's model (/proc/cpuinfo)
+//   omp_threads            omp_get_max_threads()
+//   cuda_module_loading    the environment's CUDA_MODULE_LOADING
+//   device                 null for a CPU run; for a GPU run the object device_json()
+//                          (perf/cuda_event_timing.hpp) gives: name, compute capability,
+//                          driver and runtime versions, ... No CUDA in this header.
+// The commit, first found of (perf/README.md):
+//   1. POLYDG_COMMIT in the environment at run time;
+//   2. POLYDG_COMMIT in the environment at build time;
+//   3. `git rev-parse HEAD` of the source tree at build time ("-dirty" where tracked files
+//      differ from it);
+//   4. "unknown".
+// The environment wins over git because the GPU machine's source tree is a copy that can hold
+// a git checkout of an older base commit: there git names the wrong commit, so the scripts
+// that build or run there pass POLYDG_COMMIT. cmake/PolydgBenchCommit.cmake does 2 to 4.
 #include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include <cstdio>
 #include <cstdlib>
@@ -95,23 +117,27 @@ inline std::string cpu_model() {
   return "unknown";
 }
 
-/// The commit the benchmark was built from; where the build had none (no git checkout there,
-/// no POLYDG_COMMIT then), POLYDG_COMMIT at run time. source: where it came from.
+/// The commit the numbers are of, and where it came from: POLYDG_COMMIT at run time where it is
+/// set and not empty, else what the build found (cmake/PolydgBenchCommit.cmake).
 struct Commit {
   std::string hash, source;
 };
 inline Commit build_commit() {
-  const std::string_view built = POLYDG_BENCH_COMMIT;
   const char* given = std::getenv("POLYDG_COMMIT");
-  if (built == "unknown" && given && *given) return {given, "POLYDG_COMMIT at run time"};
-  return {std::string(built), POLYDG_BENCH_COMMIT_SOURCE};
+  if (given && *given) return {given, "POLYDG_COMMIT at run time"};
+  return {POLYDG_BENCH_COMMIT, POLYDG_BENCH_COMMIT_SOURCE};
 }
 
-/// The JSON member "provenance": {...} (no comma before it). started: utc_now() when the run
-/// began; threads: the OpenMP threads; device: a JSON value describing the device the numbers
-/// are of besides the CPU ("null" for none).
-inline std::string provenance_json(int argc, char** argv, const std::string& started, int threads,
-                                   const std::string& device) {
+/// The JSON member "provenance": {...} (no comma before it), the same in every benchmark.
+/// started: utc_now() when the run began; device: a JSON value describing the device the
+/// numbers are of besides the CPU (device_json() for a GPU; "null" for none).
+inline std::string provenance_json(int argc, char** argv, const std::string& started,
+                                   const std::string& device = "null") {
+#ifdef _OPENMP
+  const int threads = omp_get_max_threads();
+#else
+  const int threads = 1;
+#endif
   const Commit commit = build_commit();
   const char* module_loading = std::getenv("CUDA_MODULE_LOADING");
   std::string json = "\"provenance\": {\"commit\": " + json_string(commit.hash) +

@@ -154,6 +154,7 @@ Options that do not start with -- go to PETSc (default -ksp_type preonly -pc_typ
 )";
 
 int main(int argc, char** argv) {
+  const std::string started = polydg::bench::utc_now();
   polydg::petsc::Session session(argc, argv);
   polydg::OscillatingDomain domain;
   domain.cells_per_side = 150;
@@ -224,8 +225,11 @@ int main(int argc, char** argv) {
     if (!json_path.empty()) {
       json.open(json_path);
       polydg::require(bool(json), "cannot write ", json_path);
-      json << "{\"device\": \"" << polydg::bench::device_name() << "\", \"host_cpus_allowed\": \""
-           << allowed_cpus() << "\", \"runs\": [";
+      json << "{"
+           << polydg::bench::provenance_json(argc, argv, started, polydg::bench::device_json())
+           << ", \"device\": " << polydg::bench::json_string(polydg::bench::device_name())
+           << ", \"host_cpus_allowed\": " << polydg::bench::json_string(allowed_cpus())
+           << ", \"runs\": [";
     }
     bool first_run = true;
     for (int p : run_marches ? degrees : std::vector<int>{}) {

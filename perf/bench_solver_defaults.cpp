@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench_provenance.hpp"
 #include "manufactured_problems.hpp"
 #include "polydg/core/command_line.hpp"
 #include "polydg/core/error.hpp"
@@ -322,10 +323,12 @@ void run_problem(int p, GlobalIndex target_dofs, const std::vector<std::string>&
   }
 }
 
-/// Every (problem, p, size) case, the table on stdout and, with a path, the JSON.
+/// Every (problem, p, size) case, the table on stdout and, with a path, the JSON (provenance:
+/// its "provenance" member, polydg::bench::provenance_json).
 void run_all(const std::vector<std::string>& problems, const std::vector<int>& degrees,
              const std::vector<int>& dofs, const std::vector<std::string>& solvers,
-             PetscInt max_iterations, const std::string& lu_package, const std::string& json_path) {
+             PetscInt max_iterations, const std::string& lu_package, const std::string& json_path,
+             const std::string& provenance) {
   std::printf("%-28s %s %8s %9s %-22s %8s %8s %6s %-16s %8s %8s %8s %8s\n", "problem", "p", "dofs",
               "nonzeros", "solver", "setup_s", "solve_s", "its", "reason", "resid", "alg_err",
               "l2_err", "l2_LU");
@@ -347,7 +350,8 @@ void run_all(const std::vector<std::string>& problems, const std::vector<int>& d
       }
   if (!json_path.empty()) {
     std::ofstream json(json_path);
-    json << "{\"runs\": [\n";
+    polydg::require(bool(json), "cannot write ", json_path);
+    json << "{" << provenance << ",\n\"runs\": [\n";
     for (std::size_t k = 0; k < rows.size(); ++k) {
       const Row& r = rows[k];
       json << "  {\"problem\": \"" << r.problem << "\", \"p\": " << r.p << ", \"dofs\": " << r.dofs
@@ -398,6 +402,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> solvers(names.begin(), names.end());
   int max_iterations = 3000;
   std::string json_path, lu_package;
+  const std::string provenance =
+      polydg::bench::provenance_json(argc, argv, polydg::bench::utc_now());
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string flag = argv[i];
@@ -432,7 +438,7 @@ int main(int argc, char** argv) {
 
   try {
     polydg::petsc::Session session(argc, argv);
-    run_all(problems, degrees, dofs, solvers, max_iterations, lu_package, json_path);
+    run_all(problems, degrees, dofs, solvers, max_iterations, lu_package, json_path, provenance);
   } catch (const std::exception& e) {
     std::cerr << "bench_solver_defaults: " << e.what() << '\n';
     return 1;

@@ -484,6 +484,7 @@ two-step product, fp64 and fp32, per degree, with seed 003's Table 3 layout at t
 )";
 
 int main(int argc, char** argv) {
+  const std::string started = polydg::bench::utc_now();
   std::vector<int> degrees = {1, 2, 3, 4, 5};
   double megabytes = 600;
   int repeats = 20;
@@ -593,8 +594,10 @@ int main(int argc, char** argv) {
     if (!json_path.empty()) {
       std::ofstream json(json_path);
       require(bool(json), "bench_spmv: cannot write ", json_path);
-      json << "{\"device\": \"" << properties.name << "\", \"stream_gbs\": " << stream
-           << ", \"rows\": [";
+      json << "{"
+           << polydg::bench::provenance_json(argc, argv, started, polydg::bench::device_json())
+           << ", \"device\": " << polydg::bench::json_string(properties.name)
+           << ", \"stream_gbs\": " << stream << ", \"rows\": [";
       for (std::size_t i = 0; i < rows.size(); ++i) {
         const Row& r = rows[i];
         json << (i ? ", " : "") << "{\"family\": \"" << r.family << "\", \"precision\": \""

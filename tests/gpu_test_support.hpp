@@ -53,7 +53,7 @@ int run_gpu_checks(Checks&&... checks) {
   return gpu_test_result();
 }
 
-/// POLYDG_GPU_TEST_SMALL=1 (set by scripts/gpu-check.sh for compute-sanitizer's racecheck,
+/// POLYDG_GPU_TEST_SMALL=1 (set by scripts/gpu/check.sh for compute-sanitizer's racecheck,
 /// which is slow): tests run their lowest degrees only.
 inline bool small_run() {
   const char* value = std::getenv("POLYDG_GPU_TEST_SMALL");

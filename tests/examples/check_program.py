@@ -14,8 +14,9 @@ Checks (any combination):
   --prints TEXT            TEXT must appear in what the program printed (repeatable)
   --omits TEXT             TEXT must not appear in what the program printed (repeatable)
   --skip-if TEXT           report SKIPPED (77) instead when the program fails printing TEXT
-  --check KIND             convergence | heat | agglomerate: the checks of the JSON that the
-                           program wrote (its own --json FILE)
+  --check KIND             convergence | heat | agglomerate | provenance: the checks of the
+                           JSON that the program wrote (its own --json FILE); provenance: a
+                           benchmark's "provenance" object (perf/bench_provenance.hpp)
   --rate-allowance A       convergence: observed rates may fall A below the theoretical ones
   --reference-l2-error-T V heat: the L2 error at T must round to V as written (e.g. 1.1861e-04:
                            within half a unit of its last digit)
@@ -26,6 +27,7 @@ Checks (any combination):
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
@@ -352,7 +354,51 @@ def check_agglomerate(checks, command, data, arguments):
         checks.check(output is None, "nothing written")
 
 
-CHECKERS = {"convergence": check_convergence, "heat": check_heat, "agglomerate": check_agglomerate}
+# ---- provenance ------------------------------------------------------------------------------
+GPU_BENCHMARKS = ("bench_spmv", "bench_ksp", "bench_slab_march")
+
+
+def check_provenance(checks, command, data, arguments):
+    """A benchmark's JSON opens with the provenance every benchmark writes the same way."""
+    provenance = data.get("provenance")
+    if not checks.check(isinstance(provenance, dict), "a provenance object"):
+        return
+    checks.check(next(iter(data)) == "provenance", "provenance is the JSON's first member")
+    for key in ("commit", "commit_source", "build_type", "command", "host", "cpu"):
+        value = provenance.get(key)
+        checks.check(isinstance(value, str) and value != "", f"provenance.{key}: {value!r}")
+    date = provenance.get("date_utc", "")
+    checks.check(
+        re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", date) is not None,
+        f"provenance.date_utc {date!r} is ISO 8601 in UTC",
+    )
+    checks.check(provenance.get("command", "").split(" ")[0] == command[0],
+                 "provenance.command starts with the program")
+    given = os.environ.get("POLYDG_COMMIT")
+    if given:
+        checks.check(
+            provenance.get("commit") == given
+            and provenance.get("commit_source") == "POLYDG_COMMIT at run time",
+            f"POLYDG_COMMIT at run time ({given}) wins over the build's commit",
+        )
+    gpu = os.path.basename(command[0]) in GPU_BENCHMARKS or "--gpu" in command
+    device = provenance.get("device", "missing")
+    if gpu:
+        ok = isinstance(device, dict)
+        for key in ("name", "compute_capability", "driver_version", "runtime_version"):
+            ok = ok and device.get(key) not in (None, "", 0)
+        checks.check(ok, f"provenance.device names the GPU, its compute capability, driver and "
+                         f"runtime: {device!r}")
+    else:
+        checks.check(device is None, "provenance.device is null on the CPU")
+
+
+CHECKERS = {
+    "convergence": check_convergence,
+    "heat": check_heat,
+    "agglomerate": check_agglomerate,
+    "provenance": check_provenance,
+}
 
 
 def parse(argv):

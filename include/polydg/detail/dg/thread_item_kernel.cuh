@@ -8,7 +8,7 @@
 // and trial vectors in registers and adds their products into register sums, then stores
 // initial + sum. The record is in registers where the launch's table stride is compiled in
 // (FixedStride: the P_1 launches, stride 2; the Launch's evaluate_point / evaluate_function then
-// index it at fixed places only, basis_tables.cuh; scripts/ptx-report.py shows that these
+// index it at fixed places only, basis_tables.cuh; scripts/gpu/ptx-report.py shows that these
 // kernels have no local memory), else in the thread's own slot of shared memory (indexed at run
 // time, a register array would go to local memory).
 //

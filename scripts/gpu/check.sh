@@ -5,7 +5,7 @@
 # runs the gpu-labelled tests (they must pass there, not skip),
 # runs compute-sanitizer memcheck and racecheck on them (API errors not reported: the smoke
 # test provokes a failed cudaMalloc on purpose), and copies logs to $OUT (if set).
-source "$(dirname "$0")/gpu-setup.sh"
+source "$(dirname "$0")/setup.sh"
 polydg_gpu_build build.log
 echo "build warnings: $(grep -c "warning" "$out/build.log" || true)"
 polydg_gpu_ctest ctest-gpu.log -L gpu

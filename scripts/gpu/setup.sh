@@ -1,15 +1,20 @@
 # shellcheck shell=bash
-# Sourced by the scripts that run on the GPU machine (gpu-check.sh, gpu-assembly-check.sh,
-# gpu-spmv-check.sh, gpu-bench.sh), after `source .devdeps/activate.sh`: sets $root and $out
-# ($OUT, or build-gpu/out), records the device in $out/device.txt and configures build-gpu/
-# (Release, sm_90, warnings not fatal: the host compiler differs from CI's). The device tool
-# brings back at most 8 files from $OUT: a call that must return its JSON should leave few others.
+# Sourced by the scripts in scripts/gpu/ that build on the GPU machine (check.sh,
+# assembly-check.sh, spmv-check.sh, slab-check.sh, bench.sh, ab.sh), after
+# `source .devdeps/activate.sh`: sets $root and $out ($OUT, or build-gpu/out), records the device
+# in $out/device.txt and configures build-gpu/ (Release, sm_90, warnings not fatal: the host
+# compiler differs from CI's). The device tool brings back at most 8 files from $OUT: a call that
+# must return its JSON should leave few others.
+# The tree here is a copy whose .git may be an older base commit: give the benchmarks' JSON the
+# right commit with POLYDG_COMMIT=<hash> in the device command (perf/README.md, "Provenance").
 #   polydg_gpu_build LOG [TARGET...]   builds build-gpu/ (the targets, or everything) into $out/LOG
 #   polydg_gpu_ctest, polydg_memcheck, polydg_racecheck   (below) the tests' runs on the device
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${OUT:-$root/build-gpu/out}"
 mkdir -p "$out"
+[ -n "${POLYDG_COMMIT:-}" ] ||
+  echo "note: POLYDG_COMMIT is not set: the benchmarks record this copy's git commit (perhaps an older base)" >&2
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
 cmake -S "$root" -B "$root/build-gpu" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \

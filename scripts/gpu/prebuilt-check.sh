@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Run on the GPU machine (device tool) from the project root, with carry [".devdeps",
-# "build-pack"] after scripts/pack-gpu-binaries.sh here: unpacks the binaries into build/,
+# "build-pack"] after scripts/gpu/pack-binaries.sh here: unpacks the binaries into build/,
 # runs every packed test_cuda_* test (each must pass: exit 0; 77 means it found no GPU), then
 # compute-sanitizer memcheck on the tests named in POLYDG_MEMCHECK (comma-separated, e.g.
 # test_cuda_dense_block_matrix), then the command given, if any, with the library on the path:
-#   bash scripts/gpu-prebuilt-check.sh [build/bin/bench_spmv --megabytes 560 --json $OUT/spmv.json]
+#   bash scripts/gpu/prebuilt-check.sh [build/bin/bench_spmv --megabytes 560 --json $OUT/spmv.json]
 # Logs go to $OUT. Exit status: 1 if a test failed or memcheck found errors.
 set -uo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${OUT:-$root/build-pack/out}"
 mkdir -p "$out"
 cd "$root"

@@ -5,7 +5,7 @@
 # setting (2D+1 slab, ~3 triangles per polygon, p = 1..5) and Table 5's (a 504k-triangle
 # oscillating mesh agglomerated into ~8k and ~126k elements and not agglomerated, p = 1..3).
 # Tables go to stdout, JSON to $OUT (or build-gpu/out).
-#   scripts/gpu-bench.sh [table2|table5|all] [cells-per-side for table 2, default 502]
+#   scripts/gpu/bench.sh [table2|table5|all] [cells-per-side for table 2, default 502]
 # QUADRATURE_EXTRA (default 0): rules of degree 2p + extra. The benchmark's coefficients are
 # constant, so 0 integrates its matrix exactly (the default total-degree slab rules; the issue's
 # FLOP model assumed (p+1)^3-point tensor rules); 2 is the library's default. CPU_MAX_P (default 2): the CPU backend's rows.
@@ -13,7 +13,7 @@
 # a cold build does not fit one 600 s device call; 3,4,5 take about 120 s.
 which="${1:-all}"
 cells="${2:-502}"
-source "$(dirname "$0")/gpu-setup.sh"
+source "$(dirname "$0")/setup.sh"
 polydg_gpu_build build-bench.log bench_assembly
 bench="$root/build-gpu/bin/bench_assembly"
 if [ "$which" = table2 ] || [ "$which" = all ]; then

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Run here (not on the GPU machine): builds TARGETs in build/ and packs them with the library
-# into build-pack/gpu-binaries.tar.xz, for scripts/gpu-prebuilt-check.sh to run on the GPU
+# into build-pack/gpu-binaries.tar.xz, for scripts/gpu/prebuilt-check.sh to run on the GPU
 # machine without building there (a fresh machine spends 5-8 of a session's 30 device minutes
 # building). This machine's build/ links Debian's PETSc, METIS and Boost, the libraries
 # .devdeps stages there. The pack and .devdeps must fit the device tool's 64 MiB of carried
 # paths together with the working tree: all 11 gpu tests and bench_spmv pack to about 25 MB,
 # .devdeps is 41 MB and the tree 4 MB, which is over: name the targets a run needs (the
 # slab assembler test alone packs to 11 MB).
-#   scripts/pack-gpu-binaries.sh [TARGET...]   (default: every test_cuda_* test and bench_spmv)
-# then run with carry [".devdeps", "build-pack"]: bash scripts/gpu-prebuilt-check.sh ...
+#   scripts/gpu/pack-binaries.sh [TARGET...]   (default: every test_cuda_* test and bench_spmv)
+# then run with carry [".devdeps", "build-pack"]: bash scripts/gpu/prebuilt-check.sh ...
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 if [ $# -eq 0 ]; then
   mapfile -t tests < <(cd build && ctest -L gpu -N | sed -n 's/.*Test *#[0-9]*: \(test_cuda_[a-z_]*\).*/\1/p')

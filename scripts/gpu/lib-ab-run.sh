@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Run on the GPU machine (device tool) from the project root, with carry [".devdeps",
-# "build-ab"] after scripts/lib-ab.sh here: runs one binary of build-ab/bin against the
+# "build-ab"] after scripts/gpu/lib-ab.sh here: runs one binary of build-ab/bin against the
 # library of A (build-ab/a) and of B (build-ab/b), A, B, A, B (ROUNDS=1: A, B), with the same
 # arguments; outputs $OUT/ab-{A,B}-{1,2}.txt.
-#   scripts/gpu-lib-ab.sh NAME [ARGS...]   e.g. scripts/gpu-lib-ab.sh bench_spmv --cases slab --p 1,5
+#   scripts/gpu/lib-ab-run.sh NAME [ARGS...]   e.g. scripts/gpu/lib-ab-run.sh bench_spmv --cases slab --p 1,5
 # In ARGS, @RUN@ stands for the run's name (A-1, B-1, ...).
 set -uo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${OUT:-$root/build-ab/out}"
 mkdir -p "$out"
 source "$root/.devdeps/activate.sh"

@@ -5,10 +5,10 @@
 # build-profile/, runs it on a Table 2 mesh at one degree, and records the first `count` launches
 # of the quadrature kernels (element, interior, boundary of the double-precision assembly;
 # KERNELS, default "tiled_point|thread_item", is the regular expression of their names).
-#   scripts/gpu-profile-assembly.sh [p, default 1] [cells-per-side, default 300] [count, default 3]
+#   scripts/gpu/profile-assembly.sh [p, default 1] [cells-per-side, default 300] [count, default 3]
 # Writes $out/profile-p<p>.txt (ncu's details page) and $out/profile-p<p>-sass.csv (per-SASS-line
-# stall samples of those launches, for scripts/sass_hot_spots.py).
-source "$(dirname "$0")/gpu-profile-setup.sh"
+# stall samples of those launches, for scripts/gpu/sass_hot_spots.py).
+source "$(dirname "$0")/profile-setup.sh"
 p="${1:-1}"
 cells="${2:-300}"
 count="${3:-3}"

@@ -3,13 +3,13 @@
 FILTER, its local memory (the depot's bytes, ld/st.local counts: an array indexed at run time, or
 spilled by nvvm), its shared-memory loads and its PTX lines. For kernel work on a machine with
 nvcc and no device, e.g. to check that a record stays in registers (thread_item_kernel.cuh):
-    scripts/ptx-report.py build perf/assembly_gpu_runs.cu thread_item_kernel
+    scripts/gpu/ptx-report.py build perf/assembly_gpu_runs.cu thread_item_kernel
 The compile command is the build's (compile_commands.json), with -c replaced by -ptx.
 With --sass (last argument) it compiles for sm_90 to a cubin instead and reports, per kernel
 whose demangled short name matches FILTER, what ptxas made of it: registers and spill bytes
 (ptxas -v), and where cuobjdump is on the PATH (the GPU host; not this CI image) the SASS
 instructions, all and FSEL / DFMA / DMUL / DADD. E.g. whether a change costs registers:
-    scripts/ptx-report.py build perf/assembly_gpu_runs.cu "thread_item_kernel<.*double" --sass"""
+    scripts/gpu/ptx-report.py build perf/assembly_gpu_runs.cu "thread_item_kernel<.*double" --sass"""
 import json
 import os
 import re

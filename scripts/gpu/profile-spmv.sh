@@ -4,10 +4,10 @@
 # Profiles one y = A x launch of the dense-block-format SpMV with Nsight Compute: builds
 # bench_spmv with -lineinfo in build-profile/ and records the first launch whose kernel name
 # matches KERNEL (default "multiply") in `bench_spmv --cases CASE --p P` (fp64 runs first).
-#   scripts/gpu-profile-spmv.sh CASE P [KERNEL] [megabytes, default 560]
+#   scripts/gpu/profile-spmv.sh CASE P [KERNEL] [megabytes, default 560]
 # Writes $out/profile-spmv-CASE-pP.txt (ncu's details page) and ...-sass.csv (per-SASS-line
-# stall samples, for scripts/sass_hot_spots.py).
-source "$(dirname "$0")/gpu-profile-setup.sh"
+# stall samples, for scripts/gpu/sass_hot_spots.py).
+source "$(dirname "$0")/profile-setup.sh"
 case="$1"
 p="$2"
 kernel="${3:-multiply}"

@@ -1,10 +1,10 @@
 # shellcheck shell=bash
-# Sourced by the profiling scripts (gpu-profile-assembly.sh, gpu-profile-spmv.sh) on the GPU
-# machine: sets $root and $out ($OUT, or build-profile/out) and configures build-profile/
-# (Release, sm_90, -lineinfo so Nsight Compute maps SASS to source lines).
+# Sourced by the profiling scripts (profile-assembly.sh, profile-spmv.sh) on the GPU machine:
+# sets $root and $out ($OUT, or build-profile/out) and configures build-profile/ (Release,
+# sm_90, -lineinfo so Nsight Compute maps SASS to source lines).
 #   polydg_profile_build TARGET   builds TARGET in build-profile/ (log: $out/profile-build.log)
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${OUT:-$root/build-profile/out}"
 mkdir -p "$out"
 cmake -S "$root" -B "$root/build-profile" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \

@@ -5,11 +5,12 @@
 # build-gpu/) and from a copy of the tree with PATCH applied (B, build-gpu-b/), side by side, then
 # runs A, B, A, B with the same arguments (interleaved, so a drift of the machine shows; ROUNDS=1:
 # A, B only).
-#   scripts/gpu-ab.sh PATCH TARGET [ARGS...]
-#   e.g. scripts/gpu-ab.sh interior.patch bench_assembly --spacetime --gpu --p 4,5 --cpu-max-p 0
+#   scripts/gpu/ab.sh PATCH TARGET [ARGS...]
+#   e.g. scripts/gpu/ab.sh interior.patch bench_assembly --spacetime --gpu --p 4,5 --cpu-max-p 0
 # PATCH: `git diff` output (applied with patch -p1). Outputs: $out/ab-{A,B}-{1,2}.txt. In ARGS,
 # @RUN@ stands for the run's name (A-1, B-1, A-2, B-2), e.g. --json "$OUT/ab-@RUN@.json".
-source "$(dirname "$0")/gpu-setup.sh"
+# Benchmarks' JSON: A records POLYDG_COMMIT (or git), B records POLYDG_COMMIT+PATCH's file name.
+source "$(dirname "$0")/setup.sh"
 patch_file="$(realpath "$1")"
 target="$2"
 shift 2
@@ -34,7 +35,10 @@ for round in $(seq 1 "${ROUNDS:-2}"); do
     bin="$root/build-gpu/bin"
     [ $variant = B ] && bin="$root/build-gpu-b/build/bin"
     executable="$(find "$bin" -name "$target" -type f | head -1)"
-    "$executable" "${@//@RUN@/$variant-$round}" > "$out/ab-$variant-$round.txt" 2>&1 \
+    # B's JSON provenance: A's commit and the patch (its copy has no .git).
+    commit="${POLYDG_COMMIT:-}"
+    [ $variant = B ] && commit="${POLYDG_COMMIT:-unknown}+$(basename "$patch_file")"
+    POLYDG_COMMIT="$commit" "$executable" "${@//@RUN@/$variant-$round}" > "$out/ab-$variant-$round.txt" 2>&1 \
       || echo "$variant round $round failed (see ab-$variant-$round.txt)"
     echo "== $variant, round $round: $out/ab-$variant-$round.txt"
   done

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Summarises `ncu --page source --print-source sass --csv` output (gpu-profile-assembly.sh):
+"""Summarises `ncu --page source --print-source sass --csv` output (scripts/gpu/profile-assembly.sh):
 per kernel, the SASS lines with the most stall samples, the executed instructions by opcode, and
 by execution count (lines run once per warp's item, once per point, ...: where the work is), and
 the lines before the hottest few (what they wait on).
-   scripts/sass_hot_spots.py FILE.csv [lines per kernel, default 25] [context lines, default 0]"""
+   scripts/gpu/sass_hot_spots.py FILE.csv [lines per kernel, default 25] [context lines, default 0]"""
 import csv
 import sys
 from collections import Counter

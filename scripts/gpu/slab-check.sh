@@ -5,9 +5,9 @@
 # bench_slab_march, runs the tests (they must pass, not skip), memcheck of the slab solver test,
 # then the benchmark: a matrix step's pieces only (`pieces`, about a minute), or also both
 # marches (`march`, about 4 minutes: the host LU of the P_2 slab takes 25 s a step).
-#   scripts/gpu-slab-check.sh [pieces|march|none]
+#   scripts/gpu/slab-check.sh [pieces|march|none]
 # Outputs: $out/slab_march.{txt,json} (or slab_march_pieces.*), ctest-slab.log.
-source "$(dirname "$0")/gpu-setup.sh"
+source "$(dirname "$0")/setup.sh"
 polydg_gpu_build build.log test_cuda_petsc_shell test_cuda_slab_solver bench_slab_march
 polydg_gpu_ctest ctest-slab.log -R "test_cuda_(petsc_shell|slab_solver)"
 polydg_memcheck test_cuda_slab_solver
@@ -17,5 +17,5 @@ case "${1:-pieces}" in
   march) "$root/build-gpu/bin/bench_slab_march" --steps 3 --json "$out/slab_march.json" \
            | tee "$out/slab_march.txt" ;;
   none) ;;
-  *) echo "gpu-slab-check.sh: unknown mode '$1' (pieces, march or none)"; exit 1 ;;
+  *) echo "scripts/gpu/slab-check.sh: unknown mode '$1' (pieces, march or none)"; exit 1 ;;
 esac

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Run here (not on the GPU machine): builds the library twice in build/ — the tree as it is (A)
 # and with PATCH applied (B) — and keeps the two in build-ab/a and build-ab/b, for
-# scripts/gpu-lib-ab.sh to time on the GPU machine without building there (a fresh machine
+# scripts/gpu/lib-ab-run.sh to time on the GPU machine without building there (a fresh machine
 # spends 5-8 of a session's 30 device minutes building the library). For changes to the
 # library only: the binaries linked against it are built once, from A, into build-ab/bin.
-#   scripts/lib-ab.sh PATCH [TARGET...]   (the binaries to time; default bench_spmv)
+#   scripts/gpu/lib-ab.sh PATCH [TARGET...]   (the binaries to time; default bench_spmv)
 # PATCH: `git diff` output. The tree is left as it was (PATCH reversed, A rebuilt). Then run
-# scripts/gpu-lib-ab.sh there with carry [".devdeps", "build-ab"].
+# scripts/gpu/lib-ab-run.sh there with carry [".devdeps", "build-ab"].
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 patch_file="$(realpath "$1")"
 shift
 [ $# -gt 0 ] || set -- bench_spmv

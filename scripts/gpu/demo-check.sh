@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Run on the GPU machine (device tool) from the project root, with carry [".devdeps",
 # "build-pack"] after, here:
-#   scripts/pack-gpu-binaries.sh heat bench_slab_march test_cuda_slab_solver ...
+#   scripts/gpu/pack-binaries.sh heat bench_slab_march test_cuda_slab_solver ...
 # Runs the heat demo on both backends (both problems; advection-diffusion also with the
-# dense-block MATSHELL), the packed tests (scripts/gpu-prebuilt-check.sh), then the
+# dense-block MATSHELL), the packed tests (scripts/gpu/prebuilt-check.sh), then the
 # slab-march benchmark (CPU SlabSolver against DeviceSlabSolver), and packs every log into
 # $OUT/logs.tar.gz (the device tool returns few files). Exit status: the tests'.
 set -uo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 final="${OUT:-$root/build-pack/out}"
 logs="$(mktemp -d)"
 cd "$root"
@@ -29,7 +29,7 @@ run heat_ad_cpu build/bin/heat --backend cpu "${ad[@]}"
 run heat_ad_shell_gpu build/bin/heat --backend gpu "${ad[@]}" "${shell[@]}"
 run heat_ad_shell_cpu build/bin/heat --backend cpu "${ad[@]}" "${shell[@]}"
 run heat_gpu_p3 build/bin/heat --backend gpu --p 3 --cells-per-side 100 --elements 2500 --steps 5
-OUT="$logs" POLYDG_TEST_TIMEOUT=${POLYDG_TEST_TIMEOUT:-90} bash scripts/gpu-prebuilt-check.sh |
+OUT="$logs" POLYDG_TEST_TIMEOUT=${POLYDG_TEST_TIMEOUT:-90} bash scripts/gpu/prebuilt-check.sh |
   tee -a "$final/summary.txt"
 status=${PIPESTATUS[0]}
 tar -czf "$final/logs.tar.gz" -C "$logs" .
