@@ -73,9 +73,10 @@ class DenseBlockMatrix {
                             Index slice_rows = default_slices);
 
   /// Block rows per slice for blocks of N rows: 1024 below N = 20, 32 (a warp's rows) from
-  /// N = 20 on. Chosen from 32, 64, 128, 256, 1024 and 4096 on the H100 (fp64, 560 MB,
-  /// N = 3 to 105): small blocks need long slices (32 rows of N = 3 are 32 threads of a 256-thread
-  /// block), large ones were fastest at 32 rows even with part of the thread block idle.
+  /// N = 20 on. Chosen from 32, 64, 128, 256, 1024 and 4096 (fp64, N = 3 to 105;
+  /// docs/performance.md, "DBF SpMV"): small blocks need long slices (32 rows of N = 3 are 32
+  /// threads of a 256-thread block), large ones were fastest at 32 rows even with part of the
+  /// thread block idle.
   static Index default_slice_rows(Index row_size);
 
   /// Copies new values of a matrix with the same pattern into place (one pass, no allocation).

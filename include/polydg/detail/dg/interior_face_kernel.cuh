@@ -178,7 +178,7 @@ struct InteriorFaceLaunch {
   }
   /// Every output starts from 0: scratch and atomic contributions are added later or by the
   /// atomic, and the off-diagonal blocks are the interface's alone (written, not added to: a
-  /// dependent load less per output, ≥ 7 % of the P_5 kernel's stall samples).
+  /// dependent load less per output, a visible stall of the P_5 kernel).
   __device__ Real initial(const Item&, int, int) const { return Real(0); }
   __device__ void store(const Item& it, int i, int j, Real value) const {
     bool diagonal;
