@@ -10,7 +10,8 @@
 //   build/bin/agglomerate --elements 200 --json agglomerate.json
 //
 // Description: builds a fine triangle mesh — by default the square-like domain with an
-// oscillating boundary of seed 004 §4.1 (about 504k triangles) — agglomerates it with METIS
+// oscillating boundary of the paper's numerical examples (docs/theory.md, References
+// [Dong2021]; about 504k triangles) — agglomerates it with METIS
 // into about N connected polygons, prints the element quality table (box coverage |B_κ|/|κ|,
 // faces, fine cells, roundness) and writes the polygons to a .vtu file with true polygon cells
 // and the quality metrics as cell data. A 3D .msh file is agglomerated into polyhedra and

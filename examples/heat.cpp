@@ -73,7 +73,7 @@ struct Options {
 };
 
 const char* help_text = R"(Usage: heat [options] [PETSc options]
-  --problem NAME        heat (default: seed 004 §4.1, a = 1, w = 0, c = 1,
+  --problem NAME        heat (default: the pure heat equation, a = 1, w = 0, c = 1,
                         u = sin(pi x) sin(pi y)(1 - t)) or advection_diffusion (w = (1, 1/2),
                         a(x, t) = (1 + x^2 t) / 2, u = e^-t sin(pi x) sin(pi y) + x t)
   --mesh FILE.msh       Gmsh mesh instead of the oscillating-boundary domain (all tags Dirichlet)
@@ -88,7 +88,7 @@ const char* help_text = R"(Usage: heat [options] [PETSc options]
   --vtk-every K         ... every K steps (default 1)
   --penalty element_trace|polytopic_cap|sub_simplex
                         the penalty's inverse-estimate factor: each element's own trace
-                        constant (default; coercive on every agglomerate), seed 004's
+                        constant (default; coercive on every agglomerate), the capped
                         min(|kappa|/|K_F|, p^(2d-2)) (not coercive for p = 1 on polygons of
                         many faces), or |kappa|/|K_F| (see docs/theory.md, Penalty)
   --products aij|dense_blocks

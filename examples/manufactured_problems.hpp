@@ -1,6 +1,7 @@
 #pragma once
 // Manufactured solutions for the convergence study (examples/convergence.cpp) and the
-// convergence tests: for each problem the coefficients of SPEC §1, the exact solution u and its
+// convergence tests: for each problem the coefficients of problem (1) (docs/theory.md, "The
+// model problem"), the exact solution u and its
 // gradient, and f = −∇·(A∇u) + b·∇u + c u computed from them — so the data always match.
 //
 //   poisson          A = I, b = 0, c = 0, u = sin(πx) sin(πy)                 (problem a)

@@ -1,9 +1,9 @@
 // Benchmark of the CPU reference assembly (the baseline the GPU backend will be measured
-// against): for p = 1..5 on one agglomerated oscillating-boundary mesh (seed 004 Table 2's
-// setting: about 3 triangles per polygon), the time of the pattern (QuadratureMesh +
-// BlockPattern + scratch), of the matrix values, and of the rhs, in seconds and DoFs/s.
-// The problem is the convergence study's advection-diffusion-reaction problem (b): full
-// anisotropic A(x), b(x), c(x), f(x). With --spacetime, the 2D+1 slab of seed 004 Table 2
+// against): for p = 1..5 on one agglomerated oscillating-boundary mesh (the paper's Table 2
+// setting, docs/performance.md: about 3 triangles per polygon), the time of the pattern
+// (QuadratureMesh + BlockPattern + scratch), of the matrix values, and of the rhs, in seconds and
+// DoFs/s. The problem is the convergence study's advection-diffusion-reaction problem (b): full
+// anisotropic A(x), b(x), c(x), f(x). With --spacetime, the 2D+1 slab of that setting
 // instead: prisms κ × I_n, a = I, w = (1, 1/2), c = 1 (the heat demo's slab system,
 // heat_slab_problem.hpp). --cells-per-element 1 keeps the fine mesh (no agglomeration).
 // --mesh FILE.msh: a 2D Gmsh mesh (2.2 or 4.1) as the fine mesh instead of the oscillating
@@ -222,7 +222,8 @@ void print_difference(double difference) {
     std::printf("%10.1e", difference);
 }
 
-// Seed 004 Table 2's layout, seconds per million DoFs, and the kernels' FLOP rates.
+// The layout of the paper's Table 2 (docs/performance.md), seconds per million DoFs, and the
+// kernels' FLOP rates.
 void print_gpu_tables(const std::vector<Row>& rows, const polydg::bench::DevicePeaks& peaks,
                       double cuda_context_s, int repeats) {
   std::printf("\nGPU (%s), double precision, seconds per million DoFs (Table 2 layout):\n",
@@ -380,23 +381,23 @@ void print_gpu_tables(const std::vector<Row>& rows, const polydg::bench::DeviceP
 }
 
 // The GPU assembly targets, double precision (docs/performance.md, "Where the GPU targets
-// stand"). On seed 004 Table 2's setting (2D+1 prisms, ~3 triangles per polygon), per p = 1..5,
+// stand"). On the paper's Table 2 setting (2D+1 prisms, ~3 triangles per polygon), per p = 1..5,
 // s/MDoF:
 constexpr double values_target[] = {0.001, 0.003, 0.008, 0.022, 0.05};
 constexpr double first_assembly_target[] = {0.003, 0.005, 0.012, 0.03, 0.06};
 // Of the FP64 vector peak (set against 34 TFLOP/s, an H100's FMA units), all kernels, p ≥ 3.
 constexpr double fp64_share_target = 0.30;
 constexpr double deterministic_over_atomic_target = 1.3;
-// On Table 5's meshes (the same domain in ~8k, ~126k or 504k elements), p = 3, seconds:
+// On the paper's Table 5 meshes (the same domain in ~8k, ~126k or 504k elements), p = 3, seconds:
 constexpr double table5_p3_target_s = 0.12;
 
 // Each measured p against the GPU assembly targets (docs/performance.md, "Where the GPU targets
-// stand"), "met" or "MISSED" after the value: Table 2's where the polygons have about 3
-// triangles, Table 5's (the first assembly at p = 3, device set-up included) otherwise. The first
-// assembly is judged twice: cold (one assembly, all its set-up) and as the sum of the pieces'
-// warmed medians (how it was measured before); the FP64 share against the vector peak, as the
-// target was set, with the tensor-core share and the kernels that ran on the tensor cores beside
-// it.
+// stand"), "met" or "MISSED" after the value: the Table 2 setting's where the polygons have
+// about 3 triangles, the Table 5 setting's (the first assembly at p = 3, device set-up included)
+// otherwise. The first assembly is judged twice: cold (one assembly, all its set-up) and as the sum
+// of the pieces' warmed medians (how it was measured before); the FP64 share against the vector
+// peak, as the target was set, with the tensor-core share and the kernels that ran on the tensor
+// cores beside it.
 void print_issue_targets(const std::vector<Row>& rows, const polydg::bench::DevicePeaks& peaks,
                          double triangles_per_polygon) {
   if (triangles_per_polygon < 2 || triangles_per_polygon > 4.5) {
@@ -604,7 +605,8 @@ void write_gpu_json(std::ofstream& json, const Row& r, const polydg::bench::Devi
 constexpr const char* usage = R"(Usage: bench_assembly [options]
 Assembly on an agglomerated oscillating-boundary mesh, seconds and s per million DoFs: the
 CPU reference (steady 2D problem, or the 2D+1 slab with --spacetime) and, with --gpu, the
-DeviceAssembler on the same slab in the same run (seed 004 Table 2's layout).
+DeviceAssembler on the same slab in the same run (laid out as the paper's Table 2:
+docs/performance.md, "Assembly: the paper's Table 2 setting").
   --p P[,P...]              degrees (default 1,2,3,4,5)
   --cells-per-side N        the oscillating domain's cells per side (default 274)
   --cells-per-element X     fine triangles per polygon (default 3; 1: no agglomeration)

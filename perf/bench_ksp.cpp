@@ -27,11 +27,7 @@
 // time; and a GMRES iteration also runs PETSc's host vector operations (orthogonalization
 // against up to `restart` vectors, on one core), which neither backend speeds up. The
 // "MatMult share" column shows how much of an iteration the product is for each backend, and
-// "other ms/it" the rest. First run (H100 80GB HBM3, 16 cores, 2026-11, p = 2, 2.03 M DoFs,
-// 101 M nonzeros): shell MatMult 1.64 ms = device product 0.43 ms (2.0 TB/s) + pinned staging
-// 1.19 ms (0.62 of it DMA at 52 GB/s; pageable cudaMemcpy instead: 3.8 ms); AIJ MatMult
-// 141 ms; GMRES + Jacobi 48 ms per iteration through the shell (MatMult 3 %, the rest PETSc's
-// host vector operations) against 176 ms through AIJ (MatMult 82 %): 3.7× per iteration.
+// "other ms/it" the rest. The results: docs/performance.md, "KSP through the GPU shell".
 //
 //   build/bin/bench_ksp [--cells-per-side 560] [--cells-per-element 3] [--p 2]
 //                       [--iterations 50] [--products 20] [--json FILE] [PETSc options]

@@ -1,5 +1,6 @@
-// Benchmark of the mesh stage on the CPU: building seed 004 §4.1's oscillating-boundary mesh
-// (~504k triangles), agglomerating it as in seed 004 Table 5 (~8k and ~126k elements, and
+// Benchmark of the mesh stage on the CPU: building the oscillating-boundary mesh of the paper's
+// examples (~504k triangles; docs/theory.md, References [Dong2021]), agglomerating it as in the
+// paper's Table 5 (~8k and ~126k elements, and
 // unagglomerated), building the PolytopicMesh (with and without re-triangulation), and its 2D+1
 // slab (make_slab_mesh).
 // Prints a table of median seconds over --repeats runs; --json FILE writes the same numbers.
@@ -48,8 +49,9 @@ struct Row {
 
 /// What --help prints.
 constexpr const char* usage = R"(Usage: bench_mesh [options]
-The mesh stage on the CPU: seed 004's oscillating-boundary mesh, its agglomerations (~8k,
-~126k elements, none) and PolytopicMesh / slab construction; median seconds per step.
+The mesh stage on the CPU (docs/performance.md, "Mesh stage"): the oscillating-boundary mesh,
+its agglomerations (~8k, ~126k elements, none) and PolytopicMesh / slab construction; median
+seconds per step.
   --repeats N            runs per step (default 3)
   --cells-per-side N     the oscillating domain's cells per side (default 502: ~504k triangles)
   --json FILE            also write the numbers as JSON

@@ -1,26 +1,27 @@
 // Benchmark of the dense-block-format SpMV (DeviceDenseBlockMatrix) against cuSPARSE CSR
-// (generic cusparseSpMV), cuSPARSE BSR (cusparse<t>bsrmv, uniform block size) and seed 003's
-// two-step DBF (inflate, contract), in one run on the GPU, per p = 1..5, on
+// (generic cusparseSpMV), cuSPARSE BSR (cusparse<t>bsrmv, uniform block size) and the HDG
+// paper's two-step DBF (inflate, contract; [Roca2011], docs/theory.md, References), in one run
+// on the GPU, per p = 1..5, on
 //   (a) 2D agglomerated IP-DG patterns (oscillating domain, METIS recursive bisection, or
 //       greedy growth from about 2 GB, where METIS fails; about 3 triangles per polygon: 3 to
 //       10 neighbours per element, elements numbered along a Hilbert curve; --element-order
 //       first-cell: in the order of their first cell), N = (p+1)(p+2)/2;
 //   (b) 2D+1 slab patterns: the same spatial structure with the 3D block size of P_p
 //       (the slab's neighbours are the spatial ones; top and bottom are boundary faces);
-//   (c) HDG face patterns (seed 003, make_hdg_block_pattern): 2D (n_a = 5, blocks 4(p+1)) and
-//       3D (n_a = 7, blocks 5(p+1)(p+2)/2), each at 11,780 faces (the seed's size, fp64) and
-//       large (fp64 and fp32).
+//   (c) HDG face patterns (the HDG paper's, make_hdg_block_pattern): 2D (n_a = 5, blocks
+//       4(p+1)) and 3D (n_a = 7, blocks 5(p+1)(p+2)/2), each at 11,780 faces (the HDG
+//       paper's size, "seed-size", fp64) and large (fp64 and fp32).
 // Values are pseudo-random, diagonally dominant (fill_diagonally_dominant_values): the product
 // does not care. Each case is sized to about --megabytes of matrix values (default 600, so the
-// targets' "≥ 500 MB" holds); the HDG seed-size cases keep the seed's face count whatever their
+// targets' "≥ 500 MB" holds); the HDG seed-size cases keep the paper's face count whatever their
 // size (2D: 30–270 MB; 3D: 142 MB at p = 1 to 6.96 GB at p = 5). "HDG 3D large" is sized
 // by measuring its pattern (its boundary rows, with 4 of 7 blocks, are a large share when the
 // blocks are large and the faces few), so its fp64 values are at least --megabytes; at high p it
 // has fewer faces than the seed-size case.
 // Times: CUDA events, median of --repeats after a warm-up. GB/s: each format's minimal traffic
 // (values, its indices, x and y once); % of the device-to-device copy bandwidth measured in the
-// same run. At the end, seed 003's Table 3 layout for the fp64 seed-size HDG cases (the seed's
-// own numbers, 2D only, next to ours). --json FILE writes every row and that table.
+// same run. At the end, the HDG paper's Table 3 layout for the fp64 seed-size HDG cases (the
+// paper's own numbers, 2D only, next to ours). --json FILE writes every row and that table.
 // --cases picks the families: ip (a), slab (b), hdg2 and hdg3 (c); default all.
 // --rows-per-thread R (1, 2, 4, 8) fixes DeviceDenseBlockMatrix's rows per thread of y = A x
 // (default 0: its own choice), for comparing the choices. --slice-rows S1,S2,... builds the DBF
@@ -271,8 +272,8 @@ Row run_case(const BlockMatrix<Real>& matrix, const std::string& family, int p, 
 }
 
 /// --element-order: how the agglomerated elements of (a) and (b) are numbered (default along
-/// the Hilbert curve: on the P_1 matrix, 99 % of the copy bandwidth against 86 % in the order of
-/// the first cells, H100; docs/performance.md, "DBF SpMV").
+/// the Hilbert curve: neighbours' x entries then lie close together, so the gathers hit L2; the
+/// numbers: docs/performance.md, "DBF SpMV").
 ElementOrder ip_element_order = ElementOrder::hilbert_curve;
 
 /// The interfaces of the oscillating domain with about `elements` polygons of ~3 triangles.
@@ -312,12 +313,12 @@ std::vector<std::array<Index, 2>> ip_dg_interfaces(double elements, Index& eleme
   return interfaces;
 }
 
-/// Seed 003 (Roca, Nguyen, Peraire), Table 3: "Speedup of the proposed and CUSPARSE sparse
-/// matrix-vector product compared with MATLAB for p = 1, ..., 5" — 2D HDG matrices of a
-/// compressible Navier–Stokes problem on one triangular mesh of 11,780 faces (n_c = 4), double
+/// The HDG paper ([Roca2011], docs/theory.md, References), Table 3: "Speedup of the proposed and
+/// CUSPARSE sparse matrix-vector product compared with MATLAB for p = 1, ..., 5" — 2D HDG matrices
+/// of a compressible Navier–Stokes problem on one triangular mesh of 11,780 faces (n_c = 4), double
 /// precision (Table 1's MB are 8-byte values), GeForce GTX 285 (CUSPARSE, proposed) and a Mac
-/// Pro 2009 (MATLAB). "Proposed" is the seed's two-step DBF product (Table 2: tv + tc). The
-/// seed has no 3D counterpart. csr_nonzeros is Table 1's "CSR (nnz)" for the same matrices.
+/// Pro 2009 (MATLAB). "Proposed" is the paper's two-step DBF product (Table 2: tv + tc). The
+/// paper has no 3D counterpart. csr_nonzeros is Table 1's "CSR (nnz)" for the same matrices.
 struct SeedTable3Row {
   int p;
   double matlab_ms, cusparse_ms, proposed_ms;  // execution time (ms)
@@ -406,11 +407,11 @@ void print_issue_targets(const std::vector<Row>& rows, double stream) {
              << 100 * share << " % of the copy, " << std::setprecision(4) << speedup << "x CSR";
   }
   if (count == 0) {
-    std::printf("\nAgainst issue 6's targets: no fp64 matrix of >= %.0f MB in this run\n", min_mb);
+    std::printf("\nAgainst the SpMV targets: no fp64 matrix of >= %.0f MB in this run\n", min_mb);
     return;
   }
   std::printf(
-      "\nAgainst issue 6's targets (fp64 y = A x, matrices >= %.0f MB): %d of %d at >= %.0f %% of "
+      "\nAgainst the SpMV targets (fp64 y = A x, matrices >= %.0f MB): %d of %d at >= %.0f %% of "
       "the copy bandwidth, %d of %d at >= %.1fx cuSPARSE CSR, %d of %d both",
       min_mb, bandwidth_met, count, 100 * bandwidth_share, speedup_met, count, csr_speedup, both,
       count);
@@ -419,7 +420,8 @@ void print_issue_targets(const std::vector<Row>& rows, double stream) {
   std::printf("%s%s\n", both < count ? "; missed:" : "", misses.str().c_str());
 }
 
-/// One line of seed 003's Table 3 layout: ours (an fp64 seed-size HDG row) next to the seed's.
+/// One line of the HDG paper's Table 3 layout: ours (an fp64 seed-size HDG row) next to the
+/// paper's.
 struct Table3Row {
   int dimension = 0;
   const Row* ours = nullptr;
@@ -440,7 +442,7 @@ std::vector<Table3Row> table3_rows(const std::vector<Row>& rows) {
 void print_table3(const std::vector<Table3Row>& table, const char* device) {
   if (table.empty()) return;
   std::printf(
-      "\nSeed 003 Table 3 layout: HDG matrices of %d faces, fp64, median ms of one y = A x.\n"
+      "\nHDG paper Table 3 layout: HDG matrices of %d faces, fp64, median ms of one y = A x.\n"
       "  seed: its Table 3 (GeForce GTX 285; MATLAB on a Mac Pro 2009 CPU; 2D only), with\n"
       "        speedups vs MATLAB (xMATLAB) and CUSPARSE ms / proposed ms (xCUSP, derived);\n"
       "        \"proposed\" = its two-step DBF; nnz = its Table 1 CSR nonzeros.\n"
@@ -470,8 +472,9 @@ void print_table3(const std::vector<Table3Row>& table, const char* device) {
 
 /// What --help prints.
 constexpr const char* usage = R"(Usage: bench_spmv [options]
-The dense-block-format y = A x on the GPU against cuSPARSE CSR, cuSPARSE BSR and seed 003's
-two-step product, fp64 and fp32, per degree, with seed 003's Table 3 layout at the end.
+The dense-block-format y = A x on the GPU against cuSPARSE CSR, cuSPARSE BSR and the HDG
+paper's two-step product (docs/performance.md, "DBF SpMV"), fp64 and fp32, per degree, with
+that paper's Table 3 layout at the end.
   --p P[,P...]             degrees (default 1,2,3,4,5)
   --megabytes M            matrix values per case, about (default 600)
   --repeats N              runs per product; the median is reported (default 20)
@@ -629,7 +632,8 @@ int main(int argc, char** argv) {
           json << (first ? "" : ", ") << '"' << name << '"';
           first = false;
         }
-      // Seed 003 Table 3 layout: ours (fp64, seed-size HDG) and the seed's (null in 3D).
+      // The HDG paper's Table 3 layout: ours (fp64, seed-size HDG) and the paper's (null in
+      // 3D).
       json << "], \"seed_table3\": [";
       for (std::size_t i = 0; i < table3.size(); ++i) {
         const Table3Row& t = table3[i];

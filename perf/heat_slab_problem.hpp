@@ -1,5 +1,6 @@
 #pragma once
-// The space-time problem of the assembly benchmark (seed 004 Table 2's setting): the heat
+// The space-time problem of the assembly benchmark (docs/performance.md, "Assembly: the
+// paper's Table 2 setting"): the heat
 // demo's slab system on prisms κ × I_n — a = 1, w = (1, 1/2), c = 1, f = sin(x + t), g_D = 0,
 // the bottom face reading the previous slab. Callable on host and device, so the CPU and GPU
 // backends assemble exactly the same problem.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what libpolydg needs, builds it (Release, build/) and runs the main demo with no
-# input files: build/bin/heat — seed 004 §4.1's parabolic problem on the oscillating-boundary
+# input files: build/bin/heat — the paper's parabolic problem (docs/theory.md, References
+# [Dong2021]) on the oscillating-boundary
 # domain agglomerated into ~1000 polygons, space-time DG P_2 on prismatic slabs, 20 steps to
 # T = 1, one line per step and the errors at the end (~15 s on two cores).
 # Extra arguments go to build/bin/heat (try --help). The other examples:

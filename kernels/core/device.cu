@@ -26,9 +26,9 @@ namespace {
 
 // Device memory comes from CUDA's stream-ordered pool of the device (cudaMallocAsync on the
 // default stream), which keeps what the library frees for its next allocations: a cudaMalloc
-// and cudaFree cost tens of microseconds each, and cudaFree waits for the whole device — the
-// eleven buffers of a device BlockPattern built from device arrays took ~0.6 ms that way, more
-// than its kernels. Without pool support on the device: cudaMalloc / cudaFree.
+// and cudaFree cost tens of microseconds each, and cudaFree waits for the whole device — for
+// the eleven buffers of a device BlockPattern built from device arrays, more than its kernels.
+// Without pool support on the device: cudaMalloc / cudaFree.
 struct MemoryPool {
   bool pooled = false;
   cudaMemPool_t pool = nullptr;
@@ -164,9 +164,9 @@ struct ScopedEvent {
 
 void copy_host_to_device(void* destination, const void* source, std::size_t bytes) {
   // Small copies go straight to cudaMemcpy. Large ones from pageable memory are staged through
-  // two pinned chunks: the CPU threads fill one while the copy engine reads the other. On the
-  // H100's host the Table 2 mesh's 219 MB went at 3.9-6.7 GB/s through the driver's own
-  // pageable path (one thread, its bounce buffers) and at 13-21 GB/s staged (bench_assembly).
+  // two pinned chunks: the CPU threads fill one while the copy engine reads the other. The
+  // driver's own pageable path copies through its bounce buffers on one thread, several times
+  // slower for a large mesh's geometry (bench_assembly times the upload).
   if (bytes < StagingChunks::chunk_bytes) {
     POLYDG_CUDA_CHECK(cudaMemcpy(destination, source, bytes, cudaMemcpyHostToDevice));
     return;

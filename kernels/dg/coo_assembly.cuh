@@ -1,9 +1,9 @@
 #pragma once
-// CooAssembly: seed 004's Approach 1 (SPEC §6) on the device, for comparison with Approach 2
-// (DeviceAssembler): every contribution block goes to a slot of its own in a COO array with
-// duplicates, keyed by its global (row, column); each assembly then sorts the pairs by key
-// (thrust::sort_by_key, a radix sort) and sums the duplicates (thrust::reduce_by_key), which
-// gives the matrix in CSR (rows from the sorted keys). The contributions are those of the
+// CooAssembly: Approach 1 (docs/theory.md, "Assembly: two approaches") on the device, for
+// comparison with Approach 2 (DeviceAssembler): every contribution block goes to a slot of its own
+// in a COO array with duplicates, keyed by its global (row, column); each assembly then sorts the
+// pairs by key (thrust::sort_by_key, a radix sort) and sums the duplicates (thrust::reduce_by_key),
+// which gives the matrix in CSR (rows from the sorted keys). The contributions are those of the
 // DeviceAssembler's kernels (the same mathematics), written to four segments of one array:
 //   [element blocks Σ N_e² | boundary blocks Σ N_e² | interface diagonal parts (the
 //    scratch_only mode's scratch) | the pattern's value array (off-diagonal blocks)]
@@ -160,7 +160,7 @@ class CooAssembly {
     sort_and_reduce();
   }
   /// The two halves of assemble_matrix, for timing: the kernels into the COO array, then the
-  /// sort, the reduction and the CSR row offsets (seed 004's "indices").
+  /// sort, the reduction and the CSR row offsets ([Dong2021]'s "indices" step).
   template <class Coefficients>
   void compute_contributions(const Coefficients& coefficients) {
     const DeviceQuadratureMesh<Dim>& mesh = assembler_.device_mesh();

@@ -42,10 +42,9 @@ __device__ inline GroupThread group_thread(const DenseBlockGroup* groups, const 
 
 /// Columns of a slot multiply_kernel loads before it sums them, so that the loads of a few
 /// columns overlap instead of one column's load waiting for the last one's sum: on N = 3..10
-/// blocks (4 or 8 rows per thread) the kernel was bound by that latency (40 % of the bandwidth
-/// at 50 % occupancy, Nsight Compute). With 1 or 2 rows per thread (large blocks, few block
-/// rows) measured on the H100: 8 columns made fp32 1.3-1.6x faster but fp64 1.1-1.3x slower
-/// than 1 column (there x, read once per row, is as many bytes as the values).
+/// blocks (4 or 8 rows per thread) the kernel is bound by that latency. With 1 or 2 rows per
+/// thread (large blocks, few block rows) 8 columns help fp32 but not fp64, where x, read once
+/// per row, is as many bytes as the values: there 1 column.
 template <class Real, int rows_per_thread>
 inline constexpr int columns_in_flight = rows_per_thread >= 8   ? 2
                                          : rows_per_thread == 4 ? 4
@@ -62,7 +61,7 @@ inline constexpr int multiply_min_blocks = rows_per_thread >= 4 ? 3 : 0;
 /// the end) of block row l: per column k it loads x once and A[k][i][l] for its rows — a warp
 /// (32 consecutive l) reads one coalesced segment per (k, i). The values are read once, with
 /// the streaming hint (__ldcs: evicted first) meant to leave L2 to x, which is gathered once
-/// per neighbour (its effect alone is not measured; L2's hit rate stayed at 22 % on P_1).
+/// per neighbour (its effect on its own is not known; L2's hit rate stayed low on P_1).
 template <class Real, int rows_per_thread>
 __global__ void __launch_bounds__(threads_per_block, multiply_min_blocks<rows_per_thread>)
     multiply_kernel(const DenseBlockGroup* groups, const BlockWork* launch, const Real* values,
@@ -130,14 +129,12 @@ __global__ void __launch_bounds__(threads_per_block, multiply_min_blocks<rows_pe
 /// chunks D whose loads are in flight at once (see the kernel), and the blocks per
 /// multiprocessor its registers must allow.
 ///
-/// Each shape is the fastest of three to seven candidates measured for its N (fp64, 560 MB, %
-/// of the copy bandwidth; on the H100, and on the H200 again for N = 6, 30, 50 and 56, where
-/// the H100's choices stopped short). What decided nearly everywhere: more loads in flight per
+/// Each shape is the fastest of three to seven candidates for its N (fp64, matrices far larger
+/// than L2). What decided nearly everywhere: more loads in flight per
 /// thread beat more resident threads, up to what the registers allow without spilling; where a
 /// size's matrix has few block rows (N = 30, 50) one column per chunk at three blocks per
-/// multiprocessor won instead; R = N (at N = 6) and R = 1 (at N = 75, 105) lost. The tables
-/// and the files of each sweep: docs/performance.md, "DBF SpMV", and its git history (before
-/// ace83b3).
+/// multiprocessor won instead; R = N (at N = 6) and R = 1 (at N = 75, 105) lost. The results:
+/// docs/performance.md, "DBF SpMV".
 ///
 /// End shapes (the last three fields; 0: none). In a launch of more than one wave, the thread
 /// blocks that start last, once the queue is empty, set its end: each thread streams its rows
@@ -145,27 +142,21 @@ __global__ void __launch_bounds__(threads_per_block, multiply_min_blocks<rows_pe
 /// has fewer rows per thread and more columns per round trip, so those rows take fewer round
 /// trips; it reads x once per column and thread, twice as often per value, so in bulk it is
 /// slower and takes only the last end_wave_fraction of a wave. N = 56: (2, 8, 3), 10.5 round
-/// trips for a five-slot row against 21 (slab P_5 at 560 MB: H100 0.209 -> 0.201 ms, H200
-/// 0.157 -> 0.149-0.151). For N = 10, 15, 20, 21 and 35, whose rows are 3-5x shorter, end
-/// shapes were the same or slower (tenth measurement). Splitting each N = 56 row's chunks
-/// between two lanes that meet in a shuffle lost 1-2 % (fp64) and 15 % (fp32; thirteenth).
+/// trips for a five-slot row against 21. N = 10, 15, 20, 21 and 35, whose rows are 3-5x
+/// shorter, have no long tail to shorten and gain nothing from one. Splitting each N = 56 row's
+/// chunks between two lanes that meet in a shuffle lost, fp32 most.
 ///
 /// Adjacent lanes (last field): the N / R threads of a block row sit in adjacent lanes of a
 /// warp (t -> l = t / (N / R)) instead of N / R groups of rows apart (l = t mod G), so their
 /// gathers of the same x and column offsets are one request, not N / R requests from as many
-/// warps. N = 4 (slab P_1): Nsight Compute on the H200 had L2 at 93 % of its throughput and
-/// DRAM at 78 %, the x gathers adding half the values' sectors again; adjacent lanes took it
-/// from 0.182 to 0.174 ms (90 -> 93 % of the copy bandwidth). For N = 6, 8, 10, 12, 16 and 24
-/// they were the same or slower (up to 1.5x at N = 24, where a warp's load then reads 32 bytes
-/// from each of eight bands; eleventh measurement).
+/// warps. N = 4 (slab P_1) is bound by L2 rather than DRAM, the x gathers adding half the
+/// values' sectors again, so fewer gather requests pay. For N = 6, 8, 10, 12, 16 and 24 they do
+/// not (at N = 24 a warp's load then reads 32 bytes from each of eight bands).
 ///
-/// Block threads (last field): 128 where the measured matrices ran faster in thread blocks of
-/// 128 than of 256 (the kernel's launch bound then asks twice the blocks per multiprocessor, so
-/// the register cap is the same): N = 4 (slab P_1) 0.175-0.177 -> 0.171 ms, N = 15 (HDG 3D
-/// p = 1) 0.149-0.151 -> 0.145, N = 105 (HDG 3D p = 5) 0.147-0.149 -> 0.144-0.145; N = 30 and 50
-/// lost 3 % with 128, the others within 1.5 % (H200, fp64, 560 MB; twelfth measurement). Then
-/// HDG 2D: N = 8 (p = 1) 0.155-0.158 -> 0.153, N = 12 (p = 2) 0.151-0.154 -> 0.148-0.149 (fp32
-/// 61 -> 72 % of the copy); N = 16 and 24 the same or 1-2 % slower (thirteenth).
+/// Block threads (last field): 128 where the matrices ran faster in thread blocks of 128 than
+/// of 256 (the kernel's launch bound then asks twice the blocks per multiprocessor, so the
+/// register cap is the same): N = 4 (slab P_1), 8 and 12 (HDG 2D p = 1, 2), 15 and 105 (HDG 3D
+/// p = 1, 5). N = 30 and 50 lost with 128; the others did not care.
 struct FixedBlockSize {
   int n, rows_per_thread, chunk_columns, chunks_in_flight, min_blocks;
   int end_rows_per_thread = 0, end_chunk_columns = 0, end_chunks_in_flight = 0;
@@ -205,8 +196,8 @@ POLYDG_HD inline GlobalIndex fixed_thread_block_row(GlobalIndex t, GlobalIndex r
 /// and each chunk's column offset (the slot's x) was loaded D chunks before its x is. The earlier
 /// kernel issued two whole slots' loads, waited, summed, and only then loaded the next slots'
 /// offsets, whose x then waited again: on the 2D P_1 matrix (N = 3) the offsets' and the sums'
-/// waits were 61 % of the stall samples, at 124 registers and 25 % occupancy (Nsight Compute,
-/// H100). It sums in the general kernel's order (k ascending), so the bits are the same.
+/// waits were most of the stalls. It sums in the general kernel's order (k ascending), so the bits
+/// are the same.
 template <class Real, int N, int R, int C, int D, bool Adjacent>
 __device__ __forceinline__ void multiply_fixed_rows(const DenseBlockGroup& group, GlobalIndex t,
                                                     const Real* values, const GlobalIndex* row_dofs,
@@ -291,9 +282,8 @@ __global__ void __launch_bounds__(Threads, MinBlocks* threads_per_block / Thread
 }
 
 /// The end shape's share of a launch with more than a wave: this fraction of the block rows
-/// one wave covers. N = 56 on the H100 (slab P_5, 560 MB; perf/results/spmv_end_shape_h100.txt,
-/// in git before 31e323a):
-/// 0.35-0.5 of a wave 3-4 % faster than none, 0.25 1-2 %, 0.7 and 1.0 slower than none.
+/// one wave covers. For N = 56 (slab P_5) a third to a half of a wave gains most, a quarter
+/// less, and 0.7 or a whole wave lose to none: the end shape is slower in bulk.
 constexpr double end_wave_fraction = 0.35;
 
 /// run(multiply_fixed_kernel for fixed_block_sizes[kind]): one instantiation per table entry.
@@ -432,8 +422,8 @@ __global__ void __launch_bounds__(threads_per_block)
 /// block row each covers (its first thread's row l): blocks that run at the same time then
 /// cover one stretch of the mesh in every group, so the x entries their rows gather (the
 /// neighbours' unknowns) are read from DRAM about once, not once per group. Group after group,
-/// each group's pass over all of x evicted it from L2 before the next (22 % L2 hit rate on the
-/// P_1 IP-DG matrix, Nsight Compute).
+/// each group's pass over all of x evicted it from L2 before the next (a low L2 hit rate on the
+/// P_1 IP-DG matrix).
 template <class Real, class Work, class RowOf>
 std::vector<BlockWork> launch_table(const DenseBlockMatrix<Real>& host, const Work& work,
                                     const RowOf& row_of, int block_threads = threads_per_block) {
@@ -507,11 +497,10 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
   // A matrix of very few block rows (large blocks, few faces) gives too few threads to cover
   // the memory latency: halve the rows per thread while there are fewer than a sixteenth of
   // the device's resident threads. Halving until all of them were covered, as first, made the
-  // matrices with blocks above 16 rows slower (H100, fp64; 4 rows per thread against the 2 or
-  // 1 that rule chose): slab P_3 / P_4 / P_5 77/72/69 -> 88/79/80 % of the copy bandwidth with
-  // 70/42/25 % of the resident threads, IP-DG P_5 78 -> 86 %, HDG 2D at seed 003's size
-  // p = 3..5 56-66 -> 79-86 %, large HDG 3D p = 3 73 -> 87 % with 21 % and p = 5 78 -> 82 %
-  // with 10 % (an eighth as the bound gave it 2 rows per thread, one column in flight: 51 %).
+  // matrices with blocks above 16 rows slower: 4 rows per thread keep more loads in flight per
+  // thread, which covers the latency better than more threads do, down to a tenth of the
+  // resident threads (an eighth as the bound left HDG 3D p = 5 with 2 rows per thread and one
+  // column in flight, which lost).
   int device = 0, processors = 1, threads_per_processor = 2048;
   if (cudaGetDevice(&device) == cudaSuccess) {
     cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device);
@@ -529,8 +518,7 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
     rows_per_thread_ = rows_per_thread;
   } else {
     // At most 4, and no more registers than the largest block needs: 4 rather than 8 made
-    // N = 6 and 10 1.05-1.15x faster (fp64; 1.1-1.2x fp32; H100, bench_spmv
-    // --rows-per-thread), N = 8 and 15 the same.
+    // N = 6 and 10 faster (bench_spmv --rows-per-thread), N = 8 and 15 no slower.
     Index largest = 1;
     for (const DenseBlockGroup& g : host.groups()) largest = std::max(largest, g.row_size);
     rows_per_thread_ = 4;
@@ -549,8 +537,8 @@ DeviceDenseBlockMatrix<Real>::DeviceDenseBlockMatrix(const DenseBlockMatrix<Real
     kinds.push_back(forced_rows_per_thread ? -1 : fixed_block_size(host, g));
   // ... except where a size's launch would fill between one and one and a half waves of the
   // blocks the device holds at once: its last wave would run nearly empty. The few-face HDG 3D
-  // p = 1 matrix (11,780 block rows of 15, 1.05 waves at one block per multiprocessor) was at
-  // 73 % of the copy bandwidth in its kernel, 81-83 % in the general one (H100, fp64).
+  // p = 1 matrix (11,780 block rows of 15, 1.05 waves at one block per multiprocessor) ran
+  // faster in the general kernel than in its own.
   // Then the end of a launch: a size with an end shape gives it the groups that come last in
   // the launch order (the highest block rows), end_block_rows of them or, by default, about
   // end_wave_fraction of the block rows one wave of the size's kernel covers — where the launch

@@ -2,7 +2,8 @@
 # Run on the GPU machine (device tool) from the project root, after
 #   source .devdeps/activate.sh
 # The quick loop for the assembly kernels: builds only their GPU tests and bench_assembly,
-# runs the tests (they must pass, not skip), then the Table 2 benchmark of scripts/gpu/bench.sh.
+# runs the tests (they must pass, not skip), then the Table 2 setting's benchmark of
+# scripts/gpu/bench.sh.
 #   scripts/gpu/assembly-check.sh [table2|table5|all|none] [cells-per-side, default 502]
 # POLYDG_RACECHECK=1 also runs compute-sanitizer racecheck on the small cases of the assembler
 # test (and memcheck on the element-kernel test).

@@ -2,9 +2,9 @@
 # Run on the GPU machine (device tool) from the project root, after
 #   source .devdeps/activate.sh
 # Profiles the assembly kernels with Nsight Compute: builds bench_assembly with -lineinfo in
-# build-profile/, runs it on a Table 2 mesh at one degree, and records the first `count` launches
-# of the quadrature kernels (element, interior, boundary of the double-precision assembly;
-# KERNELS, default "tiled_point|thread_item", is the regular expression of their names).
+# build-profile/, runs it on a mesh of the Table 2 setting (docs/performance.md) at one degree,
+# and records the first `count` launches of the quadrature kernels (element, interior, boundary
+# of the double-precision assembly; KERNELS, default "tiled_point|thread_item", is the regular expression of their names).
 #   scripts/gpu/profile-assembly.sh [p, default 1] [cells-per-side, default 300] [count, default 3]
 # Writes $out/profile-p<p>.txt (ncu's details page) and $out/profile-p<p>-sass.csv (per-SASS-line
 # stall samples of those launches, for scripts/gpu/sass_hot_spots.py).

@@ -100,7 +100,7 @@ SimplexMesh<Dim>::SimplexMesh(std::vector<Point<Dim>> vertices, std::vector<Cell
     return facet;
   };
   // The records in lexicographic order of (vertices, cell), as one std::sort of them all gave
-  // (a quarter of extrude_to_slab's time on seed 004 Table 2's slab): placed by their first,
+  // (a large part of extrude_to_slab's time on large slabs): placed by their first,
   // smallest vertex (a counting sort), then each vertex's few records sorted, in parallel.
   std::vector<std::size_t> first_vertex_offsets(std::size_t(n_vertices) + 1, 0);
   for (Index c = 0; c < n_cells; ++c)

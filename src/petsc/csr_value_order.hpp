@@ -1,8 +1,8 @@
 #pragma once
 // Private to AijMatrix: where a BlockMatrix's values go in a MATSEQAIJ's value array, so that
 // an update writes that array directly, on all OpenMP threads, instead of through
-// MatSetValuesCOO(), whose one-core gather was 24 of a P_2 slab step's 29 ms on the H100's host
-// (7.2 M values; 12.4 ms against 4.1 ms this way on a 2-core machine).
+// MatSetValuesCOO(), whose gather runs on one core and was most of a P_2 slab step's time on a
+// many-core host.
 //
 // A BlockPattern numbers unknowns element by element and keeps each block row's blocks in
 // ascending column order, so the CSR row of unknown i of element e is row i of each of e's

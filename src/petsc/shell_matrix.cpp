@@ -43,8 +43,7 @@ enum StagingSlot { slot_x = 0, slot_z = 1, slot_y = 2, slot_count = 3 };
 /// pinned bounce buffers, chunk by chunk on the calling thread, and usually stays well below
 /// the pinned transfer rate; from pinned memory the copy engines run at full PCIe speed and our
 /// host copy is parallel (parallel_copy). perf/bench_ksp times both ways ("staging pinned" and
-/// "staging pageable"): on an H100 host (16 cores), x in and y out for 2 M DoFs took 1.2 ms
-/// this way against 3.8 ms with pageable cudaMemcpy.
+/// "staging pageable"; docs/performance.md, "KSP through the GPU shell").
 struct ShellContext {
   const LinearOperator* linear_operator = nullptr;
   std::size_t size = 0;

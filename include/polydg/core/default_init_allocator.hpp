@@ -3,8 +3,8 @@
 /// initializes the new elements instead of value-initializing them, so for trivially
 /// constructible T (points, measures) it does not write zeros. The large arrays that a parallel
 /// loop fills right after resize use it: std::vector<T> zeroed (and page-faulted) them on one
-/// thread first, which for the 219 MB of geometry of seed 004's Table 2 slab took longer than
-/// the parallel fill itself. Every element must be written before it is read.
+/// thread first, which on a large slab's geometry cost more than the parallel fill itself. Every
+/// element must be written before it is read.
 #include <memory>
 #include <new>
 #include <utility>

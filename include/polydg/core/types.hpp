@@ -77,7 +77,8 @@ POLYDG_HD constexpr Point<Dim, Real> operator*(const Tensor<Dim, Real>& a,
   return r;
 }
 
-/// Axis-aligned box Π_i [lower_i, upper_i]: the bounding box B_κ of an element (SPEC §3).
+/// Axis-aligned box Π_i [lower_i, upper_i]: the bounding box B_κ of an element
+/// (docs/theory.md, "Basis").
 template <int Dim, class Real = double>
 struct Box {
   Point<Dim, Real> lower;

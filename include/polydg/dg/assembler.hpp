@@ -1,5 +1,6 @@
 #pragma once
-/// Assembler: the CPU reference backend of the IP-DG assembly (SPEC §2, §6 Approach 2).
+/// Assembler: the CPU reference backend of the IP-DG assembly (docs/theory.md, "The IP-DG
+/// system, as assembled"; "Assembly: two approaches", Approach 2).
 ///
 /// Built once per mesh and boundary conditions: the QuadratureMesh, the BlockPattern
 /// (elements × (self + neighbours)), and the scratch the kernels need. Every assemble call then
@@ -33,13 +34,13 @@
 namespace polydg {
 
 struct AssemblyOptions {
-  /// C_σ of the penalty (SPEC §2).
+  /// C_σ of the penalty (docs/theory.md, "Penalty").
   double penalty_constant = 10;
   QuadratureDegrees quadrature;
   /// P_p (total degree) or, on space-time slabs, PQ_p (see fem/basis_space.hpp).
   BasisSpace space = BasisSpace::total_degree;
   /// The penalty's inverse-estimate factor: each element's own trace constant (default,
-  /// coercive on every agglomerate), or seed 004's polytopic_cap / sub_simplex (penalty.hpp).
+  /// coercive on every agglomerate), or [Dong2021]'s polytopic_cap, or sub_simplex (penalty.hpp).
   PenaltyScaling penalty_scaling = PenaltyScaling::element_trace;
   /// The quadrature pieces: the fine simplices, or on space-time slabs (make_slab_mesh) the
   /// prisms K × I_n — a third of the element points (see quadrature_mesh.hpp).

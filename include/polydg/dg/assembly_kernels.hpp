@@ -1,5 +1,6 @@
 #pragma once
-/// The CPU reference kernels of the interior-penalty DG assembly (SPEC §2, §6 Approach 2): one
+/// The CPU reference kernels of the interior-penalty DG assembly (docs/theory.md, "The
+/// IP-DG system, as assembled"; "Assembly: two approaches", Approach 2): one
 /// function per integral kind, each looping over sub-simplices / sub-facets and adding straight
 /// into the blocks of a BlockMatrix's values and into the right-hand side.
 ///
@@ -122,7 +123,8 @@ void for_each_facet_point(const std::array<Point<Dim>, Dim>& vertices,
           rule.weights[q] * ratio);
 }
 
-/// σ on a boundary sub-facet of element e (one element's term of SPEC §2).
+/// σ on a boundary sub-facet of element e (one element's term of docs/theory.md,
+/// "Penalty").
 template <int Dim>
 double boundary_penalty(const AssemblyData<Dim>& data, Index e, Index facet) {
   const auto& mesh = data.mesh;
@@ -361,11 +363,12 @@ void assemble_boundary_faces(const AssemblyData<Dim>& data, const Coefficients& 
       });
 }
 
-/// The data term of previous_slab boundary faces (a space-time slab's bottom, SPEC §5's
-/// (U⁻_{n−1}, W⁺_{n−1})_D): rhs_i += ∫ value(e, x) φ_i over element e's sub-facets of kind
-/// previous_slab, where value(e, x) is the previous slab's solution on element e at the point
-/// x of the bottom face (or the initial condition u_0(x) on the first slab). The weight is 1
-/// (−b·n with b = (w, 1), n = (0, …, −1)). Parallel over elements; adds to the rhs.
+/// The data term of previous_slab boundary faces (a space-time slab's bottom, the
+/// (U⁻_{n−1}, W⁺_{n−1})_D of docs/theory.md, "Space-time slabs, as built"): rhs_i += ∫ value(e, x)
+/// φ_i over element e's sub-facets of kind previous_slab, where value(e, x) is the previous slab's
+/// solution on element e at the point x of the bottom face (or the initial condition u_0(x) on the
+/// first slab). The weight is 1 (−b·n with b = (w, 1), n = (0, …, −1)). Parallel over elements;
+/// adds to the rhs.
 template <int Dim, class Value>
 void assemble_previous_slab_faces(const AssemblyData<Dim>& data, const Value& value) {
   if (!data.targets.rhs) return;

@@ -1,5 +1,6 @@
 #pragma once
-/// Which boundary condition each mesh boundary tag carries (SPEC §1).
+/// Which boundary condition each mesh boundary tag carries (docs/theory.md, "The model
+/// problem").
 ///
 /// A tag is Dirichlet or Neumann. Whether a boundary quadrature point is diffusive (nᵀAn > 0),
 /// hyperbolic inflow (nᵀAn = 0, b·n < 0) or outflow (nᵀAn = 0, b·n ≥ 0) is decided per point
@@ -11,9 +12,10 @@
 
 namespace polydg {
 
-/// dirichlet / neumann: SPEC §1. previous_slab: a space-time slab's bottom face, hyperbolic
-/// inflow whose data is the previous slab's solution — the boundary kernel adds only the matrix
-/// term there, the rhs comes from assemble_previous_slab_faces (dg/assembly_kernels.hpp).
+/// dirichlet / neumann: docs/theory.md, "The model problem". previous_slab: a space-time slab's
+/// bottom face, hyperbolic inflow whose data is the previous slab's solution — the boundary kernel
+/// adds only the matrix term there, the rhs comes from assemble_previous_slab_faces
+/// (dg/assembly_kernels.hpp).
 enum class BoundaryKind { dirichlet, neumann, previous_slab };
 
 class BoundaryConditions {

@@ -1,5 +1,6 @@
 #pragma once
-/// The data of problem (1) of SPEC §1: −∇·(A∇u) + b·∇u + c u = f, u = g_D on ∂Ω_D ∪ ∂Ω−,
+/// The data of problem (1) of docs/theory.md, "The model problem":
+/// −∇·(A∇u) + b·∇u + c u = f, u = g_D on ∂Ω_D ∪ ∂Ω−,
 /// n·(A∇u) = g_N on ∂Ω_N.
 ///
 /// Each coefficient is a callable object — a lambda, a functor or Constant — called as

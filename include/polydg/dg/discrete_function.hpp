@@ -1,8 +1,9 @@
 #pragma once
-/// A DG function u_h ∈ S (SPEC §2–§3) stored as one array of coefficients: element e owns the
-/// N_e = basis_size(Dim, p_e) entries offsets[e] .. offsets[e] + N_e − 1, in element order, and
-/// coefficient k multiplies the k-th bounding-box Legendre basis function of B_e. This is the
-/// unknown layout of BlockPattern with block sizes N_e, so a solver's solution vector is one.
+/// A DG function u_h ∈ S (docs/theory.md, "Basis") stored as one array of coefficients: element e
+/// owns the N_e = basis_size(Dim, p_e) entries offsets[e] .. offsets[e] + N_e − 1, in element
+/// order, and coefficient k multiplies the k-th bounding-box Legendre basis function of B_e. This
+/// is the unknown layout of BlockPattern with block sizes N_e, so a solver's solution vector is
+/// one.
 ///
 /// Host helpers to lay such an array out and to evaluate it at a point. The checks throw
 /// polydg::Error: a wrong array length (naming both lengths), a non-finite coefficient (naming

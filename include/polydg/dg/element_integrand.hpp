@@ -1,7 +1,8 @@
 #pragma once
-/// The element integrand of SPEC §2 at one quadrature point, for host and device: the one copy
-/// of the mathematics that the CPU kernel assemble_elements (assembly_kernels.hpp) and the CUDA
-/// element kernel (include/polydg/detail/dg/element_kernel.cuh) both call.
+/// The element integrand (docs/theory.md, "The IP-DG system, as assembled") at one quadrature
+/// point, for host and device: the one copy of the mathematics that the CPU kernel
+/// assemble_elements (assembly_kernels.hpp) and the CUDA element kernel
+/// (include/polydg/detail/dg/element_kernel.cuh) both call.
 ///
 ///   block[i·n + j] += w (A∇φ_j·∇φ_i + (b·∇φ_j) φ_i + c φ_j φ_i)   row i = test, column j = trial
 ///   rhs[i]         += w f φ_i
@@ -16,11 +17,11 @@
 /// the rhs is one more trial column, (w f, 0, …, 0).
 ///
 /// Where A's last row and column are zero by construction — the space-time A = diag(a, 0) of
-/// SPEC §5, which has no diffusion along the time axis (SpaceTimeDiffusion) — the last component,
-/// ∂_Dim φ_i · w (A∇φ_j)_Dim, is an exact zero and is left out: Dim components
-/// (element_components_for). Leaving out products that are exact zeros keeps the sums' bits (a
-/// sum that starts at +0 is never −0, and adding ±0 to it changes nothing), and saves a quarter
-/// of the products on 2D+1 slabs.
+/// docs/theory.md, "Space-time slabs, as built", which has no diffusion along the time axis
+/// (SpaceTimeDiffusion) — the last component, ∂_Dim φ_i · w (A∇φ_j)_Dim, is an exact zero and is
+/// left out: Dim components (element_components_for). Leaving out products that are exact zeros
+/// keeps the sums' bits (a sum that starts at +0 is never −0, and adding ±0 to it changes nothing),
+/// and saves a quarter of the products on 2D+1 slabs.
 ///
 /// FLOPs per quadrature point, N basis functions, dimension d (for the performance report):
 ///   trial vectors  N (2d² + 2d + 2)      A∇φ (2d²−d), b·∇φ + cφ (2d+1), × w (d+1)

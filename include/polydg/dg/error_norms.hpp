@@ -5,7 +5,7 @@
 ///
 ///   l2          = ‖v‖_{L2(Ω)}
 ///   h1_seminorm = (Σ_κ ‖∇v‖²_{L2(κ)})^½                                  (broken gradient)
-///   dg          = |||v|||, the energy norm of the method of SPEC §2:
+///   dg          = |||v|||, the energy norm of the method (docs/theory.md, "Error norms"):
 ///
 ///   |||v|||² = Σ_κ ∫_κ ( A∇v·∇v + max(c, 0) v² )
 ///            + Σ_{F ⊂ Γint ∪ ∂Ω_D} ∫_F σ |[[v]]|²
@@ -15,7 +15,8 @@
 /// penalty_constant and ā_κ from compute_diffusion_ranges at the assembly's quadrature points
 /// (assembly_degrees). u is continuous, so on an interface [[v]] = −[[u_h]] and |[[v]]|² =
 /// (u_h|κ1 − u_h|κ2)²; on the boundary v = u − u_h. ∂Ω_D is the set of boundary quadrature
-/// points with nᵀA(x)n > 0 on a tag that BoundaryConditions marks Dirichlet (SPEC §1).
+/// points with nᵀA(x)n > 0 on a tag that BoundaryConditions marks Dirichlet (docs/theory.md, "The
+/// model problem").
 ///
 /// Coefficients as in coefficients.hpp (diffusion, advection and reaction are read); u is
 /// called as exact(x) → double and ∇u as exact_gradient(x) → Point<Dim>, from several
@@ -52,7 +53,7 @@ struct ErrorNorms {
 };
 
 struct ErrorNormOptions {
-  /// C_σ of the penalty (SPEC §2); use the assembler's.
+  /// C_σ of the penalty (docs/theory.md, "Penalty"); use the assembler's.
   double penalty_constant = 10;
   /// The penalty's scaling, for the overload that builds its own QuadratureMesh (the other
   /// takes the mesh's); use the assembler's. error_norm_options(AssemblyOptions) copies both.

@@ -1,7 +1,8 @@
 #pragma once
-/// The face integrands of SPEC §2 at one quadrature point, for host and device: the one copy of
-/// the mathematics that the CPU kernels (assembly_kernels.hpp) and the CUDA face kernels
-/// (include/polydg/detail/dg/interior_face_kernel.cuh, include/polydg/detail/dg/boundary_face_kernel.cuh) both call.
+/// The face integrands (docs/theory.md, "The IP-DG system, as assembled") at one quadrature point,
+/// for host and device: the one copy of the mathematics that the CPU kernels (assembly_kernels.hpp)
+/// and the CUDA face kernels (include/polydg/detail/dg/interior_face_kernel.cuh,
+/// include/polydg/detail/dg/boundary_face_kernel.cuh) both call.
 ///
 /// Notation: φ the basis functions, flux_k = (A∇φ_k)·n = ∇φ_k·(A n) (A symmetric), n the unit
 /// normal (on an interface: out of its first element), β = b·n, σ the penalty, w the weight.

@@ -1,9 +1,9 @@
 #pragma once
-/// The element-wise L2 projection Π f onto the DG space S of a PolytopicMesh (SPEC §2–§3):
-/// on every element κ, Π f|κ ∈ P_{p_κ}(κ) with ∫_κ (f − Π f) φ_k = 0 for all basis functions
-/// φ_k of κ. The bounding-box Legendre basis is orthonormal on B_κ, not on κ, so each element
-/// solves its N_κ × N_κ mass system M c = r, M_jk = ∫_κ φ_j φ_k and r_j = ∫_κ f φ_j, both by
-/// quadrature on κ's sub-simplices of degree degrees.element(p_κ) = 2 p_κ + extra, by Cholesky.
+/// The element-wise L2 projection Π f onto the DG space S of a PolytopicMesh (docs/theory.md,
+/// "Basis"): on every element κ, Π f|κ ∈ P_{p_κ}(κ) with ∫_κ (f − Π f) φ_k = 0 for all basis
+/// functions φ_k of κ. The bounding-box Legendre basis is orthonormal on B_κ, not on κ, so each
+/// element solves its N_κ × N_κ mass system M c = r, M_jk = ∫_κ φ_j φ_k and r_j = ∫_κ f φ_j, both
+/// by quadrature on κ's sub-simplices of degree degrees.element(p_κ) = 2 p_κ + extra, by Cholesky.
 /// A polynomial of degree ≤ p_κ is reproduced to round-off (the quadrature is exact for it).
 ///
 /// `function` is called as function(x) → double with x a Point<Dim>. The result is laid out as

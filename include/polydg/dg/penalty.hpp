@@ -40,12 +40,13 @@ POLYDG_HD inline double diffusion_bound(const DiffusionRange<Dim>& range, const 
 ///                  inverse constant divided by Dim + 1 (element_trace_constants.hpp). The
 ///                  default: coercive on every element whatever its number of faces, for
 ///                  C_σ > Dim + 1, with no more penalty than that needs. On a simplex at
-///                  p = 1 it is the seed's |F| / |κ| with F the mean facet, halved on interfaces.
-///   polytopic_cap  C_INV = min(|κ| / |K_F|, p^{2(d−1)}), seed 004 Appendix A as written, for
-///                  reproducing its numbers. Not coercive at p = 1 on agglomerates of many
-///                  fine facets: the cap is 1 there and the consistency terms of all N_F
-///                  facets add up (Poisson on polygons of 161 triangles gave an L2 error of
-///                  0.64, element_trace 0.08; P_1 slabs on such polygons blew up).
+///                  p = 1 it is [Dong2021]'s |F| / |κ| with F the mean facet, halved on interfaces.
+///   polytopic_cap  C_INV = min(|κ| / |K_F|, p^{2(d−1)}), Appendix A of [Dong2021]
+///                  (docs/theory.md, References) as written, for reproducing its numbers. Not
+///                  coercive at p = 1 on agglomerates of many fine facets: the cap is 1 there and
+///                  the consistency terms of all N_F facets add up (Poisson on polygons of 161
+///                  triangles gave an L2 error of 0.64, element_trace 0.08; P_1 slabs on such
+///                  polygons blew up).
 ///   sub_simplex    C_INV = |κ| / |K_F|, σ = C_σ ā p² |F| / |K_F|: the trace inverse estimate
 ///                  on the sub-simplex K_F. Coercive, but a factor of about the square root of
 ///                  the number of fine cells per element larger than it needs to be, which

@@ -1,6 +1,7 @@
 #pragma once
-/// Quadrature degrees of the assembly (SPEC §4): exact for the polynomial part of the
-/// integrand (2p) plus `extra` for the coefficients' assumed degree (user-settable).
+/// Quadrature degrees of the assembly (docs/theory.md, "Quadrature degrees"): exact for the
+/// polynomial part of the integrand (2p) plus `extra` for the coefficients' assumed degree
+/// (user-settable).
 namespace polydg {
 
 struct QuadratureDegrees {

@@ -1,6 +1,6 @@
 #pragma once
-/// QuadratureMesh: the flat structure-of-arrays the assembly kernels read (SPEC §4, §6), built
-/// once per mesh and boundary conditions and reused by every assembly.
+/// QuadratureMesh: the flat structure-of-arrays the assembly kernels read (docs/theory.md,
+/// "Quadrature"), built once per mesh and boundary conditions and reused by every assembly.
 ///
 /// * elements: bounding box, degree, measure, their sub-simplices (CSR, sorted by element);
 ///   `elements_by_degree` lists the elements grouped by degree (ascending), with

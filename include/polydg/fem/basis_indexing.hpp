@@ -1,6 +1,6 @@
 #pragma once
-/// Numbering of the bounding-box Legendre basis of P_p in Dim variables (SPEC §3), for host and
-/// device.
+/// Numbering of the bounding-box Legendre basis of P_p in Dim variables (docs/theory.md,
+/// "Basis"), for host and device.
 ///
 /// Basis function k is φ_α with α = basis_multi_index<Dim>(k). The order is hierarchical: all
 /// multi-indices of total degree 0, then all of total degree 1, and so on, so the first

@@ -1,5 +1,6 @@
 #pragma once
-/// The two element spaces of a space-time slab (SPEC §5), for host and device:
+/// The two element spaces of a space-time slab (docs/theory.md, "Space-time slabs, as
+/// built"), for host and device:
 ///
 ///   total_degree            P_p(κ × I_n): total degree p in (x, t) — the bounding-box Legendre
 ///                           basis of legendre_basis.hpp in Dim dimensions;

@@ -1,6 +1,6 @@
 #pragma once
 /// One-axis tables of the orthonormal Legendre polynomials L̂_k = sqrt((2k+1)/2) P_k on [−1, 1]
-/// (SPEC §3), for host and device.
+/// (docs/theory.md, "Basis"), for host and device.
 ///
 /// The tables are what the bounding-box basis multiplies together, one table per axis, so a
 /// kernel that evaluates many basis functions at one point computes them once. Values come from

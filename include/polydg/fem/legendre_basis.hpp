@@ -1,6 +1,6 @@
 #pragma once
-/// The bounding-box Legendre basis of P_p(κ) (SPEC §3), for host and device: the one copy of
-/// the basis that the CPU backend and the CUDA kernels both call.
+/// The bounding-box Legendre basis of P_p(κ) (docs/theory.md, "Basis"), for host and
+/// device: the one copy of the basis that the CPU backend and the CUDA kernels both call.
 ///
 /// For the element's axis-aligned bounding box B = Π_i [a_i, b_i] and ξ_i = (2x_i − a_i − b_i) /
 /// (b_i − a_i), the basis is φ_α(x) = Π_i L̂_{α_i}(ξ_i), |α| ≤ p, numbered as in

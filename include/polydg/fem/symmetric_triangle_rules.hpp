@@ -1,6 +1,6 @@
 #pragma once
 /// Fully symmetric triangle rules with fewer points than the collapsed Gauss–Jacobi ones
-/// (SPEC §4: "symmetric rules where available"): Dunavant's rules of degree 2, 4, 5, 6, 8, 10
+/// (docs/theory.md, "Quadrature degrees"): Dunavant's rules of degree 2, 4, 5, 6, 8, 10
 /// and 12 (D. A. Dunavant, IJNME 21 (1985) 1129–1148), all with positive weights and interior
 /// points — 3, 6, 7, 12, 16, 25 and 33 points against the collapsed rule's ⌈(q+1)/2⌉².
 /// The published 15-digit orbit parameters are refined once by Gauss–Newton on the moment

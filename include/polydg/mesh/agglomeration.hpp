@@ -49,9 +49,9 @@ enum class PartitionMethod {
   /// the seed (in cells, then by centre), up to a cumulative quota of the mean size (a part
   /// stuck below half of it joins a neighbour). Connected by construction, deterministic (the
   /// seed option is not used), about the requested count, and hundreds of times faster than
-  /// METIS (504k triangles into 126k elements: 0.027 s against 11.6 s; into 8k: 0.046 s
-  /// against 3.9 s), with polygons nearly as round (mean 4π|K|/|∂K|² 0.67 / 0.54 against
-  /// METIS's 0.72 / 0.58) but less even sizes (33–91 cells for a mean of 63; METIS 61–64).
+  /// METIS (one greedy pass, no multilevel partitioning), with polygons nearly as round
+  /// but less even sizes (docs/theory.md, "Agglomeration and polytopic elements";
+  /// docs/performance.md, "Mesh stage").
   /// The one method for millions of parts: METIS rejects some such counts (its target weights,
   /// single precision, do not sum to 1).
   greedy_growth,

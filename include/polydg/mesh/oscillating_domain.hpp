@@ -1,7 +1,7 @@
 #pragma once
-/// A square-like domain with an oscillating boundary: the background mesh of seed 004 §4.1
-/// (Fig. 9: about 500k triangles on a domain approximating (0,1)² whose boundary has many small
-/// wiggles), built without a mesh generator.
+/// A square-like domain with an oscillating boundary: the background mesh of the numerical
+/// examples of [Dong2021] (docs/theory.md, References; about 500k triangles on a domain
+/// approximating (0,1)² whose boundary has many small wiggles), built without a mesh generator.
 ///
 /// The four sides of the unit square become sine curves with k = wiggles_per_side whole waves
 /// of amplitude ε:

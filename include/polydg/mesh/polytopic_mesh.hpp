@@ -2,14 +2,16 @@
 /// PolytopicMesh: the elements of a DG discretisation, each a connected set of fine simplices
 /// of a SimplexMesh (a partition, e.g. from agglomerate()), with everything later stages need:
 ///
-/// * elements: their fine cells (CSR) and the quadrature sub-triangulation (SPEC §4): the fine
+/// * elements: their fine cells (CSR) and the quadrature sub-triangulation (docs/theory.md,
+/// "Quadrature"): the fine
 ///   cells themselves, or in 2D optionally an ear-clipping triangulation of the element's
 ///   boundary polygon with about one triangle per face (3D always keeps the fine tetrahedra);
 /// * interfaces: one per unordered pair of neighbouring elements (a < b), however many faces
 ///   or fine facets it has, sorted by (a, b); each lists its fine facets with the fine cell on
-///   either side (K_F of SPEC §2's penalty);
+///   either side (K_F of the penalty, docs/theory.md, "Penalty");
 /// * boundary facets: the fine facets of each element on ∂Ω with their tag and owning cell;
-/// * per element: bounding box B_κ (SPEC §3), measure, diameter (largest vertex distance),
+/// * per element: bounding box B_κ (docs/theory.md, "Basis"), measure, diameter (largest vertex
+/// distance),
 ///   boundary measure, number of faces, polynomial degree p_κ ∈ [1, 10];
 /// * 2D: the boundary loop(s) of each element as ordered vertex cycles (for VTK_POLYGON).
 ///

@@ -1,5 +1,6 @@
 #pragma once
-/// Space-time slabs (SPEC §5): the polytopic mesh of D × I_n on which one time step is solved.
+/// Space-time slabs (docs/theory.md, "Space-time slabs, as built"): the polytopic mesh of D × I_n
+/// on which one time step is solved.
 ///
 /// The slab is problem (1) in d + 1 = 3 dimensions: each fine triangle K of the spatial mesh
 /// becomes the prism K × I_n, cut into three tetrahedra whose lateral diagonals are chosen by

@@ -1,5 +1,6 @@
 #pragma once
-/// SlabSolver: marches a parabolic problem (SPEC §5) slab by slab, I_n = (t_{n−1}, t_n].
+/// SlabSolver: marches a parabolic problem (docs/theory.md, "Space-time slabs, as built") slab by
+/// slab, I_n = (t_{n−1}, t_n].
 ///
 /// Built once: the slab mesh (κ × [0, 1] for every spatial element κ), the Assembler (its
 /// QuadratureMesh, BlockPattern and scratch), the PETSc AIJ matrix (preallocated once), the

@@ -1,5 +1,5 @@
 #pragma once
-/// The data of a parabolic problem (SPEC §5)
+/// The data of a parabolic problem (docs/theory.md, "Space-time slabs, as built")
 ///     ∂t u − ∇·(a∇u) + w·∇u + c u = f  in J × D,  Dirichlet / Neumann on J × ∂D,
 /// as problem (1) in d + 1 dimensions: A = diag(a, 0), b = (w, 1).
 ///

@@ -1,5 +1,6 @@
 #pragma once
-/// BlockPattern: the block sparsity of a DG matrix on a polytopic mesh (SPEC §6, Approach 2).
+/// BlockPattern: the block sparsity of a DG matrix on a polytopic mesh (docs/theory.md, "Assembly:
+/// two approaches", Approach 2).
 ///
 /// Block rows and columns are elements; block row e holds the diagonal block (e, e) and one
 /// block (e, n) per neighbour n — one per interface, however many faces it has. Block (r, c)

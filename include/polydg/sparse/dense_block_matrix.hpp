@@ -1,5 +1,6 @@
 #pragma once
-/// DenseBlockMatrix: a BlockMatrix stored in a dense block format (SPEC §7, seed 003) laid out
+/// DenseBlockMatrix: a BlockMatrix stored in a dense block format (docs/theory.md, "Dense block
+/// format") laid out
 /// for coalesced GPU reads — a "grouped ELL of dense blocks".
 ///
 /// Block rows are grouped by the key (N, K): N = the row's block size, K = the sum of the block
@@ -7,21 +8,20 @@
 /// sorted by key; a group's rows by block row. A group of G block rows stores its values as the
 /// 3-index array A[k][i][l] (l < G fastest, then i < N, then k < K), so GPU thread (l, i)
 /// reading A[k][i][l] for consecutive l is coalesced, and y_il = Σ_k A[k][i][l] x(col(k, l)) is
-/// the seed's dense tensor contraction. Column k of row l walks that row's blocks in the
+/// [Roca2011]'s dense tensor contraction. Column k of row l walks that row's blocks in the
 /// BlockPattern's column order, each block's columns in order.
 ///
 /// Exact grouping needs no padding. With `max_group_count` > 0, groups of equal N are merged
 /// (greedily, cheapest padding first) until at most that many remain (never fewer than the
 /// number of distinct N); a row of a merged group is padded with zero values up to the group's
-/// K. max_group_count = 1 and slice_rows = 0 on an HDG pattern (one block size) give seed 003's
+/// K. max_group_count = 1 and slice_rows = 0 on an HDG pattern (one block size) give [Roca2011]'s
 /// layout, where boundary faces are padded up to n_a blocks.
 ///
 /// Slices: by default each group's rows are then cut, in order, into groups of
 /// default_slice_rows(N) rows (a "sliced ELL"), so the values the GPU's thread blocks read at
 /// one time lie in a few compact stretches instead of K N bands strided across the whole group.
-/// On the H100 this made y = A x faster on all 24 matrices of 0.5-7 GB, by up to 1.17x
-/// (docs/performance.md, "DBF SpMV"; the measurement: its git history before ace83b3). Slicing
-/// changes no product's bits.
+/// That made y = A x faster on every large matrix measured (docs/performance.md, "DBF SpMV").
+/// Slicing changes no product's bits.
 ///
 /// Column indices are stored per (row, block) — the global dof offset and the size of each
 /// column block — rather than per column: that is 1/N of the index traffic of one int64 per
@@ -73,9 +73,10 @@ class DenseBlockMatrix {
                             Index slice_rows = default_slices);
 
   /// Block rows per slice for blocks of N rows: 1024 below N = 20, 32 (a warp's rows) from
-  /// N = 20 on. Chosen from 32, 64, 128, 256, 1024 and 4096 on the H100 (fp64, 560 MB,
-  /// N = 3 to 105): small blocks need long slices (32 rows of N = 3 are 32 threads of a 256-thread
-  /// block), large ones were fastest at 32 rows even with part of the thread block idle.
+  /// N = 20 on. Chosen from 32, 64, 128, 256, 1024 and 4096 (fp64, N = 3 to 105;
+  /// docs/performance.md, "DBF SpMV"): small blocks need long slices (32 rows of N = 3 are 32
+  /// threads of a 256-thread block), large ones were fastest at 32 rows even with part of the
+  /// thread block idle.
   static Index default_slice_rows(Index row_size);
 
   /// Copies new values of a matrix with the same pattern into place (one pass, no allocation).

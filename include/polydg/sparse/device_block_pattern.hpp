@@ -24,8 +24,8 @@
 /// Host↔device traffic of a build from device arrays: one small report comes back (the first
 /// bad input of each kind, the dof and value counts), i.e. one synchronization. Device memory:
 /// the arrays above plus a count per row, the unsorted columns and CUB's workspace, freed on
-/// return. The seed-004 Table 2 slab's pattern (163k elements, 413k interfaces) took 1.6 ms
-/// with a radix sort of 64-bit keys from host arrays.
+/// return. Its time on a large slab: docs/performance.md, "Assembly: the paper's Table 2
+/// setting".
 /// Every allocation goes through polydg::device (DeviceBuffer); every CUDA failure is a
 /// polydg::Error.
 ///

@@ -1,6 +1,6 @@
 #pragma once
 /// DeviceDenseBlockMatrix: a DenseBlockMatrix (dense_block_matrix.hpp, the grouped dense block
-/// format of SPEC §7) in device memory, with its products on the GPU.
+/// format of docs/theory.md, "Dense block format") in device memory, with its products on the GPU.
 ///
 ///   polydg::DenseBlockMatrix<double> host(block_matrix);          // layout, on the CPU
 ///   polydg::DeviceDenseBlockMatrix<double> matrix(host);          // copied to the device once

@@ -1,9 +1,9 @@
 #pragma once
-/// Structure generator for HDG-type face-block matrices (seed 003, SPEC §7): block rows and
-/// columns are the faces of a simplicial mesh, face f is coupled to itself and to every face
-/// that shares an element with it. Interior faces have n_a blocks per row (2D: 5 — the face and
-/// the 4 other edges of its two triangles; 3D: 7), boundary faces fewer (3; 4). All blocks are
-/// n_p n_c square: 2D n_p = p + 1, n_c = 4; 3D n_p = (p + 1)(p + 2) / 2, n_c = 5.
+/// Structure generator for HDG-type face-block matrices (docs/theory.md, "Dense block format"):
+/// block rows and columns are the faces of a simplicial mesh, face f is coupled to itself and to
+/// every face that shares an element with it. Interior faces have n_a blocks per row (2D: 5 — the
+/// face and the 4 other edges of its two triangles; 3D: 7), boundary faces fewer (3; 4). All blocks
+/// are n_p n_c square: 2D n_p = p + 1, n_c = 4; 3D n_p = (p + 1)(p + 2) / 2, n_c = 5.
 ///
 /// The mesh is the Kuhn (Freudenthal) triangulation of a box of unit cubes, 2 triangles per
 /// square / 6 tetrahedra per cube, near-square (cube) cross-section, swept layer by layer along

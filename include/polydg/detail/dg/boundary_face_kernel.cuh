@@ -1,9 +1,9 @@
 #pragma once
-// The boundary-face integrals of SPEC §2 on the device — the CUDA counterpart of
-// assemble_boundary_faces and assemble_previous_slab_faces (polydg/dg/assembly_kernels.hpp),
-// calling the same POLYDG_HD integrand (dg/face_integrand.hpp): per element, the SIP terms of
-// diffusive Dirichlet points, the inflow term, g_N on diffusive Neumann points, and — in its
-// own launch — the previous slab's data on a slab's bottom face.
+// The boundary-face integrals (docs/theory.md, "The IP-DG system, as assembled") on the device —
+// the CUDA counterpart of assemble_boundary_faces and assemble_previous_slab_faces
+// (polydg/dg/assembly_kernels.hpp), calling the same POLYDG_HD integrand (dg/face_integrand.hpp):
+// per element, the SIP terms of diffusive Dirichlet points, the inflow term, g_N on diffusive
+// Neumann points, and — in its own launch — the previous slab's data on a slab's bottom face.
 //
 // Schedule: the matrix by tiled_point_schedule.cuh, one thread (P_1: thread_item_kernel.cuh), warp
 // (P_2, P_3) or thread block per element with boundary facets, launched per degree, the table

@@ -1,8 +1,8 @@
 #pragma once
 // A thread's run of N consecutive values stored with 16-byte stores (two doubles or four
 // floats each) where the destination is 16-byte aligned, else one by one. A P_1 interface thread
-// stores 64 doubles, 16 per block; as 8-byte stores the load/store queue was full for a third of
-// the kernel's stall samples (Nsight Compute, H100). The values and where they go are the same
+// stores 64 doubles, 16 per block; as 8-byte stores they filled the load/store queue, a main
+// stall of the kernel. The values and where they go are the same
 // either way.
 #include <cuda_runtime.h>
 

@@ -4,8 +4,7 @@
 // element's points (diffusion_range_kernel.cuh). A constant A (ConstantCoefficient) is every
 // element's range as it is: the ranges are filled with it, and not even that where they already
 // hold the same constant — so an assembly with, say, the heat equation's A = I reads no points
-// for them. That pass was 59 µs of a 757 µs P_1 re-assembly of seed 004 Table 2's slab on an
-// H100 (perf/results/assembly_gpu_table2_fixed_stride_overwrite.json, in git before 31e323a).
+// for them: at P_1 that pass is a noticeable part of a re-assembly.
 //
 // The ranges do not depend on the geometry when A is constant, so map_last_coordinate keeps
 // them; a non-constant A recomputes them on every update.

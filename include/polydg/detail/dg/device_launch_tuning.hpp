@@ -10,7 +10,7 @@ inline constexpr int max_block_threads = 512;
 /// a launch takes less where more would cost resident blocks (launch_tiled_kernel).
 inline constexpr int point_batch_shared_bytes = 128 * 1024;
 /// The producer warp is used where the items have at least this many points on average: two
-/// batches (docs/performance.md, "What bounds the assembly").
+/// batches (docs/performance.md, "Assembly: the paper's Table 2 setting", "What bounds it").
 inline constexpr int min_points_to_overlap = 64;
 
 struct LaunchTuning {
@@ -44,7 +44,7 @@ struct LaunchTuning {
   /// In the deterministic mode, on meshes whose highest degree is at most this (−1: never), the
   /// interior-face kernels run on a second stream beside the element and boundary kernels (they
   /// write blocks of their own; the gather waits for all). Faster at P_1 only
-  /// (docs/performance.md, "What bounds the assembly").
+  /// (docs/performance.md, "Assembly: the paper's Table 2 setting", "What bounds it").
   int overlap_interior_faces_max_degree = 1;
 };
 

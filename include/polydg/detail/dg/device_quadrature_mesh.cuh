@@ -75,8 +75,8 @@ struct DeviceQuadratureMeshView {
   const GlobalIndex* interface_point_offsets = nullptr;
   // basis functions: the code (basis_tables.cuh) of function k of the degree-p basis of `space`
   // at basis_codes[p · basis_code_stride + k], p ≤ the mesh's max degree — a load where
-  // basis_function_code's loops and integer divisions took ~2,000 instructions per P_1
-  // interface (its eight functions, once per item; Nsight Compute, H100)
+  // basis_function_code's loops and integer divisions cost thousands of instructions per P_1
+  // interface (its eight functions, once per item)
   const int* basis_codes = nullptr;
   int basis_code_stride = 0;
   // rules (reference points and weights, all degrees)
@@ -157,8 +157,8 @@ namespace detail {
 /// Groups the items i < count with include(i) by degree(i) ≤ max_degree, and within a degree by
 /// pieces(i) (quadrature pieces: its points are pieces × the rule's), most first, otherwise in
 /// index order. Items of a size side by side keep a one-item-per-thread launch's warps from
-/// waiting on their largest item (on Table 2's slab at P_1 a warp's interfaces had 8 points at
-/// most against 5.1 on average: Nsight Compute, H100), and the largest items go first; which
+/// waiting on their largest item (a warp of mixed sizes takes as long as its largest), and the
+/// largest items go first; which
 /// item a thread or block takes does not change the sums.
 /// (The host part: everything but `items`, which DeviceQuadratureMesh uploads.)
 template <class Degree, class Include, class Pieces>
@@ -194,7 +194,7 @@ DegreeGroups order_degree_groups(Index count, int max_degree, const Degree& degr
 }
 
 /// The values of a vector of N-arrays as one span, without a copy (std::array has no padding):
-/// copying them into a flat vector first took a third of the upload of Table 2's mesh.
+/// copying them into a flat vector first was a large part of the upload of a large mesh.
 template <class T, std::size_t N, class Allocator>
 std::span<const T> flat_view(const std::vector<std::array<T, N>, Allocator>& pieces) {
   static_assert(sizeof(std::array<T, N>) == N * sizeof(T));
@@ -359,8 +359,8 @@ class DeviceQuadratureMesh {
       }
       return mesh.element_boundary_offsets.data() + 1;
     };
-    // The seven groups are independent, each a few serial loops: ~10 ms in turn on seed 004's
-    // Table 2 slab (H100 host), so a thread each. A selection's group: the elements with facets
+    // The seven groups are independent, each a few serial loops over a large mesh, so a thread
+    // each. A selection's group: the elements with facets
     // in it, their pieces those facets.
     const auto task = [&](int k) -> DegreeGroups {
       if (k == 0)

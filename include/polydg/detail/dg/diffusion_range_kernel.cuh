@@ -5,9 +5,9 @@
 // min and max are exact, so the order of the points does not change the ranges (a ±0 may come
 // out as the other zero, which the penalty does not see). A group of range_lanes lanes per
 // element, each over every range_lanes-th point, then the lanes' extrema combined by shuffles
-// in a fixed order (the same bits on every run): one thread per element walked its
-// 19 points (P_1 in 2D+1) one after another, 66 µs per assembly of Table 2's slab on an H100,
-// a tenth of the P_1 re-assembly. Non-finite A is not detected here.
+// in a fixed order (the same bits on every run): one thread per element walked all its points
+// (19 at P_1 in 2D+1) one after another, a sizeable part of a P_1 re-assembly. Non-finite A is
+// not detected here.
 #include <cuda_runtime.h>
 
 #include "polydg/detail/core/cuda_check.cuh"

@@ -1,9 +1,9 @@
 #pragma once
-// The element integrals of SPEC §2 on the device: ∫_κ A∇w·∇v + (b·∇w) v + c w v into the
-// diagonal blocks and ∫_κ f v into the rhs — the CUDA counterpart of assemble_elements
-// (polydg/dg/assembly_kernels.hpp), calling the same POLYDG_HD mathematics: the affine map
-// (fem/affine_simplex_map.hpp), the basis (fem/basis_space.hpp) and the integrand
-// (dg/element_integrand.hpp).
+// The element integrals on the device (docs/theory.md, "The IP-DG system, as assembled"):
+// ∫_κ A∇w·∇v + (b·∇w) v + c w v into the diagonal blocks and ∫_κ f v into the rhs — the CUDA
+// counterpart of assemble_elements (polydg/dg/assembly_kernels.hpp), calling the same POLYDG_HD
+// mathematics: the affine map (fem/affine_simplex_map.hpp), the basis (fem/basis_space.hpp) and the
+// integrand (dg/element_integrand.hpp).
 //
 // A header template, instantiated on the user's Coefficients type, whose callables must be
 // __host__ __device__ (e.g. `[] __host__ __device__ (const Point<2>& x) { ... }`, nvcc

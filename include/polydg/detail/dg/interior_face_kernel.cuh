@@ -1,8 +1,8 @@
 #pragma once
-// The interior-face integrals of SPEC §2 on the device — the CUDA counterpart of
-// assemble_interior_faces (polydg/dg/assembly_kernels.hpp), calling the same POLYDG_HD
-// integrand (dg/face_integrand.hpp): per interface, the SIP and upwind terms into its four
-// blocks (a,a), (a,b), (b,a), (b,b).
+// The interior-face integrals (docs/theory.md, "The IP-DG system, as assembled") on the device —
+// the CUDA counterpart of assemble_interior_faces (polydg/dg/assembly_kernels.hpp), calling the
+// same POLYDG_HD integrand (dg/face_integrand.hpp): per interface, the SIP and upwind terms into
+// its four blocks (a,a), (a,b), (b,a), (b,b).
 //
 // Schedule: tiled_point_schedule.cuh, one thread (P_1: thread_item_kernel.cuh), warp (P_2) or
 // thread block per interface, launched per degree (the larger of its two elements'). The table is
@@ -16,7 +16,7 @@
 //   deterministic  contributions go to per-interface scratch (N_a² then N_b² at
 //                  scratch_offsets[i]) and gather_interface_diagonals adds them per element in
 //                  the order of element_interfaces: the same bits on every run and launch;
-//   atomic         contributions are atomicAdd-ed into the diagonal blocks (seed 004's way):
+//   atomic         contributions are atomicAdd-ed into the diagonal blocks ([Dong2021]'s way):
 //                  no scratch and no gather, but the order of the additions — so the last bits —
 //                  changes from run to run;
 //   scratch_only   as deterministic without the gather: the contributions stay in the scratch
@@ -97,10 +97,10 @@ template <int Dim, class ValueType, class Coefficients>
 struct InteriorFaceLaunch {
   using Real = ValueType;
   static constexpr int components = interior_face_components;
-  // The FP64 tensor cores: the P_4 / P_5 interfaces of Table 2's slab (70 / 112 rows, two
-  // regions per warp) were 1.45× / 1.32× faster there than on their 4 × 8 FMA tiles, which
-  // spilled at 128 registers (H100, twenty-fifth measurement); the P_3 interfaces (40 rows, 15.3
-  // points there) are left to the FMA tiles by enough_points_for_tensor_cores. Not in 2D: no 2D
+  // The FP64 tensor cores: the P_4 / P_5 slab interfaces (70 / 112 rows, two regions per warp)
+  // run faster there than on their 4 × 8 FMA tiles, which spill at 128 registers; the P_3
+  // interfaces (40 rows, about 15 points) are left to the FMA tiles by
+  // enough_points_for_tensor_cores. Not in 2D: no 2D
   // interface has enough points, and each instantiation costs build time.
   static constexpr bool tensor_tables = Dim == 3;
   DeviceQuadratureMeshView<Dim> mesh;
@@ -178,7 +178,7 @@ struct InteriorFaceLaunch {
   }
   /// Every output starts from 0: scratch and atomic contributions are added later or by the
   /// atomic, and the off-diagonal blocks are the interface's alone (written, not added to: a
-  /// dependent load less per output, ≥ 7 % of the P_5 kernel's stall samples).
+  /// dependent load less per output, a visible stall of the P_5 kernel).
   __device__ Real initial(const Item&, int, int) const { return Real(0); }
   __device__ void store(const Item& it, int i, int j, Real value) const {
     bool diagonal;
@@ -223,9 +223,8 @@ struct InteriorFaceLaunch {
   /// The whole table of an item whose sides both have R / 2 functions (thread_item_kernel.cuh;
   /// false, nothing stored, for other items): the same values as store() entry by entry, with
   /// one branch per block instead of two per entry. Branches between the stores made each wait
-  /// for the previous store's registers: half the stall samples of the P_1 interface kernel, in
-  /// its per-item lines (Nsight Compute, H100). The written blocks go out in 16-byte stores
-  /// (contiguous_store.cuh): the P_1 interior kernel 1.18× faster.
+  /// for the previous store's registers, the P_1 interface kernel's main stall. The written
+  /// blocks go out in 16-byte stores (contiguous_store.cuh): fewer, wider stores.
   template <int R, int C>
   __device__ bool store_table(const Item& it, const Real (&sum)[R][C]) const {
     constexpr int half = R / 2;

@@ -2,7 +2,7 @@
 // Items one per thread: the schedule of tiled_point_schedule.cuh for tables small enough to be
 // summed in one thread's registers — P_1 elements, boundaries and interfaces, 2D P_2 elements
 // (at most thread_item_rows rows). Such items have a few hundred FLOPs each; a warp per item
-// spent ~2,500 warp instructions on one (Nsight Compute, P_1 on an H100), most of them the
+// spent thousands of warp instructions on one (P_1), most of them the
 // shared team's index arithmetic, barriers and one lane's point evaluation with the rest idle.
 // Here a thread evaluates its item's points in turn, each into a record, forms the point's test
 // and trial vectors in registers and adds their products into register sums, then stores

@@ -12,8 +12,7 @@
 // warp each keeps more of them in flight per multiprocessor than a block each does. The cap is 128
 // registers (16 warps per multiprocessor), the lowest at which the 2 × 2-tile kernels do not spill
 // (the 4 × 4 ones spill a few bytes): under a 64-register cap (32 warps) the P_1 interface kernel
-// spilled, and its local memory overflowed L1 into L2 and DRAM (2.3 GB for 116k interfaces, Nsight
-// Compute on an H100).
+// spilled, and its local memory overflowed L1 into L2 and DRAM.
 //
 // Points are taken in batches held in the team's shared memory, each in three phases between
 // team barriers:
@@ -23,12 +22,12 @@
 //                 while the others are in phase 3 of this one (tensor-core tables: phases 2 and
 //                 3, the others meeting at a barrier of their own; two record buffers), because a
 //                 point's evaluation is a long dependent chain on one lane: done between
-//                 barriers, the rest of the block waited for it — 30–33 % of the stall samples
-//                 of the P_5 element and interior kernels (Nsight Compute, H100). Persistent
+//                 barriers, the rest of the block waited for it (the main stall of the P_5
+//                 element and interior kernels). Persistent
 //                 blocks (LaunchLimits::persistent_blocks: as many as are resident, taking items
 //                 in turn) have the producer evaluate the next item's first batch during this
-//                 item's last: a P_5 interface's 46 points are one batch or two, and its kernel
-//                 ran one block per multiprocessor, so only that hid its points (1.36×);
+//                 item's last: a P_5 interface's points are one batch or two, and its kernel
+//                 runs one block per multiprocessor, so only that hides their evaluation;
 //   2. functions: threads over (point, column u) fill column u of the point's test table
 //                 (u < rows) and trial table (u < columns) — Launch::evaluate_function; the
 //                 padding up to the tile multiples is zeroed here;
@@ -45,7 +44,7 @@
 //                 memory (tensor_tables_fit). Launches that never take them say so
 //                 (Launch::tensor_tables = false: the 2D interfaces, too few points).
 // So each basis function is evaluated once per point, and the block is a register-tiled
-// product of the point's tables (SPEC §6's "basis tables evaluated once per point").
+// product of the point's tables.
 //
 // Split over points: point k (the item's order: piece k / rule size, rule point k mod rule size)
 // belongs to group k mod G; a (tile, group) pair is a unit of phase-3 work, and a thread takes
@@ -111,17 +110,16 @@ inline constexpr int max_tensor_regions = 8;
 /// tiles of these tables spilled at 128), so a table takes them where it needs at most
 /// max_tensor_regions_per_warp · max_tensor_regions regions...
 inline constexpr int max_tensor_regions_per_warp = 2;
-/// ... and where its items have at least this many points on average. On Table 2's slab (H100)
-/// every table of more than small_tensor_table_rows rows measured gained from the tensor cores
-/// however few its points: the P_4 / P_5 interfaces (25.5 / 35.6 points) 1.45× / 1.32×, the P_5
-/// boundaries (77) 1.27×, the P_5 elements (262) 1.31×. (With the tensor rules the P_4 boundaries,
-/// 35 rows and 99 points, were 1.18–1.21× slower: the small tables' threshold below.) Points,
-/// like rows, are the same in every configuration of a launch: the same bits.
+/// ... and where its items have at least this many points on average. Tables of more than
+/// small_tensor_table_rows rows gain from the tensor cores however few their points (the 3D P_4 /
+/// P_5 interfaces have 25–36, and their FMA tiles spill at the register cap). Smaller
+/// tables need many more points (below). Points, like rows, are the same in every configuration of
+/// a launch: the same bits.
 inline constexpr int min_tensor_points_per_item = 16;
 /// ... and tables of at most small_tensor_table_rows rows (P_4 in 3D: 35) at least
-/// min_tensor_points_per_small_item: with the slab's total-degree rules a P_4 element of Table 2
-/// has 142 points, and its kernel was 1.04-1.05x slower on the tensor cores than in 4 x 8 FMA
-/// tiles (H100, three runs), where with the tensor rules' 247 points it was 1.01-1.14x faster.
+/// min_tensor_points_per_small_item: such tables beat their 4 × 8 FMA tiles on the tensor cores
+/// only with many points — a P_4 slab element with the tensor rules' 247 points, not with the
+/// total-degree rules' 142.
 /// (A P_5 table, 56 rows, fills seven 8-row tiles; a P_4 one leaves 5 of 40 rows zero.)
 inline constexpr int small_tensor_table_rows = 40;
 inline constexpr int min_tensor_points_per_small_item = 192;
@@ -219,7 +217,7 @@ struct WarpTeam {
 /// one fragment per tile row and column and issues one MMA per tile (pair), independent chains,
 /// in a loop compiled for the region's shape. Its sums stay in registers for a batch's steps and in
 /// shared memory between batches (held in registers across the producer's and phase 2's code they
-/// spilled, and the MMA loop then went through local memory: 1.5–3× slower than the FMA tiles). The
+/// spilled, and the MMA loop then went through local memory, slower than the FMA tiles). The
 /// tables of a batch lie as test[κ][i] and trial[κ][j] with row strides of the padded size + 4 (≡ 4
 /// mod 8 doubles: the fragment loads, lane → (κ + lane % 4, 8·tile + lane / 4), hit 16 different
 /// bank pairs per half warp).
@@ -263,7 +261,7 @@ __device__ inline void tensor_multiply_add(double& acc0, double& acc1, double a,
 }
 
 /// The same for two tiles of 8 × 8 one above the other (a: the upper tile's fragment, a_below
-/// the lower's, one b): m16n8k4 on sm_90 — on an H100 m8n8k4 ran at about the FP64 FMA rate,
+/// the lower's, one b): m16n8k4 on sm_90 — there m8n8k4 runs at about the FP64 FMA rate,
 /// the tensor cores' other half is for the sm_90 shapes — two m8n8k4 before.
 __device__ inline void tensor_multiply_add(double& acc0, double& acc1, double& below0,
                                            double& below1, double a, double a_below, double b) {
@@ -430,9 +428,9 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
 
   // The threads that fill the tables (phase 2): all, or — tensor-core tables — all but the
   // producers, which start on the next batch's points at once: the MMAs are short, and producers
-  // that waited through phase 2 held the P_5 elements back (1.19×, H100). The FMA tiles keep the
-  // earlier code, compiled as before: with the choice and the barrier at run time their P_4 / P_5
-  // interfaces were 1.11–1.22× slower. Only the fillers write the codes: a producer may get here
+  // that waited through phase 2 held the P_5 elements back. The FMA tiles keep the earlier code,
+  // compiled as before: the choice and the barrier at run time slowed their P_4 / P_5
+  // interfaces. Only the fillers write the codes: a producer may get here
   // while the others still read the previous item's.
   const int fillers = tensor ? threads - producers : threads;
   if (!tensor || t < fillers)  // (FMA tiles: the condition and the barrier below at compile time)
@@ -656,8 +654,7 @@ __device__ int sum_tiled_points(const Team& team, const Launch& launch,
 /// persistent blocks (a grid of the blocks resident at once) that take items in turn. With a
 /// producer warp, a persistent block's producer evaluates each item's first batch during the
 /// previous item's last products (sum_tiled_points' next_item), so an item of one batch — a P_4
-/// interface of Table 2's slab has 25.5 points on average — has its points' evaluation overlapped
-/// too.
+/// slab interface has about 25 points — has its points' evaluation overlapped too.
 template <class Launch, int TR, int TC>
 __global__ void __launch_bounds__(block_thread_bound<TR, TC>)
     tiled_point_kernel(Launch launch, TiledPointSizes sizes, Index items) {
@@ -840,7 +837,7 @@ inline TiledTableLayout tiled_table_layout(int components, int max_rows, int max
 /// doubles) fit `block_bytes` of shared memory per block with the least batch, one MMA step's
 /// points with their records double-buffered. A P_5 interface's sums alone take 100 KB: more
 /// than an sm_86 / sm_89 device allows a block (99 KB), so there its tables take the FMA tiles
-/// (on an H100 / H200, 227 KB, they fit). launch_tiled_points asks with max_rows + 1 columns,
+/// (on sm_90, 227 KB, they fit). launch_tiled_points asks with max_rows + 1 columns,
 /// the widest table of the rows, so that the choice stays one of the rows alone.
 inline bool tensor_tables_fit(int components, int max_rows, int max_columns, int record_size,
                               std::size_t block_bytes) {

@@ -19,9 +19,9 @@
 // last point add exact zeros. Nothing the caller chooses changes it: the same bits on every run
 // and launch configuration.
 //
-// Why not the tiled schedule (tiled_point_schedule.cuh): with one column its products kept 10 of
-// a warp's 32 lanes busy at P_3, and each point's test tables went through shared memory; the
-// rhs and previous slab term took 56 % of the matrix's time at P_3 (Table 2's slab, H100).
+// Why not the tiled schedule (tiled_point_schedule.cuh): with one column its products kept a
+// third of a warp's lanes busy at P_3, and each point's test tables went through shared memory,
+// so the rhs and the previous slab term cost a large fraction of the matrix's time.
 //
 // Launch: the interface of tiled_point_schedule.cuh, for a table whose one column (u = 0) is the
 // rhs: evaluate_function with trial (and no test) gives that column's trial vector, with test
@@ -149,7 +149,7 @@ void launch_vector_points(const Launch& launch, Index items, int max_rows, int r
 /// The rhs columns of `launch`'s items (at most max_rows rows, records of record_size Reals, at
 /// most max_points points each, total_points in all): tables that fit one thread
 /// (fits_one_thread: P_1) by thread_item_kernel.cuh through launch_tiled_points — with their
-/// 4 rows and 18 points (Table 2's P_1 elements) a warp each left most lanes idle, 2× slower —
+/// 4 rows and 18 points (P_1 slab elements) a warp each left most lanes idle —
 /// and the others by vector_point_kernel. The choice depends on the tables alone, and the
 /// tiled schedule's sums for them are the same in every configuration: the same bits either way.
 template <class Launch>
