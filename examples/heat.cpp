@@ -11,8 +11,8 @@
 //   build/bin/heat --backend gpu --p 3 --cells-per-side 300 --elements 20000
 //
 // Description: what a user of libpolydg does every time step (docs/theory.md, "Space-time
-// slabs"): the parabolic problem ∂t u − ∇·(a∇u) + w·∇u + c u = f on a polygonal mesh is solved
-// slab by slab on space-time prisms κ × I_n with the P_p(κ × I_n) space-time DG method. The
+// slabs, as built"): the parabolic problem ∂t u − ∇·(a∇u) + w·∇u + c u = f on a polygonal mesh is
+// solved slab by slab on space-time prisms κ × I_n with the P_p(κ × I_n) space-time DG method. The
 // slab's pattern, quadrature mesh and PETSc matrix are built once; each step re-assembles the
 // rhs (and the matrix only when a, w, c depend on time), adds the previous slab's solution
 // as inflow data at t_{n−1}, and solves with the previous solution as the initial guess.

@@ -1,7 +1,7 @@
 #define BOOST_TEST_MODULE dg_reference_matrix
 // The assembled IP-DG matrix and rhs, entry by entry, against a reference coded here from
 // docs/theory.md alone: "Basis" (the bounding-box Legendre basis with its polynomials and the
-// chain rule written out), "The IP-DG system (SPEC §2), as assembled" (every term of its list, with
+// chain rule written out), "The IP-DG system, as assembled" (every term of its list, with
 // the average and jump written per side) and "Penalty" (T_κ in closed form at p = 1, from its 3×3
 // eigenproblem at p = 2; the sub_simplex and polytopic_cap forms of penalty.hpp). Nothing of the
 // library's basis, quadrature, geometry or integrands is used: the reference integrates with its
@@ -377,7 +377,7 @@ std::vector<double> element_trace_constants(const ReferenceMesh& mesh, const Pro
   return constants;
 }
 
-// ---- the reference system (docs/theory.md, "The IP-DG system (SPEC §2), as assembled") ---------
+// ---- the reference system (docs/theory.md, "The IP-DG system, as assembled") ---------
 
 struct System {
   std::vector<double> matrix, rhs;

@@ -168,8 +168,8 @@ BOOST_AUTO_TEST_CASE(error_at_T_converges_with_h_and_tau_together) {
   for (int p = 1; p <= 2; ++p) {
     // The energy estimate bounds the error at T by h^p; P_2 shows the optimal h^(p+1) on these
     // levels and is held to it. P_1(κ × I_n)'s L2 rate at T climbs only slowly towards 2 (the
-    // time derivative of a P_1 function is constant on κ; docs/theory.md, "Space-time slabs"),
-    // so P_1 is held to the energy estimate's rate.
+    // time derivative of a P_1 function is constant on κ; docs/theory.md, "Space-time slabs, as
+    // built"), so P_1 is held to the energy estimate's rate.
     const std::vector<Level> levels =
         p == 1 ? std::vector<Level>{{32, 32}, {64, 64}} : std::vector<Level>{{16, 8}, {32, 16}};
     std::vector<double> h, error;
