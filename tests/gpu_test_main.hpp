@@ -2,7 +2,8 @@
 // The main() of a gpu-labelled Boost.Test suite: define BOOST_TEST_MODULE, then include this
 // before any other header that includes Boost.Test (instead of <boost/test/unit_test.hpp>).
 // Without a CUDA device the suite exits 77, which ctest reports as "Skipped" (SKIP_RETURN_CODE,
-// tests/CMakeLists.txt); with one, Boost.Test runs its named cases (--run_test=NAME, ctest -R).
+// tests/CMakeLists.txt); with one, Boost.Test runs its named cases (--run_test=NAME).
+// --list_content (the cases' names) and --help work without a device.
 //
 // A suite some of whose cases hold without a device (host-side checks) may name them, before
 // including this, in POLYDG_GPU_TEST_WITHOUT_DEVICE, a --run_test filter: without a device those
@@ -20,7 +21,14 @@
 #include "polydg/core/device_buffer.hpp"
 
 int main(int argc, char* argv[]) {
-  if (polydg::device::device_count() > 0)
+  // --list_content and --help run nothing: they work without a device too.
+  bool runs_nothing = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string argument = argv[i];
+    runs_nothing = runs_nothing || argument.rfind("--list_content", 0) == 0 ||
+                   argument == "--help" || argument.rfind("--help=", 0) == 0;
+  }
+  if (runs_nothing || polydg::device::device_count() > 0)
     return boost::unit_test::unit_test_main(&init_unit_test, argc, argv);
 #ifdef POLYDG_GPU_TEST_WITHOUT_DEVICE
   std::vector<char*> arguments;
