@@ -1,12 +1,13 @@
 #pragma once
 // What the DeviceAssembler tests (test_cuda_assembler.cu: 2D; test_cuda_slab_assembler.cu: 2D+1
-// slabs — two files, so that their kernels compile in parallel) share: check_problem, the GPU
+// slabs — two files, so that their kernels compile in parallel) share, as Boost.Test assertions
+// (each test defines its module and includes gpu_test_main.hpp before this): check_problem, the GPU
 // against the CPU Assembler on one problem under every launch configuration, and
 // check_approach_one, Approach 1's CSR against Approach 2's blocks; and the test meshes: the
 // built-in square, and a mesh of the user's (test_meshes).
 #include <algorithm>
+#include <boost/test/unit_test.hpp>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -59,7 +60,8 @@ struct Host {
 template <int Dim, class Coefficients, class PreviousSlab>
 void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
                    const AssemblyOptions& options, const Coefficients& coefficients,
-                   const PreviousSlab* previous_slab, const char* name) {
+                   const PreviousSlab* previous_slab, const std::string& name) {
+  BOOST_TEST_INFO_SCOPE(name);
   Assembler<Dim> cpu(mesh, conditions, options);
   BlockMatrix<double> matrix = cpu.make_matrix();
   std::vector<double> rhs = cpu.make_vector();
@@ -119,21 +121,21 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
   if constexpr (slab) single.add_previous_slab_term(*previous_slab);
   const double single_difference = relative_difference(single.values_to_host(), host_values);
   const double single_rhs_difference = relative_difference(single.rhs_to_host(), rhs);
-  std::printf(
-      "%-24s elements %5d dofs %7lld  |D-C|/|C|: matrix %.1e off-diagonal %.1e rhs %.1e "
-      "atomic %.1e fma %.1e float %.1e (rhs %.1e)\n",
-      name, int(pattern.block_row_count()), static_cast<long long>(pattern.dof_count()),
-      matrix_difference, off_diagonal_difference, rhs_difference, atomic_difference, fma_difference,
-      single_difference, single_rhs_difference);
-  POLYDG_GPU_CHECK(single_difference <= single_tolerance);
-  POLYDG_GPU_CHECK(single_rhs_difference <= single_tolerance);
-  POLYDG_GPU_CHECK(matrix_difference <= tolerance);
-  POLYDG_GPU_CHECK(off_diagonal_difference <= tolerance);
-  POLYDG_GPU_CHECK(rhs_difference <= tolerance);
-  POLYDG_GPU_CHECK(atomic_difference <= tolerance);
-  POLYDG_GPU_CHECK(relative_difference(atomic_run.rhs, rhs) <= tolerance);
-  POLYDG_GPU_CHECK(fma_difference <= tolerance);
-  POLYDG_GPU_CHECK(relative_difference(fma_run.rhs, rhs) <= tolerance);
+  BOOST_TEST_MESSAGE(name << ": elements " << pattern.block_row_count() << " dofs "
+                          << pattern.dof_count() << "  |D-C|/|C|: matrix " << matrix_difference
+                          << " off-diagonal " << off_diagonal_difference << " rhs "
+                          << rhs_difference << " atomic " << atomic_difference << " fma "
+                          << fma_difference << " float " << single_difference << " (rhs "
+                          << single_rhs_difference << ")");
+  BOOST_TEST(single_difference <= single_tolerance);
+  BOOST_TEST(single_rhs_difference <= single_tolerance);
+  BOOST_TEST(matrix_difference <= tolerance);
+  BOOST_TEST(off_diagonal_difference <= tolerance);
+  BOOST_TEST(rhs_difference <= tolerance);
+  BOOST_TEST(atomic_difference <= tolerance);
+  BOOST_TEST(relative_difference(atomic_run.rhs, rhs) <= tolerance);
+  BOOST_TEST(fma_difference <= tolerance);
+  BOOST_TEST(relative_difference(fma_run.rhs, rhs) <= tolerance);
   // Every run and launch configuration: the same bits. Under compute-sanitizer (small_run(),
   // where each launch is slow) the ones with the most barriers and shared-memory reuse only:
   // one warp of products in several passes, no producer warp, persistent blocks taking items
@@ -159,14 +161,13 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
   for (const Configuration& configuration : configurations) {
     if (small_run() && !configuration.under_sanitizer) continue;
     const Host result = run(configuration.options);
-    const bool same = same_bits(first.values, result.values) && same_bits(first.rhs, result.rhs);
-    if (!same)
-      std::fprintf(stderr, "%s: the run '%s' differs from the first\n", name, configuration.name);
-    POLYDG_GPU_CHECK(same);
+    BOOST_TEST_INFO_SCOPE("the run '" << configuration.name << "' against the first");
+    BOOST_TEST(same_bits(first.values, result.values));
+    BOOST_TEST(same_bits(first.rhs, result.rhs));
   }
   const Host fma_few_narrow_block_run = run(fma_few_narrow_blocks);
-  POLYDG_GPU_CHECK(same_bits(fma_run.values, fma_few_narrow_block_run.values) &&
-                   same_bits(fma_run.rhs, fma_few_narrow_block_run.rhs));
+  BOOST_TEST(same_bits(fma_run.values, fma_few_narrow_block_run.values), "fma, few narrow blocks");
+  BOOST_TEST(same_bits(fma_run.rhs, fma_few_narrow_block_run.rhs), "fma, few narrow blocks");
 
   // Matrix-only and rhs-only assemblies: the same bits as the full one. Every value is written
   // by an assembly (only the diagonal blocks are zeroed before it): NaNs left in the values do
@@ -178,14 +179,15 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
   DeviceAssembler<Dim> gpu(mesh, conditions, options);
   fill_with_nan(gpu);
   gpu.assemble_matrix(coefficients);
-  POLYDG_GPU_CHECK(same_bits(gpu.values_to_host(), first.values));
+  BOOST_TEST(same_bits(gpu.values_to_host(), first.values), "matrix only");
   DeviceAssembler<Dim> atomic_gpu(mesh, conditions, options, atomic);
   fill_with_nan(atomic_gpu);
   atomic_gpu.assemble_matrix(coefficients);
-  POLYDG_GPU_CHECK(relative_difference(atomic_gpu.values_to_host(), host_values) <= tolerance);
+  BOOST_TEST(relative_difference(atomic_gpu.values_to_host(), host_values) <= tolerance,
+             "matrix only, atomic");
   gpu.assemble_rhs(coefficients);
   if constexpr (slab) gpu.add_previous_slab_term(*previous_slab);
-  POLYDG_GPU_CHECK(same_bits(gpu.rhs_to_host(), first.rhs));
+  BOOST_TEST(same_bits(gpu.rhs_to_host(), first.rhs), "rhs only");
 }
 
 // The error names the block row of the first non-finite value: the one a pass over the values
@@ -193,7 +195,9 @@ void check_problem(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& con
 template <int Dim, class Coefficients>
 void check_non_finite_report(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
                              const AssemblyOptions& assembly, const Coefficients& coefficients,
-                             FaceWriteMode mode, const char* name) {
+                             FaceWriteMode mode, const std::string& name) {
+  const char* mode_name = mode == FaceWriteMode::atomic ? "atomic" : "deterministic";
+  BOOST_TEST_INFO_SCOPE(name << " (" << mode_name << ")");
   DeviceAssemblyOptions options;
   options.write_mode = mode;
   DeviceAssembler<Dim> gpu(mesh, conditions, assembly, options);
@@ -206,16 +210,16 @@ void check_non_finite_report(const PolytopicMesh<Dim>& mesh, const BoundaryCondi
   const std::vector<double> values = gpu.values_to_host();
   const auto bad = std::find_if(values.begin(), values.end(),
                                 [](double value) { return !std::isfinite(value); });
-  POLYDG_GPU_CHECK(bad != values.end());
+  BOOST_TEST((bad != values.end()), "a non-finite value in the matrix");
   if (bad == values.end()) return;
   const BlockPattern& pattern = *gpu.host_pattern();
   const Index element =
       pattern.block_row(pattern.block_of_value(GlobalIndex(bad - values.begin())));
-  std::printf("%s (%s): %s\n", name, mode == FaceWriteMode::atomic ? "atomic" : "deterministic",
-              message.c_str());
-  POLYDG_GPU_CHECK(message.find("non-finite") != std::string::npos);
-  POLYDG_GPU_CHECK(message.find("block row of element " + std::to_string(element) + ":") !=
-                   std::string::npos);
+  BOOST_TEST_MESSAGE(name << " (" << mode_name << "): " << message);
+  BOOST_TEST(message.find("non-finite") != std::string::npos, message);
+  BOOST_TEST(
+      message.find("block row of element " + std::to_string(element) + ":") != std::string::npos,
+      "element " << element << ": " << message);
 }
 
 std::shared_ptr<const SimplexMesh<2>> fine_square(int n) {
@@ -236,7 +240,8 @@ inline std::vector<TestMesh> test_meshes(int n, Index elements) {
 template <int Dim, class Coefficients>
 void check_approach_one(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
                         const AssemblyOptions& options, const Coefficients& coefficients,
-                        const char* name) {
+                        const std::string& name) {
+  BOOST_TEST_INFO_SCOPE(name);
   DeviceAssembler<Dim> gpu(mesh, conditions, options);
   gpu.assemble_matrix(coefficients);
   CooAssembly<Dim> coo(gpu);
@@ -265,12 +270,11 @@ void check_approach_one(const PolytopicMesh<Dim>& mesh, const BoundaryConditions
     }
   }
   const double difference = relative_difference(reordered, blocks);
-  std::printf("%-24s Approach 1: COO %lld entries -> CSR %lld, |A1-A2|/|A2| = %.1e\n", name,
-              static_cast<long long>(coo.coo_count()), static_cast<long long>(coo.nonzero_count()),
-              difference);
-  POLYDG_GPU_CHECK(all_found);
-  POLYDG_GPU_CHECK(row_offsets.back() == GlobalIndex(blocks.size()));
-  POLYDG_GPU_CHECK(difference <= tolerance);
+  BOOST_TEST_MESSAGE(name << ": Approach 1: COO " << coo.coo_count() << " entries -> CSR "
+                          << coo.nonzero_count() << ", |A1-A2|/|A2| = " << difference);
+  BOOST_TEST(all_found);
+  BOOST_TEST(row_offsets.back() == GlobalIndex(blocks.size()));
+  BOOST_TEST(difference <= tolerance);
 }
 
 }  // namespace device_assembler_test

@@ -3,6 +3,9 @@
 // (device_assembler_checks.cuh): GPU = CPU within 1e-13 (1e-5 in single precision), the same bits
 // under every launch configuration. (Split from test_cuda_assembler.cu so the two compile in
 // parallel.) Exits 77 (ctest: Skipped) when no CUDA device is present.
+#define BOOST_TEST_MODULE cuda_advection_assembler
+#include "gpu_test_main.hpp"
+// (first: device_assembler_checks.cuh includes Boost.Test, which would define a main)
 #include "dg/device_assembler_checks.cuh"
 
 namespace device_assembler_test {
@@ -27,4 +30,6 @@ void check_pure_advection() {
 
 }  // namespace device_assembler_test
 
-int main() { return testing::run_gpu_checks(device_assembler_test::check_pure_advection); }
+BOOST_AUTO_TEST_CASE(pure_advection_p2_equals_the_cpu) {
+  device_assembler_test::check_pure_advection();
+}

@@ -5,6 +5,9 @@
 // * a NaN coefficient is reported as a polydg::Error naming the element whose block row holds
 //   the first non-finite value (both write modes), an infinite source likewise for the rhs.
 // Exits 77 (ctest: Skipped) when no CUDA device is present.
+#define BOOST_TEST_MODULE cuda_coo_and_non_finite
+#include "gpu_test_main.hpp"
+// (first: device_assembler_checks.cuh includes Boost.Test, which would define a main)
 #include "dg/device_assembler_checks.cuh"
 
 namespace device_assembler_test {
@@ -54,14 +57,17 @@ void check_non_finite_coefficient() {
   } catch (const Error& error) {
     message = error.what();
   }
-  std::printf("infinite source: %s\n", message.c_str());
-  POLYDG_GPU_CHECK(message.find("non-finite") != std::string::npos);
-  POLYDG_GPU_CHECK(message.find("rhs") != std::string::npos);
+  BOOST_TEST_MESSAGE("infinite source: " << message);
+  BOOST_TEST(message.find("non-finite") != std::string::npos, "infinite source: " << message);
+  BOOST_TEST(message.find("rhs") != std::string::npos, "infinite source: " << message);
 }
 
 }  // namespace device_assembler_test
 
-int main() {
-  return testing::run_gpu_checks(device_assembler_test::check_approach_one_square,
-                                 device_assembler_test::check_non_finite_coefficient);
+BOOST_AUTO_TEST_CASE(approach_one_csr_holds_the_block_matrix) {
+  device_assembler_test::check_approach_one_square();
+}
+
+BOOST_AUTO_TEST_CASE(non_finite_coefficients_name_their_block_row) {
+  device_assembler_test::check_non_finite_coefficient();
 }

@@ -10,8 +10,8 @@
 // the CPU's bit for bit, and a variable A after it replaces them. The space-time A = diag(a, 0)
 // (one component fewer) gives the bits of the same coefficients as general 3D callables. Exits 77
 // (ctest: Skipped) when no CUDA device is present.
+#define BOOST_TEST_MODULE cuda_element_kernel
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -19,12 +19,13 @@
 #include <string>
 #include <vector>
 
-#include "polydg/detail/dg/device_diffusion_ranges.cuh"
-#include "polydg/detail/dg/diffusion_range_kernel.cuh"
-#include "polydg/detail/dg/element_kernel.cuh"
+#include "gpu_test_main.hpp"
 #include "gpu_test_support.hpp"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
+#include "polydg/detail/dg/device_diffusion_ranges.cuh"
+#include "polydg/detail/dg/diffusion_range_kernel.cuh"
+#include "polydg/detail/dg/element_kernel.cuh"
 #include "polydg/dg/assembly_kernels.hpp"
 #include "polydg/dg/boundary_conditions.hpp"
 #include "polydg/dg/coefficients.hpp"
@@ -75,7 +76,8 @@ DeviceResult run_device(const DeviceQuadratureMesh<Dim>& data, const DeviceBlock
 
 template <int Dim, class Coefficients>
 void check_mesh(const PolytopicMesh<Dim>& mesh, BasisSpace space, const Coefficients& coefficients,
-                const char* name) {
+                const std::string& name) {
+  BOOST_TEST_INFO_SCOPE(name);
   QuadratureMesh<Dim> quadrature_mesh(mesh, BoundaryConditions::all_dirichlet());
   quadrature_mesh.space = space;
   const Index elements = quadrature_mesh.element_count();
@@ -123,20 +125,20 @@ void check_mesh(const PolytopicMesh<Dim>& mesh, BasisSpace space, const Coeffici
     }
   const double matrix_difference = relative_difference(device_diagonal, host_diagonal);
   const double rhs_difference = relative_difference(first.rhs, rhs);
-  std::printf("%-28s elements %4d  dofs %6lld  |D-C|/|C|: blocks %.2e  rhs %.2e\n", name,
-              int(elements), static_cast<long long>(pattern.dof_count()), matrix_difference,
-              rhs_difference);
-  POLYDG_GPU_CHECK(matrix_difference <= tolerance);
-  POLYDG_GPU_CHECK(rhs_difference <= tolerance);
-  POLYDG_GPU_CHECK(off_diagonal_zero);
-  POLYDG_GPU_CHECK(same_bits(first.values, second.values));
-  POLYDG_GPU_CHECK(same_bits(first.rhs, second.rhs));
-  POLYDG_GPU_CHECK(same_bits(first.values, matrix_only.values));
-  POLYDG_GPU_CHECK(matrix_only.rhs.empty());
-  POLYDG_GPU_CHECK(same_bits(first.rhs, rhs_only.rhs));
-  POLYDG_GPU_CHECK(rhs_only.values.empty());
-  POLYDG_GPU_CHECK(same_bits(overwritten_diagonal, device_diagonal));
-  POLYDG_GPU_CHECK(off_diagonal_untouched);
+  BOOST_TEST_MESSAGE(name << ": elements " << elements << "  dofs " << pattern.dof_count()
+                          << "  |D-C|/|C|: blocks " << matrix_difference << "  rhs "
+                          << rhs_difference);
+  BOOST_TEST(matrix_difference <= tolerance);
+  BOOST_TEST(rhs_difference <= tolerance);
+  BOOST_TEST(off_diagonal_zero);
+  BOOST_TEST(same_bits(first.values, second.values));
+  BOOST_TEST(same_bits(first.rhs, second.rhs));
+  BOOST_TEST(same_bits(first.values, matrix_only.values));
+  BOOST_TEST(matrix_only.rhs.empty());
+  BOOST_TEST(same_bits(first.rhs, rhs_only.rhs));
+  BOOST_TEST(rhs_only.values.empty());
+  BOOST_TEST(same_bits(overwritten_diagonal, device_diagonal));
+  BOOST_TEST(off_diagonal_untouched);
 
   // The penalty's diffusion ranges: the CPU's to rounding (min and max are exact, but the device
   // contracts the points' map to FMAs, so A is evaluated at points a rounding apart).
@@ -154,8 +156,9 @@ void check_mesh(const PolytopicMesh<Dim>& mesh, BasisSpace space, const Coeffici
         device_extrema.insert(device_extrema.end(), {ranges[e].lower[i][j], ranges[e].upper[i][j]});
       }
   const double range_difference = relative_difference(device_extrema, host_extrema);
-  std::printf("%-28s diffusion ranges |D-C|/|C| %.2e\n", name, range_difference);
-  POLYDG_GPU_CHECK(ranges.size() == host_ranges.size() && range_difference <= tolerance);
+  BOOST_TEST_MESSAGE(name << ": diffusion ranges |D-C|/|C| " << range_difference);
+  BOOST_TEST(ranges.size() == host_ranges.size());
+  BOOST_TEST(range_difference <= tolerance);
 }
 
 // DeviceDiffusionRanges (what DeviceAssembler uses): a constant A is every element's range, with
@@ -205,13 +208,16 @@ void check_constant_diffusion_ranges(const PolytopicMesh<3>& slab, const Variabl
   } catch (const Error& error) {
     message = error.what();
   }
-  std::printf(
-      "constant diffusion ranges: filled %d, variable %d, constant again %d, other %d; %s\n",
-      int(constant_filled), int(variable_computed), int(constant_again), int(other_filled),
-      message.c_str());
-  POLYDG_GPU_CHECK(constant_filled && variable_computed && constant_again && other_filled);
-  POLYDG_GPU_CHECK(message.find("constant diffusion coefficient A is not finite (A[0][0] = nan)") !=
-                   std::string::npos);
+  BOOST_TEST_MESSAGE("constant diffusion ranges: filled "
+                     << constant_filled << ", variable " << variable_computed << ", constant again "
+                     << constant_again << ", other " << other_filled << "; " << message);
+  BOOST_TEST(constant_filled);
+  BOOST_TEST(variable_computed);
+  BOOST_TEST(constant_again);
+  BOOST_TEST(other_filled);
+  BOOST_TEST(message.find("constant diffusion coefficient A is not finite (A[0][0] = nan)") !=
+                 std::string::npos,
+             message);
 }
 
 std::shared_ptr<const SimplexMesh<2>> fine_square(int n) {
@@ -240,9 +246,7 @@ void check_square_meshes() {
               [] __host__ __device__(const Point<2>& x) { return sin(3 * x[0]) + exp(x[1]); });
   for (int p = 1; p <= (small_run() ? 2 : 5); ++p) {
     const PolytopicMesh<2> mesh(fine, parts.element_of_cell, p);
-    char name[64];
-    std::snprintf(name, sizeof name, "square P_%d", p);
-    check_mesh(mesh, BasisSpace::total_degree, coefficients, name);
+    check_mesh(mesh, BasisSpace::total_degree, coefficients, "square P_" + std::to_string(p));
   }
   // hp: degrees 1..5 mixed, so every degree group is launched.
   const Index elements = PolytopicMesh<2>(fine, parts.element_of_cell, 1).element_count();
@@ -252,7 +256,8 @@ void check_square_meshes() {
   check_mesh(mesh, BasisSpace::total_degree, coefficients, "square mixed p = 1..5");
 }
 
-// The slab's coefficients at x = (x, y, t): A = diag(a, 0), b = (w, 1) (SPEC §5), given as the
+// The slab's coefficients at x = (x, y, t): A = diag(a, 0), b = (w, 1) (docs/theory.md, "Space-time
+// slabs"), given as the
 // spatial a and w that space_time_coefficients lifts (SpaceTimeDiffusion: the element integrand
 // leaves out its last component, an exact zero)...
 struct SlabDiffusion {
@@ -292,7 +297,7 @@ struct SlabSource {
 // the same bits.
 template <class CoefficientsA, class CoefficientsB>
 void check_same_device_bits(const PolytopicMesh<3>& mesh, BasisSpace space, const CoefficientsA& a,
-                            const CoefficientsB& b, const char* name) {
+                            const CoefficientsB& b, const std::string& name) {
   QuadratureMesh<3> quadrature_mesh(mesh, BoundaryConditions::all_dirichlet());
   quadrature_mesh.space = space;
   std::vector<Index> block_sizes(quadrature_mesh.element_count());
@@ -304,22 +309,30 @@ void check_same_device_bits(const PolytopicMesh<3>& mesh, BasisSpace space, cons
   const DeviceResult first = run_device(data, pattern, a, true, true);
   const DeviceResult second = run_device(data, pattern, b, true, true);
   const bool same = same_bits(first.values, second.values) && same_bits(first.rhs, second.rhs);
-  std::printf("%-28s space-time A = diag(a, 0), %d components: the bits of all %d: %s\n", name,
-              device::detail::ElementLaunch<3, double, CoefficientsA>::components,
-              device::detail::ElementLaunch<3, double, CoefficientsB>::components,
-              same ? "yes" : "NO");
-  POLYDG_GPU_CHECK(same);
+  constexpr int components = device::detail::ElementLaunch<3, double, CoefficientsA>::components;
+  constexpr int all = device::detail::ElementLaunch<3, double, CoefficientsB>::components;
+  BOOST_TEST_MESSAGE(name << ": space-time A = diag(a, 0), " << components
+                          << " components: the bits of all " << all << ": "
+                          << (same ? "yes" : "NO"));
+  BOOST_TEST(same, name << ": space-time A = diag(a, 0) against all components");
+}
+
+PolytopicMesh<2> slab_base() {
+  const auto fine = fine_square(8);
+  return PolytopicMesh<2>(fine, agglomerate(*fine, 10).element_of_cell, 1);
+}
+
+auto general_slab_coefficients() {
+  return make_coefficients<3>()
+      .with_diffusion(SlabDiffusion3D{})
+      .with_advection(SlabAdvection3D{})
+      .with_reaction(SlabReaction{})
+      .with_source(SlabSource{});
 }
 
 void check_slab_meshes() {
-  const auto fine = fine_square(8);
-  const Agglomeration parts = agglomerate(*fine, 10);
-  const PolytopicMesh<2> spatial(fine, parts.element_of_cell, 1);
-  const auto coefficients = make_coefficients<3>()
-                                .with_diffusion(SlabDiffusion3D{})
-                                .with_advection(SlabAdvection3D{})
-                                .with_reaction(SlabReaction{})
-                                .with_source(SlabSource{});
+  const PolytopicMesh<2> spatial = slab_base();
+  const auto coefficients = general_slab_coefficients();
   const auto space_time = space_time_coefficients(make_coefficients<2>()
                                                       .with_diffusion(SlabDiffusion{})
                                                       .with_advection(SlabAdvection{})
@@ -331,20 +344,27 @@ void check_slab_meshes() {
   for (int p = 1; p <= (small_run() ? 1 : 4); ++p) {
     const PolytopicMesh<3> slab = make_slab_mesh(spatial, p);
     for (const BasisSpace space : {BasisSpace::total_degree, BasisSpace::total_degree_times_last}) {
-      char name[64];
-      std::snprintf(name, sizeof name, "slab %s_%d", space == BasisSpace::total_degree ? "P" : "PQ",
-                    p);
+      const std::string name = std::string("slab ") +
+                               (space == BasisSpace::total_degree ? "P" : "PQ") + "_" +
+                               std::to_string(p);
       if (p <= 3) check_mesh(slab, space, coefficients, name);
       check_mesh(slab, space, space_time, name);
       check_same_device_bits(slab, space, space_time, coefficients, name);
     }
   }
-  check_constant_diffusion_ranges(make_slab_mesh(spatial, 2), coefficients);
 }
 
 }  // namespace element_kernel_test
 
-int main() {
-  return testing::run_gpu_checks(element_kernel_test::check_square_meshes,
-                                 element_kernel_test::check_slab_meshes);
+using namespace element_kernel_test;
+
+// 2D P_p, p = 1..5 (1..2 in a small run), and degrees 1..5 mixed: blocks, rhs, bits, ranges.
+BOOST_AUTO_TEST_CASE(square_meshes_equal_the_cpu) { check_square_meshes(); }
+
+// 2D+1 slabs, P_p and PQ_p: general 3D coefficients to P_3, the space-time ones to P_4, and
+// the two with the same values give the same bits.
+BOOST_AUTO_TEST_CASE(slab_meshes_equal_the_cpu) { check_slab_meshes(); }
+
+BOOST_AUTO_TEST_CASE(constant_diffusion_ranges_are_the_cpu_bits) {
+  check_constant_diffusion_ranges(make_slab_mesh(slab_base(), 2), general_slab_coefficients());
 }

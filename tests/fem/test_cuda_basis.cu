@@ -1,12 +1,12 @@
 // The bounding-box Legendre basis evaluated by a CUDA kernel equals the host evaluation (the
 // same POLYDG_HD code): values and gradients at random points of random boxes, Dim = 1..4,
 // p = 0..10, double and float. Exits 77 (ctest: Skipped) without a CUDA device.
+#define BOOST_TEST_MODULE cuda_basis
 #include <cmath>
-#include <cstdio>
 #include <random>
 #include <vector>
 
-#include "gpu_test_support.hpp"
+#include "gpu_test_main.hpp"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/fem/basis_indexing.hpp"
@@ -74,20 +74,34 @@ void check_dimension(std::mt19937_64& random) {
   for (int p = 0; p <= max_basis_degree; ++p) {
     const double error_double = compare<Dim, double>(p, 2000, random);
     const double error_float = compare<Dim, float>(p, 2000, random);
-    std::printf("Dim %d p %2d: relative difference device vs host: double %.2e, float %.2e\n", Dim,
-                p, error_double, error_float);
+    BOOST_TEST_MESSAGE("Dim " << Dim << " p " << p
+                              << ": relative difference device vs host: double " << error_double
+                              << ", float " << error_float);
     // Host and device may contract a*b+c differently; a few ulps of the largest entry.
-    POLYDG_GPU_CHECK(error_double <= 1e-13);
-    POLYDG_GPU_CHECK(error_float <= 1e-5);
+    BOOST_TEST_CONTEXT("Dim " << Dim << ", p = " << p) {
+      BOOST_TEST(error_double <= 1e-13);
+      BOOST_TEST(error_float <= 1e-5);
+    }
   }
 }
 
-int main() {
+// One seeded generator per dimension, so that each case runs alone (--run_test) on its points.
+BOOST_AUTO_TEST_CASE(device_equals_host_1d) {
   std::mt19937_64 random(2026);
-  return testing::run_gpu_checks([&] {
-    check_dimension<1>(random);
-    check_dimension<2>(random);
-    check_dimension<3>(random);
-    check_dimension<4>(random);
-  });
+  check_dimension<1>(random);
+}
+
+BOOST_AUTO_TEST_CASE(device_equals_host_2d) {
+  std::mt19937_64 random(2027);
+  check_dimension<2>(random);
+}
+
+BOOST_AUTO_TEST_CASE(device_equals_host_3d) {
+  std::mt19937_64 random(2028);
+  check_dimension<3>(random);
+}
+
+BOOST_AUTO_TEST_CASE(device_equals_host_4d) {
+  std::mt19937_64 random(2029);
+  check_dimension<4>(random);
 }

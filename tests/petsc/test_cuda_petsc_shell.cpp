@@ -10,16 +10,18 @@
 // device matrix and values_changed(), the next solve uses the new values; KSP and PC types come
 // from the options database under a prefix; AijMatrix::update_from_device gives update()'s
 // values from device memory. Products, KSP and the slab also run on the user's 2D Gmsh mesh
-// where POLYDG_TEST_MESH names one (shell_test_meshes; docs/user-guide.md). Plain main (the gpu
-// tests' convention): exits 77 (ctest: Skipped) when no CUDA device is present.
+// where POLYDG_TEST_MESH names one (shell_test_meshes; docs/user-guide.md). Exits 77 (ctest:
+// Skipped) when no CUDA device is present.
 //
-//   build/bin/tests/test_cuda_petsc_shell [PETSc options, e.g. -ksp_monitor]
+//   build/bin/tests/test_cuda_petsc_shell [Boost.Test options] -- [PETSc options, e.g.
+//   -ksp_monitor]
+#define BOOST_TEST_MODULE cuda_petsc_shell
+#include "gpu_test_main.hpp"
+// (first: petsc_test_support.hpp includes Boost.Test, which would define a main)
 #include <petscksp.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <exception>
 #include <memory>
 #include <span>
 #include <string>
@@ -62,6 +64,9 @@ using testing::solve;
 using testing::uniform_mesh;
 using testing::values_of;
 
+using PetscTestSession = testing::PetscTestSession;
+BOOST_TEST_GLOBAL_FIXTURE(PetscTestSession);
+
 /// One matrix as a ShellMatrix over its dense block format on the GPU and as an AijMatrix.
 /// Not movable: the operator and the shell refer to the members before them.
 struct GpuShellAndAij {
@@ -84,9 +89,9 @@ struct GpuShellAndAij {
   petsc::AijMatrix aij;
 };
 
-void check_close(const char* what, double difference, double tolerance) {
-  std::printf("  %-44s %.2e (≤ %.0e)\n", what, difference, tolerance);
-  POLYDG_GPU_CHECK(difference <= tolerance);
+void check_close(const std::string& what, double difference, double tolerance) {
+  BOOST_TEST_MESSAGE("  " << what << " " << difference << " (≤ " << tolerance << ")");
+  BOOST_TEST(difference <= tolerance, what);
 }
 
 /// The GPU shell's products and diagonal against the AIJ's; the device diagonal and diagonal
@@ -96,16 +101,16 @@ void check_products(const GpuShellAndAij& m, const BlockMatrix<double>& matrix) 
   const Mat shell = m.shell.mat(), aij = m.aij.mat();
   const std::vector<testing::ProductComparison> products = testing::compare_products(shell, aij, n);
   for (const testing::ProductComparison& product : products)
-    check_close(product.operation.c_str(), product.difference, 1e-13);
+    check_close(product.operation, product.difference, 1e-13);
   // Again with the buffers already allocated: the same bits.
   petsc::Vector x(n), y(n);
   petsc::copy_to_vec(testing::random_vector(n, 21), x.vec());
   POLYDG_PETSC_CALL(MatMult(shell, x.vec(), y.vec()));
-  POLYDG_GPU_CHECK(testing::same_bits(values_of(y.vec(), n), products.front().shell_result));
+  BOOST_TEST(testing::same_bits(values_of(y.vec(), n), products.front().shell_result));
 
   std::vector<double> host_diagonal(static_cast<std::size_t>(n));
   m.host.diagonal(host_diagonal);
-  POLYDG_GPU_CHECK(testing::same_bits(products.back().shell_result, host_diagonal));
+  BOOST_TEST(testing::same_bits(products.back().shell_result, host_diagonal));
 
   // The diagonal blocks gathered on the device are the BlockMatrix's A_ee (row-major, element
   // after element) bit for bit, so the inverses (the same host code on the same values) equal
@@ -120,9 +125,8 @@ void check_products(const GpuShellAndAij& m, const BlockMatrix<double>& matrix) 
   }
   device::DeviceBuffer<double> blocks(static_cast<std::size_t>(m.gpu.diagonal_block_value_count()));
   m.gpu.diagonal_blocks(blocks.data());
-  POLYDG_GPU_CHECK(testing::same_bits(blocks.to_host(), expected_blocks));
-  POLYDG_GPU_CHECK(
-      testing::same_bits(m.op.inverted_block_diagonal(), m.host.inverted_block_diagonal()));
+  BOOST_TEST(testing::same_bits(blocks.to_host(), expected_blocks));
+  BOOST_TEST(testing::same_bits(m.op.inverted_block_diagonal(), m.host.inverted_block_diagonal()));
 
   std::size_t count = 0;
   for (const PetscInt size : sizes) count += std::size_t(size * size);
@@ -143,34 +147,45 @@ void check_same_solves(const GpuShellAndAij& m, const std::vector<double>& rhs,
   const KspOutcome shell = solve(m.shell.mat(), rhs, prefix);
   const KspOutcome aij = solve(m.aij.mat(), rhs, prefix);
   const double difference = max_relative_difference(shell.solution, aij.solution);
-  std::printf("  %s%s + %s: %d iterations (GPU shell), %d (AIJ), relative difference %.2e\n",
-              prefix.c_str(), shell.ksp_type.c_str(), shell.pc_type.c_str(), int(shell.iterations),
-              int(aij.iterations), difference);
-  POLYDG_GPU_CHECK(shell.ksp_type == expected_ksp);
-  POLYDG_GPU_CHECK(shell.pc_type == expected_pc);
-  POLYDG_GPU_CHECK(aij.pc_type == expected_pc);
-  POLYDG_GPU_CHECK(shell.iterations > 1);
-  POLYDG_GPU_CHECK(shell.iterations == aij.iterations);
-  POLYDG_GPU_CHECK(difference < 1e-10);
+  BOOST_TEST_MESSAGE("  " << prefix << shell.ksp_type << " + " << shell.pc_type << ": "
+                          << shell.iterations << " iterations (GPU shell), " << aij.iterations
+                          << " (AIJ), relative difference " << difference);
+  BOOST_TEST_INFO_SCOPE(prefix << shell.ksp_type << " + " << shell.pc_type);
+  BOOST_TEST(shell.ksp_type == expected_ksp);
+  BOOST_TEST(shell.pc_type == expected_pc);
+  BOOST_TEST(aij.pc_type == expected_pc);
+  BOOST_TEST(shell.iterations > 1);
+  BOOST_TEST(shell.iterations == aij.iterations);
+  BOOST_TEST(difference < 1e-10);
 }
 
-void products_and_diagonal() {
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(products_and_diagonal) {
   for (const ShellTestMesh& mesh : shell_test_meshes()) {
-    std::printf("products, diagonal and diagonal blocks (GPU shell vs AIJ), %s:\n",
-                mesh.name.c_str());
+    BOOST_TEST_MESSAGE("products, diagonal and diagonal blocks (GPU shell vs AIJ), " << mesh.name
+                                                                                     << ":");
+    BOOST_TEST_INFO_SCOPE(mesh.name);
+    // product_test_systems' order
+    const char* const names[] = {"advection-diffusion P_2", "Poisson P_3",
+                                 "advection-diffusion hp"};
+    int k = 0;
     for (const DgSystem& system : testing::product_test_systems(mesh)) {
+      BOOST_TEST_INFO_SCOPE(names[k++ % 3]);
       const GpuShellAndAij m(system.matrix);
       PetscInt rows = 0, columns = 0;
       POLYDG_PETSC_CALL(MatGetSize(m.shell.mat(), &rows, &columns));
-      POLYDG_GPU_CHECK(GlobalIndex(rows) == m.size() && GlobalIndex(columns) == m.size());
+      BOOST_TEST(GlobalIndex(rows) == m.size());
+      BOOST_TEST(GlobalIndex(columns) == m.size());
       check_products(m, system.matrix);
     }
   }
 }
 
-void krylov_solves() {
+BOOST_AUTO_TEST_CASE(krylov_solves) {
   for (const ShellTestMesh& mesh : shell_test_meshes()) {
-    std::printf("KSP through the GPU shell vs through AIJ, %s:\n", mesh.name.c_str());
+    BOOST_TEST_MESSAGE("KSP through the GPU shell vs through AIJ, " << mesh.name << ":");
+    BOOST_TEST_INFO_SCOPE(mesh.name);
     {
       std::vector<std::unique_ptr<testing::ScopedOption>> options;
       testing::gmres_options(options, "gadr_", "jacobi");
@@ -211,8 +226,8 @@ void krylov_solves() {
 /// New values through DeviceDenseBlockMatrix::update_values() (from BlockMatrix values in
 /// device memory, as after a GPU re-assembly) + values_changed(): the next solve of the same
 /// KSP uses them, preconditioner included, and matches the AIJ of the new matrix.
-void update_values_reach_the_next_solve() {
-  std::puts("update_values + values_changed:");
+BOOST_AUTO_TEST_CASE(update_values_reach_the_next_solve) {
+  BOOST_TEST_MESSAGE("update_values + values_changed:");
   const testing::ScopedOption ksp_type("-gagain_ksp_type", "cg");
   const testing::ScopedOption pc_type("-gagain_pc_type", "pbjacobi");
   const testing::ScopedOption rtol("-gagain_ksp_rtol", "1e-9");
@@ -249,26 +264,26 @@ void update_values_reach_the_next_solve() {
   set_aij_blocks(aij.mat(), pattern);
   const KspOutcome reference = solve(aij.mat(), system.rhs, "gagain_");
   const double difference = max_relative_difference(second, reference.solution);
-  std::printf(
-      "  before: %d iterations; after: %d (GPU shell), %d (AIJ of the new matrix), "
-      "relative difference %.2e\n",
-      int(first_iterations), int(second_iterations), int(reference.iterations), difference);
-  POLYDG_GPU_CHECK(second_iterations == reference.iterations);
-  POLYDG_GPU_CHECK(difference < 1e-10);
-  POLYDG_GPU_CHECK(max_relative_difference(first, second) > 1e-3);  // it did change
+  BOOST_TEST_MESSAGE("  before: " << first_iterations << " iterations; after: " << second_iterations
+                                  << " (GPU shell), " << reference.iterations
+                                  << " (AIJ of the new matrix), relative difference "
+                                  << difference);
+  BOOST_TEST(second_iterations == reference.iterations);
+  BOOST_TEST(difference < 1e-10);
+  BOOST_TEST(max_relative_difference(first, second) > 1e-3);  // it did change
 }
 
 /// -[prefix]ksp_type / -[prefix]pc_type set with PetscOptionsSetValue() reach the KSP of the GPU
 /// shell, and -[prefix]mat_type aij is refused.
-void options_database() {
-  std::puts("options database:");
+BOOST_AUTO_TEST_CASE(options_database) {
+  BOOST_TEST_MESSAGE("options database:");
   const testing::ScopedOption ksp_type("-gopt_ksp_type", "cg");
   const testing::ScopedOption pc_type("-gopt_pc_type", "pbjacobi");
   const DgSystem system = poisson(uniform_mesh(2));
   const GpuShellAndAij m(system.matrix, "gopt_");
   const char* prefix = nullptr;
   POLYDG_PETSC_CALL(MatGetOptionsPrefix(m.shell.mat(), &prefix));
-  POLYDG_GPU_CHECK(prefix != nullptr && std::string(prefix) == "gopt_");
+  BOOST_TEST((prefix != nullptr && std::string(prefix) == "gopt_"));
   petsc::Vector b(m.size()), x(m.size());
   petsc::copy_to_vec(system.rhs, b.vec());
   petsc::LinearSolver solver(m.shell.mat(), {.options_prefix = "gopt_"});
@@ -279,11 +294,11 @@ void options_database() {
   POLYDG_PETSC_CALL(KSPGetType(solver.ksp(), &type));
   POLYDG_PETSC_CALL(KSPGetPC(solver.ksp(), &pc));
   POLYDG_PETSC_CALL(PCGetType(pc, &preconditioner));
-  std::printf("  %s + %s: %d iterations, %s\n", type, preconditioner, int(result.iterations),
-              result.reason_text.c_str());
-  POLYDG_GPU_CHECK(std::string(type) == KSPCG);
-  POLYDG_GPU_CHECK(std::string(preconditioner) == PCPBJACOBI);
-  POLYDG_GPU_CHECK(result.converged());
+  BOOST_TEST_MESSAGE("  " << type << " + " << preconditioner << ": " << result.iterations
+                          << " iterations, " << result.reason_text);
+  BOOST_TEST(std::string(type) == KSPCG);
+  BOOST_TEST(std::string(preconditioner) == PCPBJACOBI);
+  BOOST_TEST(result.converged());
   // The residual of the solution, computed by the AIJ: the GPU solve really solved A x = b.
   petsc::Vector r(m.size());
   POLYDG_PETSC_CALL(MatMult(m.aij.mat(), x.vec(), r.vec()));
@@ -291,7 +306,7 @@ void options_database() {
   PetscReal residual = 0, rhs_norm = 0;
   POLYDG_PETSC_CALL(VecNorm(r.vec(), NORM_2, &residual));
   POLYDG_PETSC_CALL(VecNorm(b.vec(), NORM_2, &rhs_norm));
-  POLYDG_GPU_CHECK(residual <= 1e-4 * rhs_norm);
+  BOOST_TEST(residual <= 1e-4 * rhs_norm);
 
   const testing::ScopedOption mat_type("-gbad_mat_type", "aij");
   bool refused = false;
@@ -300,44 +315,43 @@ void options_database() {
   } catch (const Error& error) {
     refused = std::string(error.what()).find("gbad_mat_type") != std::string::npos;
   }
-  POLYDG_GPU_CHECK(refused);
+  BOOST_TEST(refused);
 }
 
 /// One space-time slab (2D + 1): the SlabSolver's AIJ solve and a solve of the same system
 /// through the GPU shell give the same iterations, solution and error at t_1.
-void space_time_slab() {
+BOOST_AUTO_TEST_CASE(space_time_slab) {
   std::vector<std::unique_ptr<testing::ScopedOption>> options;
   testing::gmres_options(options, "gslab_", "jacobi");
   for (const ShellTestMesh& mesh : shell_test_meshes()) {
-    std::printf("space-time slab, %s:\n", mesh.name.c_str());
+    BOOST_TEST_MESSAGE("space-time slab, " << mesh.name << ":");
+    BOOST_TEST_INFO_SCOPE(mesh.name);
     const testing::SlabStepThroughAij aij = testing::slab_step_through_aij("gslab_", mesh);
     const GpuShellAndAij m(aij.solver->matrix());
     const KspOutcome shell = solve(m.shell.mat(), aij.rhs(), "gslab_");
     const double difference = max_relative_difference(shell.solution, aij.solution);
     const double aij_error = aij.error_at_top(aij.solution);
     const double shell_error = aij.error_at_top(shell.solution);
-    std::printf(
-        "  %d iterations (GPU shell), %d (AIJ), relative difference %.2e; L2 error at "
-        "t = 0.1: %.6e (AIJ), %.6e (GPU shell)\n",
-        int(shell.iterations), int(aij.step.iterations), difference, aij_error, shell_error);
-    POLYDG_GPU_CHECK(shell.iterations == aij.step.iterations);
-    POLYDG_GPU_CHECK(difference < 1e-10);
-    POLYDG_GPU_CHECK(std::abs(shell_error - aij_error) <= 1e-10 * aij_error);
+    BOOST_TEST_MESSAGE("  " << shell.iterations << " iterations (GPU shell), "
+                            << aij.step.iterations << " (AIJ), relative difference " << difference
+                            << "; L2 error at t = 0.1: " << aij_error << " (AIJ), " << shell_error
+                            << " (GPU shell)");
+    BOOST_TEST(shell.iterations == aij.step.iterations);
+    BOOST_TEST(difference < 1e-10);
+    BOOST_TEST(std::abs(shell_error - aij_error) <= 1e-10 * aij_error);
   }
 }
-
-}  // namespace
 
 /// AijMatrix::update_from_device: a BlockMatrix's values uploaded to the device reach a host Mat
 /// (Debian's PETSc has no device Mats) in one staged copy, with update()'s bits: the two Mats'
 /// products are the same bits, and a second call with other values moves them.
-void aij_from_device_values() {
-  std::puts("AijMatrix::update_from_device (host Mat, staged):");
+BOOST_AUTO_TEST_CASE(aij_from_device_values) {
+  BOOST_TEST_MESSAGE("AijMatrix::update_from_device (host Mat, staged):");
   const DgSystem system = advection_diffusion(hp_mesh());
   const BlockMatrix<double>& matrix = system.matrix;
   const GlobalIndex n = matrix.pattern().dof_count();
   petsc::AijMatrix from_host(matrix.pattern()), from_device(matrix.pattern());
-  POLYDG_GPU_CHECK(!from_device.values_on_device());
+  BOOST_TEST(!from_device.values_on_device());
   from_host.update(matrix);
   const device::DeviceBuffer<double> values{std::span<const double>(matrix.values())};
   from_device.update_from_device(values.data());
@@ -347,7 +361,7 @@ void aij_from_device_values() {
   petsc::copy_to_vec(ones, x.vec());
   POLYDG_PETSC_CALL(MatMult(from_host.mat(), x.vec(), y_host.vec()));
   POLYDG_PETSC_CALL(MatMult(from_device.mat(), x.vec(), y_device.vec()));
-  POLYDG_GPU_CHECK(testing::same_bits(values_of(y_host.vec(), n), values_of(y_device.vec(), n)));
+  BOOST_TEST(testing::same_bits(values_of(y_host.vec(), n), values_of(y_device.vec(), n)));
   // Other values on the device: the next update_from_device moves the product.
   BlockMatrix<double> doubled = matrix;
   for (double& value : doubled.values()) value *= 2;
@@ -358,20 +372,5 @@ void aij_from_device_values() {
   double largest = 0;
   for (std::size_t i = 0; i < once.size(); ++i)
     largest = std::max(largest, std::abs(twice[i] - 2 * once[i]));
-  POLYDG_GPU_CHECK(largest == 0.0);  // doubling is exact, so is the product of doubled values
-}
-
-int main(int argc, char** argv) {
-  if (testing::no_cuda_device()) return testing::skipped_exit_code;
-  petsc::Session session(argc, argv);
-  for (void (*test)() : {products_and_diagonal, krylov_solves, update_values_reach_the_next_solve,
-                         options_database, space_time_slab, aij_from_device_values}) {
-    try {
-      test();
-    } catch (const std::exception& error) {
-      std::fprintf(stderr, "unexpected exception: %s\n", error.what());
-      ++testing::gpu_test_failures();
-    }
-  }
-  return testing::gpu_test_result();
+  BOOST_TEST(largest == 0.0);  // doubling is exact, so is the product of doubled values
 }

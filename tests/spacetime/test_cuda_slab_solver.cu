@@ -12,11 +12,13 @@
 //  * A step without an initial condition, or one that does not move forward, is refused, naming
 //    what is wrong.
 // Direct solves (-ksp_type preonly -pc_type lu), so the two differ only by their assemblies
-// (~1e-15). Plain main (the gpu tests' convention): exits 77 (ctest: Skipped) without a device.
+// (~1e-15). Exits 77 (ctest: Skipped) without a device.
+#define BOOST_TEST_MODULE cuda_slab_solver
+#include "gpu_test_main.hpp"
+// (first: error_message.hpp includes Boost.Test, which would define a main)
 #include <petscsys.h>
 
 #include <cmath>
-#include <cstdio>
 #include <memory>
 #include <numbers>
 #include <string>
@@ -41,6 +43,17 @@ using testing::relative_difference;
 namespace {
 
 constexpr double pi = std::numbers::pi;
+
+// PETSc for the whole suite, with the test's command line; direct solves by default.
+struct PetscFixture {
+  petsc::Session session{boost::unit_test::framework::master_test_suite().argc,
+                         boost::unit_test::framework::master_test_suite().argv};
+  PetscFixture() {
+    PetscOptionsSetValue(nullptr, "-ksp_type", "preonly");
+    PetscOptionsSetValue(nullptr, "-pc_type", "lu");
+  }
+};
+BOOST_TEST_GLOBAL_FIXTURE(PetscFixture);
 
 PolytopicMesh<2> polygons(int n, int p) {
   const auto fine = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(n, 0.2, 11));
@@ -116,14 +129,17 @@ void polynomial_reproduced_over_slabs() {
   for (double t : {0.2, 0.3, 0.45, 0.5}) {
     const SlabStep step = solver.step(t);
     const SlabErrors errors = errors_of(solver, Solution{0});
-    std::printf(
-        "quadratic (data on the %s), t = %.2f: slab error %.2e, top error %.2e, matrix %s\n",
-        evaluation == SlabData::host ? "host" : "device", t, std::sqrt(errors.slab_l2_squared),
-        std::sqrt(errors.top_l2_squared), step.matrix_assembled ? "assembled" : "reused");
-    POLYDG_GPU_CHECK(std::sqrt(errors.slab_l2_squared) < 1e-10);
-    POLYDG_GPU_CHECK(std::sqrt(errors.top_l2_squared) < 1e-10);
-    POLYDG_GPU_CHECK(step.matrix_assembled == assembled[n]);
-    POLYDG_GPU_CHECK(step.n == n + 1 && solver.time() == t);
+    BOOST_TEST_MESSAGE("quadratic (data on the "
+                       << (evaluation == SlabData::host ? "host" : "device") << "), t = " << t
+                       << ": slab error " << std::sqrt(errors.slab_l2_squared) << ", top error "
+                       << std::sqrt(errors.top_l2_squared) << ", matrix "
+                       << (step.matrix_assembled ? "assembled" : "reused"));
+    BOOST_TEST_INFO_SCOPE("t = " << t);
+    BOOST_TEST(std::sqrt(errors.slab_l2_squared) < 1e-10);
+    BOOST_TEST(std::sqrt(errors.top_l2_squared) < 1e-10);
+    BOOST_TEST(step.matrix_assembled == assembled[n]);
+    BOOST_TEST(step.n == n + 1);
+    BOOST_TEST(solver.time() == t);
     ++n;
   }
 }
@@ -143,23 +159,25 @@ void heat_equals_cpu_march(int p, bool coefficients_depend_on_time) {
   for (int n = 1; n <= 4; ++n) {
     const double t = n * 0.05;
     const SlabStep gpu_step = gpu.step(t), cpu_step = cpu.step(t);
-    POLYDG_GPU_CHECK(gpu_step.matrix_assembled == cpu_step.matrix_assembled);
-    POLYDG_GPU_CHECK(gpu_step.matrix_assembled == (n == 1 || coefficients_depend_on_time));
+    BOOST_TEST_INFO_SCOPE("step " << n << ", t = " << t);
+    BOOST_TEST(gpu_step.matrix_assembled == cpu_step.matrix_assembled);
+    BOOST_TEST(gpu_step.matrix_assembled == (n == 1 || coefficients_depend_on_time));
     const double difference = relative_difference(gpu.solution(), cpu.solution());
     worst = std::max(worst, difference);
-    POLYDG_GPU_CHECK(difference <= 1e-10);
+    BOOST_TEST(difference <= 1e-10);
   }
   const SlabErrors gpu_errors = errors_of(gpu, Solution{1});
   const SlabErrors cpu_errors = cpu_errors_of(cpu, Solution{1});
   const double gpu_top = std::sqrt(gpu_errors.top_l2_squared);
   const double cpu_top = std::sqrt(cpu_errors.top_l2_squared);
-  std::printf(
-      "heat P_%d (coefficients %s t, data on the %s): |GPU - CPU| / |CPU| of the solutions <= "
-      "%.1e; error at T %.6e (GPU), %.6e (CPU)\n",
-      p, coefficients_depend_on_time ? "depend on" : "do not depend on",
-      evaluation == SlabData::host ? "host" : "device", worst, gpu_top, cpu_top);
-  POLYDG_GPU_CHECK(std::abs(gpu_top - cpu_top) <= 1e-10 * cpu_top);
-  POLYDG_GPU_CHECK(cpu_top < 0.1);  // a solution, not noise: ‖u(T)‖ = 0.4, P_1 is 0.047 off
+  BOOST_TEST_MESSAGE("heat P_" << p << " (coefficients "
+                               << (coefficients_depend_on_time ? "depend on" : "do not depend on")
+                               << " t, data on the "
+                               << (evaluation == SlabData::host ? "host" : "device")
+                               << "): |GPU - CPU| / |CPU| of the solutions <= " << worst
+                               << "; error at T " << gpu_top << " (GPU), " << cpu_top << " (CPU)");
+  BOOST_TEST(std::abs(gpu_top - cpu_top) <= 1e-10 * cpu_top);
+  BOOST_TEST(cpu_top < 0.1);  // a solution, not noise: ‖u(T)‖ = 0.4, P_1 is 0.047 off
 }
 
 // SlabProducts::dense_blocks: the KSP's products on the GPU (a MATSHELL over a
@@ -181,38 +199,54 @@ void dense_block_products_on_the_gpu_equal_aij_products() {
   for (double t : {0.05, 0.1, 0.2}) {  // the matrix assembled, reused, assembled again
     const SlabStep aij_step = aij.step(t), shell_step = shell.step(t);
     const double difference = relative_difference(shell.solution(), aij.solution());
-    std::printf(
-        "GPU shell products, t = %.2f: %d iterations (shell), %d (AIJ), |shell - AIJ| / "
-        "|AIJ| = %.1e\n",
-        t, int(shell_step.iterations), int(aij_step.iterations), difference);
-    POLYDG_GPU_CHECK(shell_step.matrix_assembled == aij_step.matrix_assembled);
-    POLYDG_GPU_CHECK(shell_step.iterations > 1);
-    POLYDG_GPU_CHECK(shell_step.iterations == aij_step.iterations);
-    POLYDG_GPU_CHECK(difference <= 1e-9);
+    BOOST_TEST_MESSAGE("GPU shell products, t = "
+                       << t << ": " << shell_step.iterations << " iterations (shell), "
+                       << aij_step.iterations << " (AIJ), |shell - AIJ| / |AIJ| = " << difference);
+    BOOST_TEST_INFO_SCOPE("t = " << t);
+    BOOST_TEST(shell_step.matrix_assembled == aij_step.matrix_assembled);
+    BOOST_TEST(shell_step.iterations > 1);
+    BOOST_TEST(shell_step.iterations == aij_step.iterations);
+    BOOST_TEST(difference <= 1e-9);
   }
 }
 
 void bad_steps_are_refused() {
   DeviceFunctorSlabSolver<Problem, Initial> solver(polygons(4, 1),
                                                    BoundaryConditions::all_dirichlet(), problem(1));
-  POLYDG_GPU_CHECK(contains(error_message([&] { solver.step(0.1); }), "no initial condition"));
+  BOOST_TEST(contains(error_message([&] { solver.step(0.1); }), "no initial condition"));
   solver.set_initial_condition(Initial{1, 0.5}, 0.5);
-  POLYDG_GPU_CHECK(contains(error_message([&] { solver.step(0.5); }), "is not after t = 0.5"));
+  BOOST_TEST(contains(error_message([&] { solver.step(0.5); }), "is not after t = 0.5"));
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (testing::no_cuda_device()) return testing::skipped_exit_code;
-  petsc::Session session(argc, argv);
-  PetscOptionsSetValue(nullptr, "-ksp_type", "preonly");
-  PetscOptionsSetValue(nullptr, "-pc_type", "lu");
-  return testing::run_gpu_checks(
-      polynomial_reproduced_over_slabs<SlabData::device_functors>,
-      polynomial_reproduced_over_slabs<SlabData::host>,
-      [] { heat_equals_cpu_march<SlabData::device_functors>(1, true); },
-      [] { heat_equals_cpu_march<SlabData::device_functors>(2, false); },
-      [] { heat_equals_cpu_march<SlabData::host>(1, true); },
-      [] { heat_equals_cpu_march<SlabData::host>(2, false); },
-      dense_block_products_on_the_gpu_equal_aij_products, bad_steps_are_refused);
+BOOST_AUTO_TEST_CASE(polynomial_reproduced_over_slabs_data_in_the_kernels) {
+  polynomial_reproduced_over_slabs<SlabData::device_functors>();
 }
+
+BOOST_AUTO_TEST_CASE(polynomial_reproduced_over_slabs_data_on_the_host) {
+  polynomial_reproduced_over_slabs<SlabData::host>();
+}
+
+// P_1 with coefficients depending on t (the matrix assembled every step), P_2 without.
+BOOST_AUTO_TEST_CASE(heat_p1_equals_cpu_march_data_in_the_kernels) {
+  heat_equals_cpu_march<SlabData::device_functors>(1, true);
+}
+
+BOOST_AUTO_TEST_CASE(heat_p2_equals_cpu_march_data_in_the_kernels) {
+  heat_equals_cpu_march<SlabData::device_functors>(2, false);
+}
+
+BOOST_AUTO_TEST_CASE(heat_p1_equals_cpu_march_data_on_the_host) {
+  heat_equals_cpu_march<SlabData::host>(1, true);
+}
+
+BOOST_AUTO_TEST_CASE(heat_p2_equals_cpu_march_data_on_the_host) {
+  heat_equals_cpu_march<SlabData::host>(2, false);
+}
+
+BOOST_AUTO_TEST_CASE(dense_block_products_equal_aij_products) {
+  dense_block_products_on_the_gpu_equal_aij_products();
+}
+
+BOOST_AUTO_TEST_CASE(bad_steps_are_refused_naming_why) { bad_steps_are_refused(); }

@@ -3,21 +3,24 @@
 // and the interfaces of agglomerated polytopic meshes with mixed degrees, built from host
 // arrays and from device arrays. Bad input gives polydg::Error with the CPU pattern's message:
 // the host-side checks run (and are tested) even without a device, the device-side ones (of the
-// build from device arrays) with one. Exits 77 (ctest: Skipped) when no CUDA device is present.
+// build from device arrays) with one. Without a CUDA device the host-side cases run alone, and
+// the suite then exits 77 (ctest: Skipped) when they pass.
+#define BOOST_TEST_MODULE cuda_block_pattern
+#define POLYDG_GPU_TEST_WITHOUT_DEVICE \
+  "host_checks_refuse_bad_input,valid_input_without_a_device_is_an_error"
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstdio>
 #include <memory>
 #include <random>
 #include <string>
 #include <unordered_set>
 #include <vector>
 
-#include "polydg/detail/core/forall.cuh"
-#include "gpu_test_support.hpp"
+#include "gpu_test_main.hpp"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
+#include "polydg/detail/core/forall.cuh"
 #include "polydg/fem/basis_indexing.hpp"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
@@ -57,13 +60,14 @@ void check_same_error(const std::vector<Index>& sizes, const Pairs& pairs, const
                       bool from_device_arrays) {
   const std::string host = error_message([&] { BlockPattern(sizes, pairs); });
   const std::string device = error_message([&] { build_block_pattern_on_device(sizes, pairs); });
-  std::printf("%s: CPU \"%s\", device \"%s\"\n", what, host.c_str(), device.c_str());
-  POLYDG_GPU_CHECK(!host.empty());
-  POLYDG_GPU_CHECK(device == host);
+  BOOST_TEST_MESSAGE(what << ": CPU \"" << host << "\", device \"" << device << "\"");
+  BOOST_TEST_INFO_SCOPE(what);
+  BOOST_TEST(!host.empty());
+  BOOST_TEST(device == host);
   if (from_device_arrays) {
     const std::string arrays = error_message([&] { build_from_device_arrays(sizes, pairs); });
-    std::printf("%s, from device arrays: \"%s\"\n", what, arrays.c_str());
-    POLYDG_GPU_CHECK(arrays == host);
+    BOOST_TEST_MESSAGE(what << ", from device arrays: \"" << arrays << "\"");
+    BOOST_TEST(arrays == host, "from device arrays");
   }
 }
 
@@ -139,16 +143,17 @@ void check_pattern(const std::vector<Index>& sizes, const Pairs& pairs, const ch
   const bool same = equal_to_cpu(device_pattern, cpu) &&
                     equal_to_cpu(build_from_device_arrays(sizes, pairs), cpu);
   const bool found = find_block_works(device_pattern);
-  std::printf("%-40s %7d elements %8zu interfaces %9d blocks %11lld values: %s\n", what,
-              int(sizes.size()), pairs.size(), int(cpu.block_count()),
-              static_cast<long long>(cpu.value_count()),
-              same && found ? "equal to the CPU pattern" : "DIFFERENT");
-  POLYDG_GPU_CHECK(same);
-  POLYDG_GPU_CHECK(found);
+  BOOST_TEST_MESSAGE(what << ": " << sizes.size() << " elements " << pairs.size() << " interfaces "
+                          << cpu.block_count() << " blocks " << cpu.value_count() << " values: "
+                          << (same && found ? "equal to the CPU pattern" : "DIFFERENT"));
+  BOOST_TEST_INFO_SCOPE(what << ": " << sizes.size() << " elements, " << pairs.size()
+                             << " interfaces");
+  BOOST_TEST(same);
+  BOOST_TEST(found);
   if (check_determinism) {
     // Run to run: a second build gives the same arrays.
     const DeviceBlockPattern again = build_block_pattern_on_device(sizes, pairs);
-    POLYDG_GPU_CHECK(equal_to_cpu(again, cpu));
+    BOOST_TEST(equal_to_cpu(again, cpu), "a second build");
   }
 }
 
@@ -178,7 +183,31 @@ void random_input(Index elements, double mean_degree, std::mt19937_64& random,
   }
 }
 
-void check_random_graphs(std::mt19937_64& random) {
+}  // namespace
+
+// The checks made on the host before the device is touched: they hold without a device.
+BOOST_AUTO_TEST_CASE(host_checks_refuse_bad_input) { check_validation(false); }
+
+// A valid input without a device: an error, not a crash.
+BOOST_AUTO_TEST_CASE(valid_input_without_a_device_is_an_error,
+                     *boost::unit_test::precondition([](boost::unit_test::test_unit_id) {
+                       return device::device_count() == 0;
+                     })) {
+  const std::string message = error_message([] {
+    const std::vector<Index> sizes = {3, 6};
+    const Pairs pairs = {{0, 1}};
+    build_block_pattern_on_device(sizes, pairs);
+  });
+  BOOST_TEST_MESSAGE("valid input without a device: \"" << message << "\"");
+  BOOST_TEST(!message.empty());
+}
+
+// With a device: the same inputs through the device-side checks, and the CPU's order where one
+// input has several faults.
+BOOST_AUTO_TEST_CASE(device_checks_refuse_bad_input_as_the_cpu) { check_validation(true); }
+
+BOOST_AUTO_TEST_CASE(random_graphs_equal_the_cpu) {
+  std::mt19937_64 random(2024);
   std::vector<Index> sizes;
   Pairs pairs;
   for (const Index elements : {1, 2, 3, 7, 64, 1000, 20000, 200000}) {
@@ -196,14 +225,15 @@ void check_random_graphs(std::mt19937_64& random) {
   check_pattern(sizes, pairs, "complete graph on 300 elements");
 }
 
-void check_small_cases() {
+BOOST_AUTO_TEST_CASE(small_cases_equal_the_cpu) {
   check_pattern({}, {}, "no elements");
   check_pattern({21}, {}, "one element");
   check_pattern({3, 6, 10}, {}, "no interfaces");
   check_pattern({3, 6, 3, 10, 1}, {{0, 1}, {2, 0}, {1, 3}, {2, 3}}, "hand-made, element 4 alone");
 }
 
-void check_repeated_pairs(std::mt19937_64& random) {
+BOOST_AUTO_TEST_CASE(repeated_pairs_are_refused_as_by_the_cpu) {
+  std::mt19937_64 random(2025);
   check_same_error({3, 6, 10}, {{0, 1}, {1, 2}, {0, 1}}, "repeated pair", true);
   check_same_error({3, 6, 10}, {{0, 1}, {1, 2}, {2, 1}}, "repeated pair, other orientation", true);
   // A repeat hidden in a large random set: the smallest repeated (row, column) is named.
@@ -217,7 +247,8 @@ void check_repeated_pairs(std::mt19937_64& random) {
 }
 
 // The interfaces of agglomerated meshes, with degrees 1..5 per element (N = 3, 6, 10, 15, 21).
-void check_agglomerated_meshes(std::mt19937_64& random) {
+BOOST_AUTO_TEST_CASE(agglomerated_meshes_equal_the_cpu) {
+  std::mt19937_64 random(2026);
   for (const auto [n, elements] : {std::array<int, 2>{8, 10}, {40, 400}, {200, 5000}}) {
     const auto fine = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(n, 0.2, 5));
     const Agglomeration parts = agglomerate(*fine, elements);
@@ -232,33 +263,4 @@ void check_agglomerated_meshes(std::mt19937_64& random) {
     const std::string what = "agglomerated " + std::to_string(2 * n * n) + " triangles";
     check_pattern(sizes, pairs, what.c_str());
   }
-}
-
-}  // namespace
-
-int main() {
-  try {
-    check_validation(false);
-    if (testing::no_cuda_device()) {
-      // A valid input without a device: an error, not a crash.
-      const std::string message = error_message([] {
-        const std::vector<Index> sizes = {3, 6};
-        const Pairs pairs = {{0, 1}};
-        build_block_pattern_on_device(sizes, pairs);
-      });
-      std::printf("valid input without a device: \"%s\"\n", message.c_str());
-      POLYDG_GPU_CHECK(!message.empty());
-      return testing::gpu_test_failures() ? testing::gpu_test_result() : testing::skipped_exit_code;
-    }
-    std::mt19937_64 random(2024);
-    check_validation(true);
-    check_small_cases();
-    check_random_graphs(random);
-    check_repeated_pairs(random);
-    check_agglomerated_meshes(random);
-  } catch (const Error& error) {
-    std::fprintf(stderr, "unexpected polydg::Error: %s\n", error.what());
-    return 1;
-  }
-  return testing::gpu_test_result();
 }
