@@ -17,7 +17,7 @@ mkdir -p "$out"
   echo "note: POLYDG_COMMIT is not set: the benchmarks record this copy's git commit (perhaps an older base)" >&2
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
-cmake -S "$root" -B "$root/build-gpu" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+cmake -S "$root" -B "$root/build-gpu" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DPOLYDG_GPU_PROGRAMS=ON \
   -DPOLYDG_WARNINGS_AS_ERRORS=OFF > "$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
 
 #   Several targets are built side by side once the library is: CMake's Makefiles build the goals
