@@ -141,8 +141,8 @@ __device__ auto value_at_point(const F& f, const Point<Dim>& x, const Point<Dim>
 template <int Dim, class Real, class T, class F>
 void fill_point_values(const DeviceAssembler<Dim, Real>& assembler, PointKind kind, const F& f,
                        T* out) {
+  (void)assembler.point_count(kind);  // numbers the points on first use
   const device::detail::DeviceAssemblyState<Dim, Real>& s = assembler.state();
-  const_cast<device::detail::DeviceAssemblyState<Dim, Real>&>(s).number_points();
   const DeviceQuadratureMeshView<Dim> mesh = s.mesh.view();
   if (kind == PointKind::element) {
     device::forall(GlobalIndex(s.mesh.element_count()), [=] __device__(GlobalIndex e) {
