@@ -199,7 +199,7 @@ BOOST_AUTO_TEST_CASE(zero_error_has_zero_norms) {
 //   volume:    ∫ c v² = ½                    (∇v = 0)
 //   advection: ½ ∫ |b·n| [[v]]² = ½ · (1/√2) · √2 = ½ on the diagonal F (|F| = √2), and
 //              ½ ∫ |b·n| v² = ½ on element 0's vertical leg (b·n = ±1)
-//   penalty, seed 004's polytopic_cap: |κ| = |K_F| = ½, ā = 1, so σ = 10 · √2 / ½ = 20√2 on F
+//   penalty, [Dong2021]'s polytopic_cap: |κ| = |K_F| = ½, ā = 1, so σ = 10 · √2 / ½ = 20√2 on F
 //              (∫ σ [[v]]² = 40) and σ = 10 · 1 / ½ = 20 on each leg (Dirichlet: 20 + 20);
 //   penalty, element_trace (the default): p = 1, so T_κ = |Γ_κ|_w / (3 |κ|), the interface
 //              counted ½, and σ = 10 T_κ on every facet: with Dirichlet tags |Γ_κ|_w = 2 + √2/2,
@@ -247,7 +247,7 @@ BOOST_AUTO_TEST_CASE(dg_norm_of_a_jump_by_hand) {
                                                  with_diffusion, u_h, u, grad_u, options)
                                  .dg,
                              std::sqrt(1.5 + 2 * dirichlet_penalty_terms), 1e-13);
-  // Seed 004's formula, by the options: ½ + 40 + ½ + 40 + ½, and ½ + 40 + ½ + ½ with Neumann.
+  // [Dong2021]'s formula, by the options: ½ + 40 + ½ + 40 + ½, and ½ + 40 + ½ + ½ with Neumann.
   options.penalty_constant = 10;
   options.penalty_scaling = PenaltyScaling::polytopic_cap;
   BOOST_CHECK_CLOSE_FRACTION(compute_error_norms(mesh, BoundaryConditions::all_dirichlet(),

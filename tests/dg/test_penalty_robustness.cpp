@@ -2,7 +2,7 @@
 // The default penalty (PenaltyScaling::element_trace, docs/theory.md "Penalty") on polygons of
 // K = 4, 16, 64 and 256 fine triangles, p = 1..4:
 // * coercivity: the SIPG Poisson matrix is symmetric positive definite (a dense Cholesky
-//   factorisation succeeds); seed 004's polytopic_cap is not at p = 1 on polygons of 256
+//   factorisation succeeds); [Dong2021]'s polytopic_cap is not at p = 1 on polygons of 256
 //   triangles (the finding docs/theory.md records), so the check can fail;
 // * optimal convergence, without pre-asymptotic growth: the L2 error of the anisotropic,
 //   variable-coefficient advection–diffusion–reaction problem decays like h^(p+1) and the
@@ -130,7 +130,7 @@ BOOST_AUTO_TEST_CASE(poisson_matrix_is_positive_definite_on_polygons_of_many_tri
       const BlockMatrix<double> seed = poisson_matrix(mesh, PenaltyScaling::polytopic_cap);
       BOOST_TEST(
           !positive_definite(testing::dense_matrix(seed), std::size_t(seed.pattern().dof_count())),
-          "seed 004's polytopic_cap should lose coercivity at p = 1 here");
+          "polytopic_cap should lose coercivity at p = 1 here");
     }
   }
 }

@@ -134,7 +134,8 @@ BOOST_AUTO_TEST_CASE(bad_parameters_are_refused) {
 }
 
 BOOST_AUTO_TEST_CASE(paper_sized_mesh_build_time) {
-  // Seed 004 §4.1 uses 503,596 triangles; the default n = 502 gives 504,008.
+  // [Dong2021] §4.1 (docs/theory.md, References) uses 503,596 triangles; the default n = 502 gives
+  // 504,008.
   const auto start = std::chrono::steady_clock::now();
   const SimplexMesh<2> mesh = oscillating_domain_mesh();
   const double seconds =

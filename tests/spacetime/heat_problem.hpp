@@ -1,6 +1,7 @@
 #pragma once
-// Test helper: seed 004 §4.1's parabolic problem, u = sin(πx) sin(πy)(1 − t) with a = 1, w = 0,
-// c = 1 and the source to match, as the space-time tests solve it.
+// Test helper: [Dong2021]'s parabolic test problem (docs/theory.md, References), u = sin(πx)
+// sin(πy)(1 − t) with a = 1, w = 0, c = 1 and the source to match, as the space-time tests solve
+// it.
 #include <cmath>
 #include <numbers>
 

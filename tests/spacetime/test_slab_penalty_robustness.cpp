@@ -9,7 +9,7 @@
 //   P_1(κ × I_n)'s L2 rate at T climbs slowly towards 2 (1.3–1.7 on 16..2048 polygons, the same
 //   with the sub-simplex penalty: docs/theory.md, "Space-time slabs, as built"); every level's
 //   error is below the previous one;
-// * with seed 004's polytopic_cap, P_1 on polygons of 256 triangles is unstable: the march
+// * with [Dong2021]'s polytopic_cap, P_1 on polygons of 256 triangles is unstable: the march
 //   grows without bound (asserted, so the stability check can fail).
 #include <boost/test/unit_test.hpp>
 #include <cmath>

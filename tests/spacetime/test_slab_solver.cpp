@@ -1,7 +1,8 @@
 #define BOOST_TEST_MODULE spacetime_slab_solver
-// Space-time slabs (SPEC §5): the extruded slab mesh, exactness for polynomials in (x, t) over
-// several slabs of different lengths, convergence in h and τ together, stability, and that
-// steps 2..N reuse the pattern (and the matrix when nothing changed) without allocating.
+// Space-time slabs (docs/theory.md, "Space-time slabs, as built"): the extruded slab mesh,
+// exactness for polynomials in (x, t) over several slabs of different lengths, convergence in h and
+// τ together, stability, and that steps 2..N reuse the pattern (and the matrix when nothing
+// changed) without allocating.
 #include <petsc/private/petscimpl.h>  // PetscObjectStateGet(): counts the LU factorizations
 
 #include <algorithm>
@@ -158,7 +159,7 @@ BOOST_AUTO_TEST_CASE(polynomials_in_space_and_time_are_reproduced_over_slabs) {
 }
 
 BOOST_AUTO_TEST_CASE(error_at_T_converges_with_h_and_tau_together) {
-  // Seed 004 §4.1's problem on the unit square: a = 1, w = 0, c = 1, u = sin sin (1 − t);
+  // [Dong2021]'s parabolic problem on the unit square: a = 1, w = 0, c = 1, u = sin sin (1 − t);
   // τ ~ h. The L2 error at T decays like h^(p+1) (asserted ≥ p + 1 − 0.3).
   const auto u = heat_solution;
   const auto data = heat_data();
@@ -336,7 +337,7 @@ BOOST_AUTO_TEST_CASE(pq_space_reproduces_its_polynomials_and_converges) {
 
   // Convergence of PQ_1 with τ ~ h on the heat problem: the L2 error at T decays like h^2
   // (degree 1 in space; dG(1) in time is of order 3 at t_n), asserted ≥ 2 − 0.3 (as the other
-  // rates). Between 64 and 256 polygons it is still pre-asymptotic (1.7, 1.6 with seed 004's
+  // rates). Between 64 and 256 polygons it is still pre-asymptotic (1.7, 1.6 with [Dong2021]'s
   // penalty), between 256 and 1024 and 1024 and 4096 2.1 (2.0 with the seed's), so these levels.
   const auto heat_u = heat_solution;
   const auto heat = heat_data();
@@ -361,7 +362,7 @@ BOOST_AUTO_TEST_CASE(default_penalty_keeps_p1_slabs_stable_on_polygons_of_many_f
   // Polygons of ~100 triangles (dozens of fine facets each), P_1, f = 0 and g_D = 0 from
   // u_0 = sin(πx) sin(πy): a coercive method is dissipative, ‖U(t_n)‖ ≤ ‖U(t_{n−1})‖ (the
   // energy estimate: B(U, U) ≥ 0), which the default (element_trace) and the sub-simplex
-  // penalty keep at every step. Seed 004's capped penalty (polytopic_cap) is too small for
+  // penalty keep at every step. [Dong2021]'s capped penalty (polytopic_cap) is too small for
   // coercivity there and the march blows up (×40 per step; docs/theory.md, "Penalty").
   const auto data = make_coefficients<2>().with_diffusion(1.0).with_reaction(1.0);
   const auto zero = [](const Point<3>&) { return 0.0; };

@@ -236,7 +236,8 @@ BOOST_AUTO_TEST_CASE(hp_pattern_products_in_single_precision) {
 }
 
 BOOST_AUTO_TEST_CASE(hdg_patterns_have_seed_003_structure) {
-  // 2D at seed 003's size: 11,780 faces, 5 blocks per interior row, 3 per boundary row.
+  // 2D at the HDG paper's size ([Roca2011], docs/theory.md): 11,780 faces, 5 blocks per interior
+  // row, 3 per boundary row.
   for (const int p : {1, 3}) {
     const BlockPattern pattern = make_hdg_block_pattern(2, 11780, p);
     BOOST_TEST(pattern.block_row_count() == 11780);
@@ -275,7 +276,7 @@ BOOST_AUTO_TEST_CASE(hdg_products_match_the_block_matrix) {
     const DenseBlockMatrix<double> exact(matrix);
     BOOST_TEST(exact.padding_ratio() == 0.0);
     check_products(matrix, exact);
-    // One group, not sliced: seed 003's layout, every row padded up to n_a blocks.
+    // One group, not sliced: the HDG paper's layout, every row padded up to n_a blocks.
     const DenseBlockMatrix<double> seed_layout(matrix, 1, 0);
     BOOST_TEST(seed_layout.groups().size() == 1u);
     const GlobalIndex n = hdg_face_block_size(dimension, 1);
