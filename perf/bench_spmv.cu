@@ -50,11 +50,11 @@
 #include <tuple>
 #include <vector>
 
-#include "polydg/detail/core/cuda_check.cuh"
 #include "cuda_event_timing.hpp"
 #include "polydg/core/command_line.hpp"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
+#include "polydg/detail/core/cuda_check.cuh"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/oscillating_domain.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"

@@ -17,9 +17,9 @@
 #include <utility>
 #include <vector>
 
-#include "polydg/detail/core/cuda_check.cuh"
 #include "polydg/core/error.hpp"
 #include "polydg/core/macros.hpp"
+#include "polydg/detail/core/cuda_check.cuh"
 #include "polydg/sparse/device_dense_block_matrix.hpp"
 
 namespace polydg {

@@ -2,7 +2,8 @@
 /// One quadrature point's contribution to a block in the factored form of the integrands
 /// (element_integrand.hpp, face_integrand.hpp): entry (i, j) = Σ_k test_ik trial_jk over the
 /// integrand's components. The CPU kernels add it point by point; the CUDA kernels
-/// (include/polydg/detail/dg/tiled_point_schedule.cuh) form the same sums as register-tiled products.
+/// (include/polydg/detail/dg/tiled_point_schedule.cuh) form the same sums as register-tiled
+/// products.
 
 namespace polydg {
 

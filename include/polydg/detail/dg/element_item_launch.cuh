@@ -7,13 +7,13 @@
 // from this and adds its point data (evaluate_point, evaluate_function) for
 // tiled_point_schedule.cuh and vector_point_schedule.cuh; launch_element_items sends one
 // degree's launch to the right one.
+#include "polydg/core/macros.hpp"
+#include "polydg/core/types.hpp"
 #include "polydg/detail/dg/device_quadrature_mesh.cuh"
 #include "polydg/detail/dg/element_table_targets.cuh"
 #include "polydg/detail/dg/non_finite_watch.cuh"
 #include "polydg/detail/dg/tiled_point_schedule.cuh"
 #include "polydg/detail/dg/vector_point_schedule.cuh"
-#include "polydg/core/macros.hpp"
-#include "polydg/core/types.hpp"
 #include "polydg/sparse/device_block_pattern.hpp"
 
 namespace polydg::device::detail {

@@ -7,10 +7,10 @@
 // whose block nothing has written yet) to zero — the same bits as adding to a zeroed block,
 // without zeroing it first or reading it.
 
-#include "polydg/detail/dg/contiguous_store.cuh"
-#include "polydg/detail/dg/non_finite_watch.cuh"
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
+#include "polydg/detail/dg/contiguous_store.cuh"
+#include "polydg/detail/dg/non_finite_watch.cuh"
 #include "polydg/sparse/device_block_pattern.hpp"
 
 namespace polydg::device::detail {

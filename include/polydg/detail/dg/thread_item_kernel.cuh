@@ -31,8 +31,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "polydg/detail/core/cuda_check.cuh"
 #include "polydg/core/types.hpp"
+#include "polydg/detail/core/cuda_check.cuh"
 
 namespace polydg::device::detail {
 

@@ -33,9 +33,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "polydg/core/types.hpp"
 #include "polydg/detail/core/cuda_check.cuh"
 #include "polydg/detail/dg/tiled_point_schedule.cuh"
-#include "polydg/core/types.hpp"
 
 namespace polydg::device::detail {
 
