@@ -1,5 +1,6 @@
 // The precompiled GPU assembly from plain C++ (no nvcc): DeviceAssembler with
-// DevicePointCoefficients filled from host functions, with constants, and on 2D+1 slabs with
+// DevicePointCoefficients filled from host functions (2D, and 3D polyhedra), with constants,
+// and on 2D+1 slabs with
 // SpaceTimePointCoefficients and per-point coupling data — each against the CPU Assembler with
 // the same functions, to 1e-13 relative (the GPU kernels and the CPU sum the same terms in other
 // orders; the host and the device evaluate the same functions at the same points). The point
@@ -10,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "captured_warnings.hpp"
 #include "gpu_test_main.hpp"
 #include "polydg/dg/assembler.hpp"
 #include "polydg/dg/device_assembler.hpp"
@@ -21,6 +23,7 @@
 #include "polydg/spacetime/slab_solver.hpp"
 #include "polydg/spacetime/space_time_coefficients.hpp"
 #include "relative_difference.hpp"
+#include "test_meshes.hpp"
 
 using namespace polydg;
 using testing::relative_difference;
@@ -139,6 +142,38 @@ BOOST_AUTO_TEST_CASE(points_are_numbered_piece_by_piece) {
   BOOST_TEST(gpu.quadrature_points(PointKind::interface).size() ==
              std::size_t(gpu.point_count(PointKind::interface)));
   BOOST_TEST(gpu.point_count(PointKind::interface) > 0);
+}
+
+// 3D: polyhedra agglomerated from a cube of tetrahedra, the kernels compiled for
+// PointCoefficients<3> (varying A, b, c, f, g_D) against the CPU.
+BOOST_AUTO_TEST_CASE(polyhedra_equal_the_cpu_assembly) {
+  const testing::TetrahedronSoup cube = testing::kuhn_unit_cube(4);
+  const testing::CapturedWarnings untagged_boundary;  // tag 0 everywhere: Dirichlet
+  const auto fine = std::make_shared<const SimplexMesh<3>>(cube.vertices, cube.cells);
+  const auto data = make_coefficients<3>()
+                        .with_diffusion([](const Point<3>& x) {
+                          Tensor<3> a = Tensor<3>::identity(1 + x[0] * x[1]);
+                          a[0][2] = a[2][0] = 0.1 * x[2];
+                          return a;
+                        })
+                        .with_advection([](const Point<3>& x) {
+                          return Point<3>{{1.0, x[0] - 0.5, 0.25}};
+                        })
+                        .with_reaction([](const Point<3>& x) { return 1 + x[2]; })
+                        .with_source([](const Point<3>& x) { return std::exp(x[0] - x[1]) * x[2]; })
+                        .with_dirichlet([](const Point<3>& x) { return x[0] + x[1] * x[2]; });
+  for (int p = 1; p <= 2; ++p) {
+    const PolytopicMesh<3> mesh(fine, agglomerate(*fine, 20).element_of_cell, p);
+    const Assembled cpu = cpu_assembly(mesh, BoundaryConditions::all_dirichlet(), {}, data);
+    DeviceAssembler<3> gpu(mesh, BoundaryConditions::all_dirichlet());
+    DevicePointCoefficients<3> points(gpu);
+    points.set(data);
+    gpu.assemble(points.view());
+    BOOST_TEST_CONTEXT("P_" << p) {
+      BOOST_TEST(relative_difference(gpu.values_to_host(), cpu.values) <= tolerance);
+      BOOST_TEST(relative_difference(gpu.rhs_to_host(), cpu.rhs) <= tolerance);
+    }
+  }
 }
 
 // 2D+1 slabs: space-time data of (x, y, t) at the slab's points, and the coupling term from u_0
