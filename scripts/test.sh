@@ -27,10 +27,7 @@ echo "== ctest ($POLYDG_BUILD_DIR)"
 
 if [ "${POLYDG_SKIP_SANITIZE:-0}" != "1" ]; then
   sanitize_dir="$POLYDG_ROOT/build-sanitize"
-  # -O1: ASan keeps its checks and the slab tests run about 3x faster than at -O0
-  # (test_slab_solver 68 s against 193 s on the 2-core machine).
-  polydg_configure_and_build "$sanitize_dir" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" \
-    -DPOLYDG_SANITIZE=ON \
+  polydg_configure_and_build "$sanitize_dir" -DCMAKE_BUILD_TYPE=Debug -DPOLYDG_SANITIZE=ON \
     -DPOLYDG_CUDA=OFF -DPOLYDG_EXAMPLES=OFF -DPOLYDG_WARNINGS_AS_ERRORS=ON
   echo "== ctest under AddressSanitizer + UBSan ($sanitize_dir)"
   (cd "$sanitize_dir" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
