@@ -1,6 +1,8 @@
 # ctest -P script: installs the build tree into a scratch prefix, then builds programs outside
 # the source tree against it, as users do:
 #  * tests/install/consumer (C++ only, project(... LANGUAGES CXX)) through find_package, run;
+#    with CUDA also its device_consumer: the precompiled GPU assembly from plain C++, run (it
+#    compares with the CPU where a device is visible);
 #  * the same main.cpp with g++ and the flags of polydg.pc (its run paths, none of ours), run;
 #  * the installed examples/poisson.cpp through pkg-config, run on a small mesh;
 #  * with CUDA (NVCC given): tests/install/cuda_consumer/main.cu through find_package and
@@ -28,6 +30,9 @@ run_step(${CMAKE_COMMAND} -S ${test_dir}/consumer -B ${WORK_DIR}/consumer-build
          -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release)
 run_step(${CMAKE_COMMAND} --build ${WORK_DIR}/consumer-build)
 run_step(${WORK_DIR}/consumer-build/consumer)
+if(EXISTS ${WORK_DIR}/consumer-build/device_consumer)
+  run_step(${WORK_DIR}/consumer-build/device_consumer)
+endif()
 
 # ---- pkg-config, C++ -------------------------------------------------------------------------
 find_program(PKG_CONFIG_EXECUTABLE pkg-config REQUIRED)
