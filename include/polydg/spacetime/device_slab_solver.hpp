@@ -142,8 +142,10 @@ class DeviceSlabSolver {
   // is assembled, or on the first step), then the precompiled assembly; u_0 on the first step.
   void assemble_from_host_data(const SlabMarch::Step& step) {
     point_data_.update_points(assembler_);
-    if (step.assemble_matrix || step.first) point_data_.set_matrix_data(spatial_data());
-    point_data_.set_rhs_data(spatial_data());
+    // The spatial members of coefficients_, as callables of the space-time point.
+    const auto spatial = spatial_coefficients(coefficients_);
+    if (step.assemble_matrix || step.first) point_data_.set_matrix_data(spatial);
+    point_data_.set_rhs_data(spatial);
     const SpaceTimePointCoefficients data = space_time_coefficients(point_data_.view());
     if (step.assemble_matrix)
       assembler_.assemble(data);
@@ -158,18 +160,6 @@ class DeviceSlabSolver {
           initial_values_));
     }
   }
-  // The spatial members of coefficients_ (space_time_coefficients' arguments), as callables of
-  // the space-time point.
-  auto spatial_data() const {
-    return make_coefficients<2>()
-        .with_diffusion(coefficients_.diffusion.a)
-        .with_advection(coefficients_.advection.w)
-        .with_reaction(coefficients_.reaction)
-        .with_source(coefficients_.source)
-        .with_dirichlet(coefficients_.dirichlet)
-        .with_neumann(coefficients_.neumann.g);
-  }
-
   Coefficients coefficients_;
   SlabSolverOptions options_;
   PolytopicMesh<3> slab_;

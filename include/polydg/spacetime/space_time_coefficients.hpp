@@ -107,6 +107,21 @@ auto space_time_coefficients(const Spatial& spatial) {
 using SpaceTimePointCoefficients =
     decltype(space_time_coefficients(std::declval<PointCoefficients<2>>()));
 
+/// The spatial data `data` was made of: space_time_coefficients' inverse.
+template <class Diffusion, class Advection, class Reaction, class Source, class Dirichlet,
+          class Neumann>
+auto spatial_coefficients(
+    const Coefficients<3, SpaceTimeDiffusion<Diffusion>, SpaceTimeAdvection<Advection>, Reaction,
+                       Source, Dirichlet, SpaceTimeNeumann<Neumann>>& data) {
+  return make_coefficients<2>()
+      .with_diffusion(data.diffusion.a)
+      .with_advection(data.advection.w)
+      .with_reaction(data.reaction)
+      .with_source(data.source)
+      .with_dirichlet(data.dirichlet)
+      .with_neumann(data.neumann.g);
+}
+
 /// Space-time coefficients of constant spatial data in per-point form (no arrays).
 template <class Diffusion, class Advection, class Reaction, class Source, class Dirichlet,
           class Neumann>
@@ -116,14 +131,7 @@ requires ConstantCoefficient<Diffusion> && ConstantCoefficient<Advection> &&
         SpaceTimePointCoefficients as_point_coefficients(
             const Coefficients<3, SpaceTimeDiffusion<Diffusion>, SpaceTimeAdvection<Advection>,
                                Reaction, Source, Dirichlet, SpaceTimeNeumann<Neumann>>& data) {
-  PointCoefficients<2> spatial;
-  spatial.diffusion.constant = data.diffusion.a.constant_value();
-  spatial.advection.constant = data.advection.w.constant_value();
-  spatial.reaction.constant = data.reaction.constant_value();
-  spatial.source.constant = data.source.constant_value();
-  spatial.dirichlet.constant = data.dirichlet.constant_value();
-  spatial.neumann.constant = data.neumann.g.constant_value();
-  return space_time_coefficients(spatial);
+  return space_time_coefficients(as_point_coefficients(spatial_coefficients(data)));
 }
 
 }  // namespace polydg
