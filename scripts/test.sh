@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what libpolydg needs, builds it (Release, warnings as errors, build/) and runs every
 # test this machine can run (gpu tests report "Skipped" without a CUDA device). Then checks
-# formatting and runs the CPU tests once more under AddressSanitizer + UBSan (build-sanitize/).
+# formatting and runs the CPU tests once more under AddressSanitizer + UBSan (build-sanitize/;
+# without the benchmarks and the tests labelled study or long, to keep CI's run short).
 # Set POLYDG_SKIP_SANITIZE=1 to skip the sanitizer pass.
 source "$(dirname "$0")/setup.sh"
 polydg_install_packages
@@ -28,9 +29,9 @@ echo "== ctest ($POLYDG_BUILD_DIR)"
 if [ "${POLYDG_SKIP_SANITIZE:-0}" != "1" ]; then
   sanitize_dir="$POLYDG_ROOT/build-sanitize"
   polydg_configure_and_build "$sanitize_dir" -DCMAKE_BUILD_TYPE=Debug -DPOLYDG_SANITIZE=ON \
-    -DPOLYDG_CUDA=OFF -DPOLYDG_EXAMPLES=OFF -DPOLYDG_WARNINGS_AS_ERRORS=ON
+    -DPOLYDG_CUDA=OFF -DPOLYDG_EXAMPLES=OFF -DPOLYDG_BENCHMARKS=OFF -DPOLYDG_WARNINGS_AS_ERRORS=ON
   echo "== ctest under AddressSanitizer + UBSan ($sanitize_dir)"
   (cd "$sanitize_dir" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-     ctest --output-on-failure -j "$POLYDG_JOBS" -L cpu -LE 'install|study')
+     ctest --output-on-failure -j "$POLYDG_JOBS" -L cpu -LE 'install|study|long')
 fi
 echo "== all tests done in $((SECONDS - started)) s"
