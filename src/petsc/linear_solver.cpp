@@ -14,8 +14,15 @@ namespace polydg::petsc {
 
 namespace {
 
+// The last entry of KSPConvergedReasons, renamed in PETSc 3.24.
+#if PETSC_VERSION_GE(3, 24, 0)
+constexpr KSPConvergedReason last_converged_reason = KSP_CONVERGED_ATOL_NORMAL_EQUATIONS;
+#else
+constexpr KSPConvergedReason last_converged_reason = KSP_CONVERGED_ATOL_NORMAL;
+#endif
+
 std::string converged_reason_text(KSPConvergedReason reason) {
-  if (reason >= KSP_DIVERGED_PC_FAILED && reason <= KSP_CONVERGED_ATOL_NORMAL)
+  if (reason >= KSP_DIVERGED_PC_FAILED && reason <= last_converged_reason)
     return KSPConvergedReasons[reason];
   return "unknown KSPConvergedReason " + std::to_string(int(reason));
 }
@@ -175,7 +182,12 @@ SolverDefault set_defaults(KSP ksp, Mat preconditioner_matrix, const SolverOptio
   if (ksp_type.empty()) {
     POLYDG_PETSC_CALL(KSPSetType(ksp, KSPGMRES));
     POLYDG_PETSC_CALL(KSPGMRESSetRestart(ksp, default_gmres_restart));
+#if PETSC_VERSION_GE(3, 26, 0)  // renamed there
+    POLYDG_PETSC_CALL(
+        KSPOrthogonalizationSetCGSRefinementType(ksp, KSP_ORTHOGONALIZATION_CGS_REFINE_IFNEEDED));
+#else
     POLYDG_PETSC_CALL(KSPGMRESSetCGSRefinementType(ksp, KSP_GMRES_CGS_REFINE_IFNEEDED));
+#endif
     // The true residual is what rtol bounds (PC_LEFT would bound the preconditioned one).
     POLYDG_PETSC_CALL(KSPSetPCSide(ksp, PC_RIGHT));
   }
