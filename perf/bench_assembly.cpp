@@ -15,7 +15,7 @@
 // deterministic and atomic modes, rhs, the kernels' times and FLOP rates (medians), and the
 // relative difference to the CPU matrix. The CPU backend is timed for p ≤ --cpu-max-p only (it
 // is slow at high p; larger p are compared with no CPU number in that row). What each row and
-// JSON field means: docs/performance.md, "What bench_assembly prints".
+// JSON field means: perf/README.md, "What bench_assembly prints".
 //
 //   build/bin/bench_assembly [--cells-per-side 274] [--cells-per-element 3] [--p 1,2,3,4,5]
 //                            [--spacetime] [--gpu] [--cpu-max-p 5] [--mesh FILE.msh]

@@ -1,10 +1,15 @@
 // Benchmark of a Krylov solve through the GPU MATSHELL against PETSc's own AIJ on the CPU, on a
 // 2D+1 space-time slab with ≥ 2 M DoFs (the heat demo's slab system, heat_slab_problem.hpp,
 // assembled on the CPU with polydg::Assembler<3> so this benchmark does not depend on the GPU
-// assembler), host Vecs (Debian's PETSc has no CUDA), one rank:
-//   (i)  ShellMatrix over DeviceDenseBlockOperator: products on the GPU, x and y staged
-//        host ↔ device through pinned buffers at every product;
-//   (ii) AijMatrix: PETSc's MatMult_SeqAIJ on one CPU core.
+// assembler), one rank:
+//   (i)   ShellMatrix over DeviceDenseBlockOperator with host Vecs: products on the GPU, x and y
+//         staged host ↔ device through pinned buffers at every product;
+//   (ii)  AijMatrix: PETSc's MatMult_SeqAIJ on one CPU core;
+// and where PETSc has CUDA (polydg/petsc/placement.hpp), everything on the GPU:
+//   (iii) the same shell with device Vecs (VECCUDA): products on the Vecs' device arrays;
+//   (iv)  AijMatrix as MATAIJCUSPARSE with device Vecs: PETSc's cuSPARSE product.
+// Each row also counts the host↔device vector copies of its solve per iteration
+// (petsc::host_device_copy_count(): PETSc's -log_view counters and the library's).
 // GMRES (the slab is nonsymmetric: CG does not apply) with Jacobi, with point-block Jacobi and
 // with ILU(0) (for the shell built from the AIJ as the preconditioning matrix), a fixed number of
 // iterations (rtol = atol = 0, -ksp_max_it = --iterations), so the times per iteration compare; the
@@ -43,6 +48,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -60,6 +66,7 @@
 #include "polydg/petsc/linear_operator.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
+#include "polydg/petsc/placement.hpp"
 #include "polydg/petsc/session.hpp"
 #include "polydg/petsc/shell_matrix.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
@@ -138,7 +145,8 @@ struct KspRow {
   int iterations = 0;
   long long products = 0;
   double setup_s = 0, solve_s = 0, ms_per_iteration = 0, matmult_share = 0;
-  double difference = 0;  ///< max |x − x_AIJ| / max |x_AIJ| (0 for the AIJ rows)
+  double difference = 0;            ///< max |x − x_AIJ| / max |x_AIJ| (0 for the AIJ rows)
+  double copies_per_iteration = 0;  ///< host↔device vector copies of the solve, per iteration
 };
 
 struct Run {
@@ -181,6 +189,7 @@ KspRow time_ksp(Mat mat, Mat preconditioner_mat, const char* pc_type, int iterat
     POLYDG_PETSC_CALL(KSPSetUp(ksp));
     POLYDG_PETSC_CALL(PCSetUp(pc));
     row.setup_s = milliseconds_since(start) * 1e-3;
+    const double copies_before = petsc::host_device_copy_count();
     start = Clock::now();
     POLYDG_PETSC_CALL(KSPSolve(ksp, b, x));
     row.solve_s = milliseconds_since(start) * 1e-3;
@@ -188,6 +197,8 @@ KspRow time_ksp(Mat mat, Mat preconditioner_mat, const char* pc_type, int iterat
     POLYDG_PETSC_CALL(KSPGetIterationNumber(ksp, &done));
     row.iterations = int(done);
     row.ms_per_iteration = row.solve_s * 1e3 / std::max(row.iterations, 1);
+    row.copies_per_iteration =
+        (petsc::host_device_copy_count() - copies_before) / std::max(row.iterations, 1);
   } catch (...) {
     KSPDestroy(&ksp);
     throw;
@@ -209,6 +220,40 @@ double max_relative_difference(const std::vector<double>& a, const std::vector<d
     largest = std::max(largest, std::abs(b[i]));
   }
   return largest > 0 ? difference / largest : difference;
+}
+
+/// The device rows: the shell over the same operator and MATAIJCUSPARSE, both with VECCUDA
+/// Vecs, against the CPU AIJ's solutions per PC.
+void run_on_device(Run& run, const BlockMatrix<double>& matrix, const std::vector<double>& rhs,
+                   const CountingOperator& counting,
+                   std::map<std::string, std::vector<double>>& aij_solutions, int iterations) {
+  using petsc::Placement;
+  const BlockPattern& pattern = matrix.pattern();
+  const GlobalIndex n = pattern.dof_count();
+  petsc::ShellMatrix shell(counting, "device_");
+  petsc::AijMatrix aij(pattern, "device_", Placement::device);
+  aij.update(matrix);
+  set_aij_blocks(aij.mat(), pattern);
+  petsc::Vector b(n, Placement::device, "device_"), solution(n, Placement::device, "device_");
+  petsc::copy_to_vec(rhs, b.vec());
+  for (const char* pc_type : {PCJACOBI, PCPBJACOBI, PCILU}) {
+    if (std::string(pc_type) != PCILU) {  // a MATSHELL gives no ILU
+      counting.products = 0;
+      KspRow row = time_ksp(shell.mat(), shell.mat(), pc_type, iterations, b.vec(), solution.vec());
+      row.backend = "shell, device Vecs";
+      row.products = counting.products;
+      row.difference =
+          max_relative_difference(values_of(solution.vec(), n), aij_solutions[pc_type]);
+      row.matmult_share = double(row.products) * run.device_product_ms / (row.solve_s * 1e3);
+      run.ksp.push_back(row);
+    }
+    KspRow row = time_ksp(aij.mat(), aij.mat(), pc_type, iterations, b.vec(), solution.vec());
+    row.backend = "AIJCUSPARSE, device Vecs";
+    row.products = -1;
+    row.matmult_share = -1;
+    row.difference = max_relative_difference(values_of(solution.vec(), n), aij_solutions[pc_type]);
+    run.ksp.push_back(row);
+  }
 }
 
 Run run_degree(const std::shared_ptr<const SimplexMesh<2>>& fine, const Agglomeration& parts, int p,
@@ -241,7 +286,9 @@ Run run_degree(const std::shared_ptr<const SimplexMesh<2>>& fine, const Agglomer
   const DeviceDenseBlockMatrix<double> gpu(host);
   const petsc::DeviceDenseBlockOperator device_operator(gpu, matrix.shared_pattern());
   const CountingOperator counting(device_operator);
-  petsc::ShellMatrix shell(counting);
+  // Host Vecs for this shell whatever PETSc has (the device rows below have their own).
+  POLYDG_PETSC_CALL(PetscOptionsSetValue(nullptr, "-host_vec_type", "standard"));
+  petsc::ShellMatrix shell(counting, "host_");
   petsc::AijMatrix aij(pattern);
   aij.update(matrix);
   set_aij_blocks(aij.mat(), pattern);
@@ -301,19 +348,21 @@ Run run_degree(const std::shared_ptr<const SimplexMesh<2>>& fine, const Agglomer
   // KSP: the same solves through both.
   // Jacobi and PBJacobi from the shell itself; ILU, which a MATSHELL cannot give, from the AIJ
   // as the preconditioning matrix (petsc::LinearSolver(shell, aij)).
+  std::map<std::string, std::vector<double>> aij_solutions;  // per PC, the reference
   for (const char* pc_type : {PCJACOBI, PCPBJACOBI, PCILU}) {
     counting.products = 0;
     const Mat shell_preconditioner = std::string(pc_type) == PCILU ? aij.mat() : shell.mat();
     KspRow shell_row =
         time_ksp(shell.mat(), shell_preconditioner, pc_type, iterations, b.vec(), solution.vec());
-    shell_row.backend = "GPU shell";
+    shell_row.backend = "shell, host Vecs";
     shell_row.products = counting.products;
     const std::vector<double> shell_solution = values_of(solution.vec(), n);
     KspRow aij_row = time_ksp(aij.mat(), aij.mat(), pc_type, iterations, b.vec(), solution.vec());
     aij_row.backend = "AIJ (CPU)";
+    aij_solutions[pc_type] = values_of(solution.vec(), n);
     // The same KSP and PC take the same number of products (counted on the shell).
     aij_row.products = aij_row.iterations == shell_row.iterations ? shell_row.products : -1;
-    shell_row.difference = max_relative_difference(shell_solution, values_of(solution.vec(), n));
+    shell_row.difference = max_relative_difference(shell_solution, aij_solutions[pc_type]);
     shell_row.matmult_share =
         double(shell_row.products) * run.shell_matmult_ms / (shell_row.solve_s * 1e3);
     aij_row.matmult_share = aij_row.products > 0 ? double(aij_row.products) * run.aij_matmult_ms /
@@ -322,6 +371,8 @@ Run run_degree(const std::shared_ptr<const SimplexMesh<2>>& fine, const Agglomer
     run.ksp.push_back(shell_row);
     run.ksp.push_back(aij_row);
   }
+  if (petsc::device_placement_possible())
+    run_on_device(run, matrix, rhs, counting, aij_solutions, iterations);
   return run;
 }
 
@@ -346,24 +397,23 @@ void print_run(const Run& r) {
       100 * r.staging_pinned_ms / r.shell_matmult_ms,
       100 * r.device_product_ms / r.shell_matmult_ms, r.device_bytes / n, r.pcie_bytes / n);
 
-  std::printf("\nGMRES, fixed iterations, host Vecs, p = %d:\n", r.p);
-  std::printf("  %-10s %-9s %6s %8s %9s %9s %10s %9s %12s %10s\n", "backend", "PC", "its",
-              "MatMults", "setup_s", "solve_s", "ms/it", "MatMult%", "other ms/it", "|dx|/|x|");
+  std::printf("\nGMRES, fixed iterations, p = %d:\n", r.p);
+  std::printf("  %-24s %-9s %6s %8s %9s %9s %10s %9s %12s %9s %10s\n", "backend", "PC", "its",
+              "MatMults", "setup_s", "solve_s", "ms/it", "MatMult%", "other ms/it", "copies/it",
+              "|dx|/|x|");
   for (const KspRow& k : r.ksp) {
-    // The rest of an iteration: PETSc's host vector operations (orthogonalization, norms) and
-    // the preconditioner's application, both on the CPU for either backend.
+    // The rest of an iteration: the vector operations (orthogonalization, norms) and the
+    // preconditioner's application: PETSc's, on the host for host Vecs, on the GPU for device
+    // Vecs.
     const double other_ms = k.ms_per_iteration * (1 - std::max(k.matmult_share, 0.0));
-    std::printf("  %-10s %-9s %6d %8lld %9.3f %9.3f %10.3f %8.0f%% %12.3f ", k.backend.c_str(),
-                k.pc.c_str(), k.iterations, k.products, k.setup_s, k.solve_s, k.ms_per_iteration,
-                100 * k.matmult_share, other_ms);
-    if (k.backend == "GPU shell")
+    std::printf("  %-24s %-9s %6d %8lld %9.3f %9.3f %10.3f %8.0f%% %12.3f %9.1f ",
+                k.backend.c_str(), k.pc.c_str(), k.iterations, k.products, k.setup_s, k.solve_s,
+                k.ms_per_iteration, 100 * k.matmult_share, other_ms, k.copies_per_iteration);
+    if (k.backend != "AIJ (CPU)")
       std::printf("%10.1e\n", k.difference);
     else
       std::printf("%10s\n", "(ref.)");
   }
-  for (std::size_t i = 0; i + 1 < r.ksp.size(); i += 2)
-    std::printf("  %s: AIJ / GPU shell time per iteration = %.2f\n", r.ksp[i].pc.c_str(),
-                r.ksp[i + 1].ms_per_iteration / r.ksp[i].ms_per_iteration);
 }
 
 /// provenance: polydg::bench::provenance_json's member, written first.
@@ -394,7 +444,8 @@ void write_json(const std::string& path, const std::string& provenance,
            << ", \"setup_s\": " << row.setup_s << ", \"solve_s\": " << row.solve_s
            << ", \"ms_per_iteration\": " << row.ms_per_iteration
            << ", \"matmult_share\": " << row.matmult_share
-           << ", \"solution_difference\": " << row.difference << "}";
+           << ", \"solution_difference\": " << row.difference
+           << ", \"copies_per_iteration\": " << row.copies_per_iteration << "}";
     }
     json << "]}";
   }
@@ -406,7 +457,8 @@ void write_json(const std::string& path, const std::string& provenance,
 /// What --help prints.
 constexpr const char* usage = R"(Usage: bench_ksp [options] [PETSc options]
 GMRES on a 2D+1 slab through the GPU MATSHELL (host Vecs staged) against PETSc's AIJ on one
-CPU core: time per iteration, each product's parts, PC set-up.
+CPU core, and where PETSc has CUDA the shell and MATAIJCUSPARSE on device Vecs: time per
+iteration, host<->device copies per iteration, each product's parts, PC set-up.
   --p P[,P...]             degrees (default 2)
   --cells-per-side N       the oscillating domain's cells per side (default 560: 2.09 M DoFs at p = 2)
   --cells-per-element X    fine triangles per polygon (default 3)
@@ -483,8 +535,10 @@ int main(int argc, char** argv) {
     }
     std::printf(
         "bench_ksp: %s; 2D+1 slab (prisms) on %d triangles in %d polygons; GMRES, %d "
-        "iterations; host Vecs; %d OpenMP threads; PetscInt %d bits\n",
+        "iterations; %s; %d OpenMP threads; PetscInt %d bits\n",
         device_name.c_str(), int(fine->cell_count()), int(parts.element_count), iterations,
+        petsc::device_placement_possible() ? "host and device Vecs"
+                                           : "host Vecs (this PETSc has no CUDA)",
         omp_get_max_threads(), int(8 * sizeof(PetscInt)));
     std::fflush(stdout);
 

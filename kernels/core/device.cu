@@ -2,6 +2,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 
@@ -162,7 +163,17 @@ struct ScopedEvent {
 
 }  // namespace
 
+namespace {
+std::atomic<std::uint64_t> host_to_device_copies{0};
+std::atomic<std::uint64_t> device_to_host_copies{0};
+}  // namespace
+
+TransferCounts transfer_counts() {
+  return {host_to_device_copies.load(), device_to_host_copies.load()};
+}
+
 void copy_host_to_device(void* destination, const void* source, std::size_t bytes) {
+  ++host_to_device_copies;
   // Small copies go straight to cudaMemcpy. Large ones from pageable memory are staged through
   // two pinned chunks: the CPU threads fill one while the copy engine reads the other. The
   // driver's own pageable path copies through its bounce buffers on one thread, several times
@@ -199,6 +210,7 @@ void copy_host_to_device(void* destination, const void* source, std::size_t byte
   for (const ScopedEvent& event : copied) POLYDG_CUDA_CHECK(cudaEventSynchronize(event.event));
 }
 void copy_device_to_host(void* destination, const void* source, std::size_t bytes) {
+  ++device_to_host_copies;
   POLYDG_CUDA_CHECK(cudaMemcpy(destination, source, bytes, cudaMemcpyDeviceToHost));
 }
 void copy_device_to_device(void* destination, const void* source, std::size_t bytes) {

@@ -9,26 +9,39 @@
 # slab assembler test alone packs to 11 MB).
 #   scripts/gpu/pack-binaries.sh [TARGET...]   (default: every test_cuda_* test and bench_spmv)
 # then run with carry [".devdeps", "build-pack"]: bash scripts/gpu/prebuilt-check.sh ...
+# With PETSc 3.26 built with CUDA (device Vecs, AIJCUSPARSE): configure build-pc/ against it
+# (scripts/gpu/configure-petsc-cuda.sh) and pack from there with its staged dependencies:
+#   POLYDG_PACK_BUILD=build-pc POLYDG_DEVDEPS=.devdeps-cuda scripts/gpu/pack-binaries.sh ...
+# then carry [".devdeps-cuda", "build-pack"] (prebuilt-check.sh takes POLYDG_DEVDEPS too).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
+build="${POLYDG_PACK_BUILD:-build}"
+devdeps="${POLYDG_DEVDEPS:-.devdeps}"
 if [ $# -eq 0 ]; then
-  mapfile -t tests < <(cd build && ctest -L gpu -N | sed -n 's/.*Test *#[0-9]*: \(test_cuda_[a-z_]*\).*/\1/p')
+  mapfile -t tests < <(cd "$build" && ctest -L gpu -N | sed -n 's/.*Test *#[0-9]*: \(test_cuda_[a-z_]*\).*/\1/p')
   set -- "${tests[@]}" bench_spmv
 fi
-cmake --build build -j "$(nproc)" --target polydg "$@" > /dev/null
+cmake --build "$build" -j "$(nproc)" --target polydg "$@" > /dev/null
+# Packed as build/...: prebuilt-check.sh unpacks into build/ whichever tree they come from.
+staging="$(mktemp -d)"
+trap 'rm -rf "$staging"' EXIT
+mkdir -p "$staging/build"
+cp -a "$build/lib" "$staging/build/"
 files=(build/lib)
 for target in "$@"; do
-  binary="$(find build/bin -name "$target" -type f | head -1)"
-  [ -n "$binary" ] || { echo "no binary for $target in build/bin" >&2; exit 1; }
-  files+=("$binary")
+  binary="$(cd "$build" && find bin -name "$target" -type f | head -1)"
+  [ -n "$binary" ] || { echo "no binary for $target in $build/bin" >&2; exit 1; }
+  mkdir -p "$staging/build/$(dirname "$binary")"
+  cp -a "$build/$binary" "$staging/build/$binary"
+  files+=("build/$binary")
 done
 mkdir -p build-pack
-tar -cf - "${files[@]}" | xz -9e -T "$(nproc)" > build-pack/gpu-binaries.tar.xz
+tar -C "$staging" -cf - "${files[@]}" | xz -9e -T "$(nproc)" > build-pack/gpu-binaries.tar.xz
 pack=$(stat -c %s build-pack/gpu-binaries.tar.xz)
-deps=$(du -sb .devdeps | cut -f1)
+deps=$(du -sb "$devdeps" | cut -f1)
 tree=$(git ls-files -z --cached --others --exclude-standard | du -cb --files0-from=- | tail -1 | cut -f1)
-echo "build-pack/gpu-binaries.tar.xz: $# binaries, $((pack / 1048576)) MiB (+ .devdeps $((deps / 1048576)) MiB, tree $((tree / 1048576)) MiB)"
+echo "build-pack/gpu-binaries.tar.xz: $# binaries from $build, $((pack / 1048576)) MiB (+ $devdeps $((deps / 1048576)) MiB, tree $((tree / 1048576)) MiB)"
 [ $((pack + deps + tree)) -lt $((64 * 1048576)) ] || {
   echo "over the device tool's 64 MiB of carried paths and tree: name fewer targets" >&2
   exit 1

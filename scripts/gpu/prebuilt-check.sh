@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run on the GPU machine (device tool) from the project root, with carry [".devdeps",
 # "build-pack"] after scripts/gpu/pack-binaries.sh here: unpacks the binaries into build/,
-# runs every packed test_cuda_* test (each must pass: exit 0; 77 means it found no GPU), then
+# runs every packed test (each must pass: exit 0; 77 means it found no GPU or, for the device-Vec
+# tests, a PETSc without CUDA), then
 # compute-sanitizer memcheck on the tests named in POLYDG_MEMCHECK (comma-separated, e.g.
 # test_cuda_dense_block_matrix), then the command given, if any, with the library on the path:
 #   bash scripts/gpu/prebuilt-check.sh [build/bin/bench_spmv --megabytes 560 --json $OUT/spmv.json]
@@ -11,12 +12,13 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${OUT:-$root/build-pack/out}"
 mkdir -p "$out"
 cd "$root"
-source .devdeps/activate.sh
+# POLYDG_DEVDEPS=.devdeps-cuda for binaries built against PETSc with CUDA (pack-binaries.sh).
+source "${POLYDG_DEVDEPS:-.devdeps}/activate.sh"
 xz -dc build-pack/gpu-binaries.tar.xz | tar -xf - || { echo "no build-pack/gpu-binaries.tar.xz"; exit 1; }
 export LD_LIBRARY_PATH="$root/build/lib:$LD_LIBRARY_PATH"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
 status=0
-for test in build/bin/tests/test_cuda_*; do
+for test in build/bin/tests/test_*; do
   [ -x "$test" ] || continue
   name=$(basename "$test")
   start=$(date +%s%N)
@@ -24,7 +26,7 @@ for test in build/bin/tests/test_cuda_*; do
   code=$?
   verdict=passed
   [ $code = 0 ] || { verdict="FAILED ($code)"; status=1; }
-  [ $code = 77 ] && verdict="SKIPPED: no GPU (77)"
+  [ $code = 77 ] && verdict="SKIPPED (77): $(tail -1 "$out/$name.log")"
   elapsed=$((($(date +%s%N) - start) / 1000000))
   printf '%-34s %s %d.%03d s\n' "$name" "$verdict" $((elapsed / 1000)) $((elapsed % 1000))
 done

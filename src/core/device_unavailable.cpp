@@ -24,5 +24,6 @@ void copy_device_to_device(void*, const void*, std::size_t) {
 }
 void fill_zero(void*, std::size_t) { unavailable("fill_zero"); }
 void synchronize() { unavailable("synchronize"); }
+TransferCounts transfer_counts() { return {}; }
 
 }  // namespace polydg::device

@@ -53,7 +53,8 @@ void destroy(Mat& mat) {
 
 }  // namespace
 
-AijMatrix::AijMatrix(const BlockPattern& pattern, const std::string& options_prefix)
+AijMatrix::AijMatrix(const BlockPattern& pattern, const std::string& options_prefix,
+                     Placement placement)
     : row_count_(pattern.dof_count()), value_count_(pattern.value_count()), pattern_(pattern) {
   detail::require_single_rank("polydg::petsc::AijMatrix");
   require(row_count_ <= GlobalIndex(std::numeric_limits<PetscInt>::max()),
@@ -73,7 +74,7 @@ AijMatrix::AijMatrix(const BlockPattern& pattern, const std::string& options_pre
     POLYDG_PETSC_CALL(MatSetSizes(mat_, size, size, size, size));
     if (!options_prefix.empty())
       POLYDG_PETSC_CALL(MatSetOptionsPrefix(mat_, options_prefix.c_str()));
-    POLYDG_PETSC_CALL(MatSetType(mat_, MATAIJ));
+    POLYDG_PETSC_CALL(MatSetType(mat_, default_aij_type(placement)));
     // -[prefix]mat_type, e.g. aijcusparse with a PETSc built with CUDA (update_from_device).
     POLYDG_PETSC_CALL(MatSetFromOptions(mat_));
     std::vector<PetscInt> petsc_rows = to_petsc_indices(rows);
@@ -191,7 +192,9 @@ void AijMatrix::update_from_device(const double* device_values) {
   require(device_values != nullptr || value_count_ == 0,
           "polydg::petsc::AijMatrix::update_from_device: no values (null pointer)");
   if (values_on_device()) {
-    // PETSc reads device memory itself (PetscGetMemType) into a device matrix.
+    // PETSc reads device memory itself (PetscGetMemType) into a device matrix, on a stream
+    // of its own: the values' writers must be done.
+    device::synchronize();
     require(std::is_same_v<PetscScalar, double>,
             "polydg::petsc::AijMatrix::update_from_device: a device Mat whose scalar is not "
             "double cannot take the values in place");

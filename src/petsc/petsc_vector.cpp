@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "single_rank.hpp"
@@ -35,7 +36,7 @@ void require_local_size(Vec vec, std::size_t size, const char* who) {
 
 }  // namespace
 
-Vector::Vector(GlobalIndex size) {
+Vector::Vector(GlobalIndex size, Placement placement, const std::string& options_prefix) {
   detail::require_single_rank("polydg::petsc::Vector");
   require(size >= 0 && size <= GlobalIndex(std::numeric_limits<PetscInt>::max()),
           "polydg::petsc::Vector: size ", size, " is outside the range of PetscInt (",
@@ -43,6 +44,9 @@ Vector::Vector(GlobalIndex size) {
   POLYDG_PETSC_CALL(VecCreate(PETSC_COMM_WORLD, &vec_));
   try {
     POLYDG_PETSC_CALL(VecSetSizes(vec_, PetscInt(size), PetscInt(size)));
+    if (!options_prefix.empty())
+      POLYDG_PETSC_CALL(VecSetOptionsPrefix(vec_, options_prefix.c_str()));
+    POLYDG_PETSC_CALL(VecSetType(vec_, default_vec_type(placement)));
     POLYDG_PETSC_CALL(VecSetFromOptions(vec_));
     POLYDG_PETSC_CALL(VecZeroEntries(vec_));
   } catch (...) {
@@ -66,28 +70,58 @@ Vector& Vector::operator=(Vector&& other) noexcept {
 void copy_to_vec(std::span<const double> values, Vec vec) {
   require_local_size(vec, values.size(), "polydg::petsc::copy_to_vec");
   PetscScalar* array = nullptr;
-  PetscMemType memory = PETSC_MEMTYPE_HOST;
-  POLYDG_PETSC_CALL(VecGetArrayWriteAndMemType(vec, &array, &memory));
-  if (PetscMemTypeDevice(memory)) {
-    POLYDG_PETSC_CALL(VecRestoreArrayWriteAndMemType(vec, &array));
-    raise("polydg::petsc::copy_to_vec: the Vec's array is in device memory (PetscMemType ",
-          int(memory), "); device vectors are not supported yet");
-  }
+  POLYDG_PETSC_CALL(VecGetArrayWrite(vec, &array));
   for (std::size_t i = 0; i < values.size(); ++i) array[i] = PetscScalar(values[i]);
-  POLYDG_PETSC_CALL(VecRestoreArrayWriteAndMemType(vec, &array));
+  POLYDG_PETSC_CALL(VecRestoreArrayWrite(vec, &array));
 }
 
 void copy_from_vec(Vec vec, std::span<double> values) {
   require_local_size(vec, values.size(), "polydg::petsc::copy_from_vec");
   const PetscScalar* array = nullptr;
+  POLYDG_PETSC_CALL(VecGetArrayRead(vec, &array));
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = double(array[i]);
+  POLYDG_PETSC_CALL(VecRestoreArrayRead(vec, &array));
+}
+
+void copy_device_array_to_vec(const double* device_values, std::size_t count, Vec vec) {
+  require_local_size(vec, count, "polydg::petsc::copy_device_array_to_vec");
+  PetscScalar* array = nullptr;
+  PetscMemType memory = PETSC_MEMTYPE_HOST;
+  POLYDG_PETSC_CALL(VecGetArrayWriteAndMemType(vec, &array, &memory));
+  try {
+    if (PetscMemTypeDevice(memory)) {
+      device::copy_device_to_device(array, device_values, count * sizeof(double));
+      // A device-to-device cudaMemcpy may return before it is done; PETSc may read the
+      // array on a stream of its own.
+      device::synchronize();
+    } else {
+      device::copy_device_to_host(array, device_values, count * sizeof(double));
+    }
+  } catch (...) {
+    VecRestoreArrayWriteAndMemType(vec, &array);
+    throw;
+  }
+  POLYDG_PETSC_CALL(VecRestoreArrayWriteAndMemType(vec, &array));
+}
+
+void copy_vec_to_device_array(Vec vec, std::size_t count, double* device_values) {
+  require_local_size(vec, count, "polydg::petsc::copy_vec_to_device_array");
+  const PetscScalar* array = nullptr;
   PetscMemType memory = PETSC_MEMTYPE_HOST;
   POLYDG_PETSC_CALL(VecGetArrayReadAndMemType(vec, &array, &memory));
-  if (PetscMemTypeDevice(memory)) {
-    POLYDG_PETSC_CALL(VecRestoreArrayReadAndMemType(vec, &array));
-    raise("polydg::petsc::copy_from_vec: the Vec's array is in device memory (PetscMemType ",
-          int(memory), "); device vectors are not supported yet");
+  try {
+    if (PetscMemTypeDevice(memory)) {
+      // Work PETSc queued on its own streams (the solver's last update of the Vec) first.
+      device::synchronize();
+      device::copy_device_to_device(device_values, array, count * sizeof(double));
+      device::synchronize();
+    } else {
+      device::copy_host_to_device(device_values, array, count * sizeof(double));
+    }
+  } catch (...) {
+    VecRestoreArrayReadAndMemType(vec, &array);
+    throw;
   }
-  for (std::size_t i = 0; i < values.size(); ++i) values[i] = double(array[i]);
   POLYDG_PETSC_CALL(VecRestoreArrayReadAndMemType(vec, &array));
 }
 

@@ -9,6 +9,7 @@
 #include <limits>
 #include <memory>
 #include <new>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "polydg/core/error.hpp"
 #include "polydg/core/parallel_copy.hpp"
 #include "polydg/petsc/petsc_error.hpp"
+#include "polydg/petsc/placement.hpp"
 #include "single_rank.hpp"
 
 namespace polydg::petsc {
@@ -51,6 +53,8 @@ struct ShellContext {
   std::array<device::DeviceBuffer<double>, slot_count> device_staging;
   // MatInvertBlockDiagonal()'s result: PETSc keeps the pointer, the Mat owns the values.
   std::vector<PetscScalar> inverted_blocks;
+  // MatShellSetVecType()'s argument, kept for the Mat's lifetime.
+  std::string vec_type;
 
   bool wants_device() const { return linear_operator->memory() == MemorySpace::device; }
   std::size_t bytes() const { return size * sizeof(double); }
@@ -380,7 +384,7 @@ ShellMatrix::ShellMatrix(const LinearOperator& linear_operator, const std::strin
   try {
     // From here the Mat owns the context and frees it with its last reference.
     POLYDG_PETSC_CALL(MatShellSetContextDestroy(mat_, destroy_context));
-    context.release();
+    ShellContext& shell_context = *context.release();
     // Before the operations: PETSc then calls ours directly instead of wrapping them in its
     // scaling and shift handling, which would not reach the inverted diagonal blocks.
     POLYDG_PETSC_CALL(MatShellSetManageScalingShifts(mat_));
@@ -404,10 +408,12 @@ ShellMatrix::ShellMatrix(const LinearOperator& linear_operator, const std::strin
       set_operation(mat_, MATOP_INVERT_BLOCK_DIAGONAL, shell_invert_block_diagonal);
     }
 
-#if defined(PETSC_HAVE_CUDA)
-    if (linear_operator.memory() == MemorySpace::device)
-      POLYDG_PETSC_CALL(MatShellSetVecType(mat_, VECCUDA));
-#endif
+    // MatCreateVecs() (a KSP's work vectors) gives Vecs of the operator's memory where
+    // PETSc can: device Vecs are then used in place. -[prefix]vec_type wins, as for Vector.
+    const Placement placement = available(
+        linear_operator.memory() == MemorySpace::device ? Placement::device : Placement::host);
+    shell_context.vec_type = vec_type_from_options(placement, options_prefix);
+    POLYDG_PETSC_CALL(MatShellSetVecType(mat_, shell_context.vec_type.c_str()));
 
     if (!options_prefix.empty())
       POLYDG_PETSC_CALL(MatSetOptionsPrefix(mat_, options_prefix.c_str()));

@@ -7,6 +7,7 @@
 /// and no CUDA header leaks into public headers. Every CUDA failure becomes a polydg::Error
 /// naming the call, the reason and (for allocations) the size asked for and the memory free.
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <utility>
 #include <vector>
@@ -44,6 +45,17 @@ void fill_zero(void* device_destination, std::size_t bytes);
 [[noreturn]] void throw_size_mismatch(std::size_t given, std::size_t expected);
 /// Waits for all work on the device and reports any asynchronous kernel error.
 void synchronize();
+
+/// How many copies copy_host_to_device() and copy_device_to_host() made since the process
+/// started (device-to-device copies are not counted): a test or benchmark compares two
+/// readings to check that work between them stayed on the device (the library's staging of
+/// host PETSc Vecs for a device operator goes through these functions; PETSc counts its own
+/// copies for -log_view).
+struct TransferCounts {
+  std::uint64_t host_to_device = 0;
+  std::uint64_t device_to_host = 0;
+};
+TransferCounts transfer_counts();
 
 /// An owning, move-only array of `T` in device memory. T must be trivially copyable.
 template <class T>

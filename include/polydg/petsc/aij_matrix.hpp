@@ -18,6 +18,7 @@
 
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/types.hpp"
+#include "polydg/petsc/placement.hpp"
 #include "polydg/sparse/block_matrix.hpp"
 #include "polydg/sparse/block_pattern.hpp"
 
@@ -40,6 +41,9 @@ class AijMatrix {
   ///   pattern        - the block sparsity; its dof_count() is the number of rows and columns
   ///   options_prefix - prefix of the Mat's options (MatSetOptionsPrefix()), e.g. "flow_" so
   ///                    that -flow_mat_view applies to this matrix; empty for none
+  ///   placement      - the default type: MATAIJ (host) or MATAIJCUSPARSE (device; pass
+  ///                    available(Placement::device) to fall back to the host where PETSc has
+  ///                    no CUDA or no device is visible)
   ///
   /// Level: beginner
   ///
@@ -48,8 +52,9 @@ class AijMatrix {
   ///   aij.update(matrix);
   ///
   /// Notes:
-  ///   The Mat is MATAIJ (MATSEQAIJ on one rank) unless -[prefix]mat_type says otherwise (e.g.
-  ///   aijcusparse, with a PETSc built with CUDA: see update_from_device()). Its rows and
+  ///   The Mat is default_aij_type(placement) (MATAIJ is MATSEQAIJ on one rank) unless
+  ///   -[prefix]mat_type says otherwise (e.g. aijcusparse, with a PETSc built with CUDA: see
+  ///   update_from_device()). Its rows and
   ///   columns are the pattern's unknowns in global numbering (dof_offset(e) + i), and its
   ///   stored entries are exactly the pattern's — MatSetPreallocationCOO() is called once
   ///   here with BlockPattern::coo_indices(), so later updates neither allocate nor add
@@ -63,7 +68,8 @@ class AijMatrix {
   ///   PETSc call.
   ///
   /// See also: update(), MatSetPreallocationCOO(), BlockPattern::coo_indices()
-  explicit AijMatrix(const BlockPattern& pattern, const std::string& options_prefix = "");
+  explicit AijMatrix(const BlockPattern& pattern, const std::string& options_prefix = "",
+                     Placement placement = Placement::host);
 
   /// ~AijMatrix - destroys the Mat (MatDestroy()); other references taken with
   /// PetscObjectReference() (e.g. by a KSP) keep it alive.

@@ -1,15 +1,25 @@
 #pragma once
-/// PETSc vectors for the unknowns of a BlockPattern, and copies between host arrays and Vecs.
+/// PETSc vectors for the unknowns of a BlockPattern, and copies between Vecs and host or device
+/// arrays.
 ///
 ///   polydg::petsc::Vector b(pattern), x(pattern);
 ///   polydg::petsc::copy_to_vec(rhs, b.vec());
 ///   ...  // KSPSolve(ksp, b.vec(), x.vec())
 ///   polydg::petsc::copy_from_vec(x.vec(), solution);
+///
+/// On the GPU (a PETSc built with CUDA): Vecs of Placement::device are VECCUDA, and the device
+/// copies move values between them and device arrays (e.g. DeviceAssembler::rhs()) without the
+/// host:
+///   polydg::petsc::Vector b(pattern, polydg::petsc::available(Placement::device));
+///   polydg::petsc::copy_device_array_to_vec(assembler.rhs(), pattern.dof_count(), b.vec());
 #include <petscvec.h>
 
+#include <cstddef>
 #include <span>
+#include <string>
 
 #include "polydg/core/types.hpp"
+#include "polydg/petsc/placement.hpp"
 #include "polydg/sparse/block_pattern.hpp"
 
 namespace polydg::petsc {
@@ -23,23 +33,32 @@ class Vector {
   ///
   /// Collective on PETSC_COMM_WORLD.
   ///
-  /// Input parameter:
-  ///   size - the global number of entries
+  /// Input parameters:
+  ///   size           - the global number of entries
+  ///   placement      - the default type: VECSTANDARD (host) or VECCUDA (device; pass
+  ///                    available(Placement::device) to fall back to the host where PETSc has
+  ///                    no CUDA or no device is visible)
+  ///   options_prefix - prefix of the Vec's options (VecSetOptionsPrefix()), e.g. "flow_";
+  ///                    empty for none
   ///
   /// Level: beginner
   ///
   /// Notes:
-  ///   VecCreate(), VecSetSizes(), VecSetFromOptions(): the type follows the options
-  ///   database (-vec_type; standard by default). Throws polydg::Error when PETSC_COMM_WORLD
-  ///   has more than one rank (not supported yet), when `size` does not fit in PetscInt and
-  ///   for any failing PETSc call.
+  ///   VecCreate(), VecSetSizes(), VecSetType(default_vec_type(placement)),
+  ///   VecSetFromOptions(): -[prefix]vec_type wins over the placement. Throws polydg::Error
+  ///   when PETSC_COMM_WORLD has more than one rank (not supported yet), when `size` does not
+  ///   fit in PetscInt, for a device placement that is not possible
+  ///   (device_placement_possible()) and for any failing PETSc call.
   ///
-  /// See also: Vector(const BlockPattern&), copy_to_vec(), copy_from_vec()
-  explicit Vector(GlobalIndex size);
+  /// See also: Vector(const BlockPattern&), copy_to_vec(), copy_device_array_to_vec()
+  explicit Vector(GlobalIndex size, Placement placement = Placement::host,
+                  const std::string& options_prefix = "");
 
   /// Vector - creates a Vec for the unknowns of `pattern` (pattern.dof_count() entries, in
-  /// the same numbering as the rows of AijMatrix(pattern)). As Vector(GlobalIndex).
-  explicit Vector(const BlockPattern& pattern) : Vector(pattern.dof_count()) {}
+  /// the same numbering as the rows of AijMatrix(pattern)). As Vector(GlobalIndex, ...).
+  explicit Vector(const BlockPattern& pattern, Placement placement = Placement::host,
+                  const std::string& options_prefix = "")
+      : Vector(pattern.dof_count(), placement, options_prefix) {}
 
   /// ~Vector - destroys the Vec (VecDestroy()).
   ~Vector();
@@ -67,11 +86,12 @@ class Vector {
 /// Level: beginner
 ///
 /// Notes:
-///   Writes through VecGetArrayWriteAndMemType(). Throws polydg::Error when the sizes differ
-///   and when the Vec's array is in device memory: device vectors are not supported yet, and
-///   polydg never copies between host and device behind the user's back.
+///   Writes through VecGetArrayWrite(): into a VECCUDA, PETSc's host copy takes the values
+///   and PETSc moves them to the device when a device operation needs them (counted in
+///   -log_view's CpuToGpu column). Device values go in with copy_device_array_to_vec().
+///   Throws polydg::Error when the sizes differ.
 ///
-/// See also: copy_from_vec(), Vector
+/// See also: copy_from_vec(), copy_device_array_to_vec(), Vector
 void copy_to_vec(std::span<const double> values, Vec vec);
 
 /// copy_from_vec - copies the values of a Vec to host memory.
@@ -87,10 +107,54 @@ void copy_to_vec(std::span<const double> values, Vec vec);
 /// Level: beginner
 ///
 /// Notes:
-///   Reads through VecGetArrayReadAndMemType(). Throws polydg::Error when the sizes differ
-///   and when the Vec's array is in device memory (not supported yet).
+///   Reads through VecGetArrayRead(): a VECCUDA whose values are on the device is copied to
+///   its host array first (by PETSc). Throws polydg::Error when the sizes differ.
 ///
-/// See also: copy_to_vec(), Vector
+/// See also: copy_to_vec(), copy_vec_to_device_array(), Vector
 void copy_from_vec(Vec vec, std::span<double> values);
+
+/// copy_device_array_to_vec - copies values in device memory into a Vec.
+///
+/// Not collective.
+///
+/// Input parameters:
+///   device_values - `count` doubles in CUDA device memory, one per locally owned entry of
+///                   `vec`, in its order
+///   count         - the Vec's local size
+///   vec           - any PETSc Vec
+///
+/// Level: intermediate
+///
+/// Notes:
+///   A Vec whose array is in device memory (VECCUDA; VecGetArrayWriteAndMemType()) gets a
+///   device-to-device copy: nothing goes through the host. Any other Vec gets one
+///   device-to-host copy into its array. The values are in the Vec when this returns (the
+///   device is synchronized: PETSc may read the array on a stream of its own). Throws
+///   polydg::Error when count is not the Vec's local size, when libpolydg has no CUDA and for
+///   any failing CUDA or PETSc call.
+///
+/// See also: copy_vec_to_device_array(), copy_to_vec(), Placement
+void copy_device_array_to_vec(const double* device_values, std::size_t count, Vec vec);
+
+/// copy_vec_to_device_array - copies a Vec's values into device memory.
+///
+/// Not collective.
+///
+/// Input parameters:
+///   vec   - any PETSc Vec
+///   count - the Vec's local size
+///
+/// Output parameter:
+///   device_values - `count` doubles in CUDA device memory
+///
+/// Level: intermediate
+///
+/// Notes:
+///   The mirror of copy_device_array_to_vec(): device-to-device from a VECCUDA whose values are
+///   on the device, host-to-device from any other Vec; complete when this returns (work PETSc
+///   queued on its own streams is waited for first).
+///
+/// See also: copy_device_array_to_vec(), copy_from_vec()
+void copy_vec_to_device_array(Vec vec, std::size_t count, double* device_values);
 
 }  // namespace polydg::petsc

@@ -71,9 +71,11 @@ class ShellMatrix {
   ///   back waits for the product; when the output Vec's device array is used in place, the
   ///   device is synchronized (cudaDeviceSynchronize()) before the array goes back to PETSc,
   ///   which may use its own non-blocking streams. Either way the product is complete when
-  ///   MatMult() and friends return. When the operator works in device memory and PETSc has
-  ///   CUDA, the Mat's vectors are VECCUDA (MatShellSetVecType()), so MatCreateVecs() gives
-  ///   vectors used in place.
+  ///   MatMult() and friends return. The Mat's vector type (MatShellSetVecType(), what
+  ///   MatCreateVecs() and a KSP's work vectors get) is -[prefix]vec_type when given, else
+  ///   VECCUDA for an operator in device memory where a device placement is possible
+  ///   (polydg/petsc/placement.hpp), VECSTANDARD otherwise: by default a device operator's
+  ///   vectors are used in place.
   ///
   ///   A polydg::Error (or any exception) thrown by the operator inside a PETSc callback does
   ///   not cross into PETSc: it is caught and returned as a PETSc error (PETSC_ERR_LIB) whose

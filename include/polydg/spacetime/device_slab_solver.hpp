@@ -9,6 +9,14 @@
 /// run on the GPU: a MATSHELL over a DeviceDenseBlockMatrix refreshed on the device after each
 /// matrix assembly; the AIJ matrix builds the preconditioner.
 ///
+/// Where PETSc has CUDA (polydg/petsc/placement.hpp) the whole step stays on the GPU: the
+/// Vecs are VECCUDA and the AIJ matrix MATAIJCUSPARSE, the rhs goes from the assembler into the
+/// Vec's device array and the solution back to the next slab's coupling term device to device,
+/// the matrix values go in with MatSetValuesCOO() from device memory, and the shell uses the
+/// Vecs' device arrays in place. -[prefix]vec_type and -[prefix]mat_type (prefix:
+/// options.solver.options_prefix) choose other types, e.g. standard and aij for host Vecs and
+/// a host preconditioner. With Debian's PETSc (no CUDA) the Vecs and the matrix are on the host.
+///
 ///   auto data = polydg::space_time_coefficients(spatial_data);
 ///   polydg::DeviceSlabSolver solver(spatial_mesh, conditions, data);
 ///   solver.set_initial_condition(U0{}, 0.0);       // U0: double(const Point<2>&)
@@ -73,12 +81,15 @@ class DeviceSlabSolver {
                                  : make_slab_mesh(spatial)),
         assembler_(slab_, slab_boundary_conditions(spatial_conditions), options.assembly,
                    device_options),
-        rhs_(std::size_t(assembler_.pattern().dof_count())),
-        solution_(rhs_.size()),
-        previous_(rhs_.size()),
-        aij_(*assembler_.host_pattern()),
-        b_(*assembler_.host_pattern()),
-        x_(*assembler_.host_pattern()) {
+        previous_(std::size_t(assembler_.pattern().dof_count())),
+        rhs_(previous_.size()),
+        solution_(previous_.size()),
+        aij_(*assembler_.host_pattern(), options.solver.options_prefix,
+             petsc::available(petsc::Placement::device)),
+        b_(*assembler_.host_pattern(), petsc::available(petsc::Placement::device),
+           options.solver.options_prefix),
+        x_(*assembler_.host_pattern(), petsc::available(petsc::Placement::device),
+           options.solver.options_prefix) {
     // The dense blocks' layout from the pattern (zero values until the first step's assembly).
     if (options.products == SlabProducts::dense_blocks)
       shell_.emplace(DenseBlockMatrix<double>(assembler_.make_host_matrix()),
@@ -116,16 +127,24 @@ class DeviceSlabSolver {
       aij_.update_from_device(assembler_.values());
       if (shell_) shell_->update_values(assembler_.values());
     }
-    assembler_.copy_rhs_to_host(rhs_);
-    const SlabStep result = solve_slab_step(step, start, rhs_, b_, x_, *solver_, solution_);
-    previous_.assign(std::span<const double>(solution_));
+    petsc::copy_device_array_to_vec(assembler_.rhs(), previous_.size(), b_.vec());
+    const SlabStep result = solve_slab_step(step, start, b_, x_, *solver_);
+    petsc::copy_vec_to_device_array(x_.vec(), previous_.size(), previous_.data());
+    rhs_on_host_ = solution_on_host_ = false;
     march_.finish(step);
     return result;
   }
 
   double time() const { return march_.time(); }
-  /// The coefficients of the last slab's solution (pattern layout of assembler()).
-  std::span<const double> solution() const { return solution_; }
+  /// The coefficients of the last slab's solution (pattern layout of assembler()), copied to
+  /// the host on the first call after a step.
+  std::span<const double> solution() const {
+    if (!solution_on_host_)
+      device::copy_device_to_host(solution_.data(), previous_.data(),
+                                  solution_.size() * sizeof(double));
+    solution_on_host_ = true;
+    return solution_;
+  }
   /// The slab's pattern, its host copy: solution()'s layout (as SlabSolver::pattern()).
   const BlockPattern& pattern() const { return *assembler_.host_pattern(); }
   const PolytopicMesh<3>& slab_mesh() const { return slab_; }
@@ -134,8 +153,15 @@ class DeviceSlabSolver {
   const DeviceAssembler<3>& assembler() const { return assembler_; }
   /// The PETSc matrix of the last assembly (its values are also assembler().values()).
   const petsc::AijMatrix& aij_matrix() const { return aij_; }
-  std::span<const double> rhs() const { return rhs_; }
+  /// The last slab's rhs, copied to the host on the first call after a step.
+  std::span<const double> rhs() const {
+    if (!rhs_on_host_) assembler_.copy_rhs_to_host(rhs_);
+    rhs_on_host_ = true;
+    return rhs_;
+  }
   const Coefficients& coefficients() const { return coefficients_; }
+  /// The KSP's LinearSolver (its solver_default(), ksp() for KSPGetPC(), KSPView(), ...).
+  const petsc::LinearSolver& linear_solver() const { return *solver_; }
 
  private:
   // SlabData::host: the spatial data at the new slab's points (A, b, c only where the matrix
@@ -164,8 +190,11 @@ class DeviceSlabSolver {
   SlabSolverOptions options_;
   PolytopicMesh<3> slab_;
   DeviceAssembler<3> assembler_;
-  std::vector<double> rhs_, solution_;
-  device::DeviceBuffer<double> previous_;
+  device::DeviceBuffer<double> previous_;  ///< the last slab's solution
+  // Host copies of the last step's rhs and solution, made on the first call that asks (a step
+  // leaves both on the device); zero before the first step.
+  mutable std::vector<double> rhs_, solution_;
+  mutable bool rhs_on_host_ = true, solution_on_host_ = true;
   petsc::AijMatrix aij_;
   // SlabProducts::dense_blocks: the KSP's operator. Declared before solver_, so its KSP, which
   // holds the shell's Mat, is destroyed before the operator the Mat calls.

@@ -83,18 +83,15 @@ inline BoundaryConditions slab_boundary_conditions(BoundaryConditions conditions
   return conditions;
 }
 
-/// The end of a slab step, shared by SlabSolver and DeviceSlabSolver: `rhs` into `b`, the solve
-/// into `x`, `x` into `solution`, and the step's SlabStep — assembly timed from `start` until the
-/// solve begins, the solve after.
+/// The end of a slab step, shared by SlabSolver and DeviceSlabSolver: the solve of `b` (which
+/// holds the step's rhs) into `x`, and the step's SlabStep — assembly timed from `start` until
+/// the solve begins, the solve after.
 inline SlabStep solve_slab_step(const SlabMarch::Step& step,
-                                std::chrono::steady_clock::time_point start,
-                                std::span<const double> rhs, petsc::Vector& b, petsc::Vector& x,
-                                petsc::LinearSolver& solver, std::span<double> solution) {
+                                std::chrono::steady_clock::time_point start, petsc::Vector& b,
+                                petsc::Vector& x, petsc::LinearSolver& solver) {
   using Clock = std::chrono::steady_clock;
-  petsc::copy_to_vec(rhs, b.vec());
   const auto assembled = Clock::now();
   const petsc::SolveResult solve = solver.solve(b.vec(), x.vec());
-  petsc::copy_from_vec(x.vec(), solution);
   SlabStep result;
   result.n = step.n;
   result.t_begin = step.t_begin;
@@ -131,11 +128,10 @@ class SlabSolver {
         assembler_(slab_, slab_boundary_conditions(spatial_conditions), options.assembly),
         matrix_(assembler_.make_matrix()),
         rhs_(assembler_.make_vector()),
-        solution_(assembler_.make_vector()),
         previous_(assembler_.make_vector()),
-        aij_(*assembler_.pattern()),
-        b_(*assembler_.pattern()),
-        x_(*assembler_.pattern()) {
+        aij_(*assembler_.pattern(), options.solver.options_prefix),
+        b_(*assembler_.pattern(), petsc::Placement::host, options.solver.options_prefix),
+        x_(*assembler_.pattern(), petsc::Placement::host, options.solver.options_prefix) {
     if (options.products == SlabProducts::dense_blocks)
       shell_.emplace(matrix_, options.solver.options_prefix);
     make_slab_linear_solver(solver_, shell_ ? shell_->mat() : aij_.mat(), aij_.mat(),
@@ -162,8 +158,9 @@ class SlabSolver {
       assembler_.assemble_rhs(coefficients_, rhs_);
     }
     add_coupling_term(step.first);
-    const SlabStep result = solve_slab_step(step, start, rhs_, b_, x_, *solver_, solution_);
-    std::copy(solution_.begin(), solution_.end(), previous_.begin());
+    petsc::copy_to_vec(rhs_, b_.vec());
+    const SlabStep result = solve_slab_step(step, start, b_, x_, *solver_);
+    petsc::copy_from_vec(x_.vec(), previous_);
     march_.finish(step);
     return result;
   }
@@ -176,6 +173,8 @@ class SlabSolver {
   const PolytopicMesh<3>& slab_mesh() const { return slab_; }
   const Assembler<3>& assembler() const { return assembler_; }
   const BlockMatrix<double>& matrix() const { return matrix_; }
+  /// The PETSc matrix of the last assembly (the values of matrix()).
+  const petsc::AijMatrix& aij_matrix() const { return aij_; }
   std::span<const double> rhs() const { return rhs_; }
   const Coefficients& coefficients() const { return coefficients_; }
   /// The KSP's LinearSolver (its solver_default(), ksp() for KSPGetPC(), KSPView(), ...).
@@ -211,7 +210,7 @@ class SlabSolver {
   PolytopicMesh<3> slab_;
   Assembler<3> assembler_;
   BlockMatrix<double> matrix_;
-  std::vector<double> rhs_, solution_, previous_;
+  std::vector<double> rhs_, previous_;
   petsc::AijMatrix aij_;
   // SlabProducts::dense_blocks: the KSP's operator. Declared before solver_, so its KSP, which
   // holds the shell's Mat, is destroyed before the operator the Mat calls.
