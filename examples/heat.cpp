@@ -42,6 +42,8 @@
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/gmsh_reader.hpp"
 #include "polydg/mesh/oscillating_domain.hpp"
+#include "polydg/petsc/petsc_error.hpp"
+#include "polydg/petsc/petsc_vector.hpp"
 #include "polydg/petsc/session.hpp"
 #include "polydg/spacetime/slab_errors.hpp"
 #include "polydg/spacetime/slab_solver.hpp"
@@ -66,6 +68,7 @@ struct Options {
   std::string vtk_directory;
   int vtk_every = 1;
   std::string json_path;
+  std::string system_path;  ///< --save-system
   int cells_per_side = 80;  // built-in domain: 2·80² = 12,800 triangles
   std::string penalty = "element_trace";
   std::string products = "aij";
@@ -99,6 +102,9 @@ const char* help_text = R"(Usage: heat [options] [PETSc options]
                         where the assemblies run: the GPU (DeviceSlabSolver; the library built
                         with CUDA and a device present) or the CPU (SlabSolver); auto (default):
                         the GPU when there is one
+  --save-system FILE    after the first step, write its matrix and rhs to FILE in PETSc's
+                        binary format (MatView, then VecView: MatLoad and VecLoad read them
+                        back, e.g. perf/solve_saved_system)
   --json FILE           {"steps": [{"n", "t", "assembly_s", "solve_s", "ksp_its",
                         "matrix_assembled"}, ...],
                         "l2_error_T", "l2l2_error", "dofs", "elements", "backend"}
@@ -142,6 +148,8 @@ Options parse_options(int argc, char** argv) {
       o.vtk_every = integer();
     else if (flag == "--json")
       o.json_path = value;
+    else if (flag == "--save-system")
+      o.system_path = value;
     else if (flag == "--penalty")
       o.penalty = value;
     else if (flag == "--products")
@@ -231,6 +239,21 @@ struct InitialValue {
   }
 };
 
+/// The last step's matrix and rhs into `path`, PETSc's binary format (--save-system).
+template <class Solver>
+void save_system(const std::string& path, const Solver& solver) {
+  PetscViewer viewer = nullptr;
+  POLYDG_PETSC_CALL(
+      PetscViewerBinaryOpen(PETSC_COMM_WORLD, path.c_str(), FILE_MODE_WRITE, &viewer));
+  polydg::petsc::Vector rhs(solver.pattern());
+  polydg::petsc::copy_to_vec(solver.rhs(), rhs.vec());
+  const PetscErrorCode matrix = MatView(solver.aij_matrix().mat(), viewer);
+  const PetscErrorCode vector = matrix == 0 ? VecView(rhs.vec(), viewer) : matrix;
+  PetscViewerDestroy(&viewer);
+  POLYDG_PETSC_CALL(vector);
+  std::printf("wrote the first slab's matrix and rhs to %s\n", path.c_str());
+}
+
 /// Steps 4 and 5, the same for both backends: march, one line per step, then the summary.
 template <class Problem, class Solver>
 int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, Solver& solver,
@@ -267,6 +290,7 @@ int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, Solver& sol
                 step.matrix_assembled ? "assembled" : "reused", std::sqrt(errors.top_l2_squared));
     std::fflush(stdout);
     steps.push_back(step);
+    if (n == 1 && !o.system_path.empty()) save_system(o.system_path, solver);
     if (pvd && (n % o.vtk_every == 0 || n == o.steps)) {
       const auto file =
           std::filesystem::path(o.vtk_directory) / ("heat_" + std::to_string(n) + ".vtu");

@@ -14,9 +14,11 @@ Checks (any combination):
   --prints TEXT            TEXT must appear in what the program printed (repeatable)
   --omits TEXT             TEXT must not appear in what the program printed (repeatable)
   --skip-if TEXT           report SKIPPED (77) instead when the program fails printing TEXT
-  --check KIND             convergence | heat | agglomerate | provenance: the checks of the
-                           JSON that the program wrote (its own --json FILE); provenance: a
-                           benchmark's "provenance" object (perf/bench_provenance.hpp)
+  --check KIND             convergence | heat | agglomerate | provenance | saved-system: the
+                           checks of the JSON that the program wrote (its own --json FILE);
+                           provenance: a benchmark's "provenance" object
+                           (perf/bench_provenance.hpp); saved-system: solve_saved_system's
+                           solve of a heat --save-system file
   --rate-allowance A       convergence: observed rates may fall A below the theoretical ones
   --reference-l2-error-T V heat: the L2 error at T must round to V as written (e.g. 1.1861e-04:
                            within half a unit of its last digit)
@@ -393,11 +395,29 @@ def check_provenance(checks, command, data, arguments):
         checks.check(device is None, "provenance.device is null on the CPU")
 
 
+# ---- saved system ----------------------------------------------------------------------------
+def check_saved_system(checks, command, data, arguments):
+    """solve_saved_system solved what heat --save-system wrote: its rows are the slab's DoFs
+    (--compare: heat's JSON), the KSP converged, and with a direct solve (-pc_type lu) the true
+    residual is at rounding level: |b - Ax| / |b| <= 1e-10, a backward-stable LU's n·ε·growth
+    with room for the growth, for the few thousand rows of a test."""
+    reason = data.get("reason", "")
+    checks.check(reason.startswith("CONVERGED"), f"the KSP converged: {reason}")
+    if "lu" in command:
+        residual = data.get("relative_residual", math.inf)
+        checks.check(residual <= 1e-10, f"|b - Ax| / |b| = {residual:.2e} <= 1e-10 (direct solve)")
+    if arguments["compare"]:
+        with open(arguments["compare"]) as file:
+            dofs = json.load(file).get("dofs")
+        checks.check(data.get("rows") == dofs, f"{data.get('rows')} rows: heat's {dofs} DoFs")
+
+
 CHECKERS = {
     "convergence": check_convergence,
     "heat": check_heat,
     "agglomerate": check_agglomerate,
     "provenance": check_provenance,
+    "saved-system": check_saved_system,
 }
 
 
