@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "destroy_context.hpp"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/core/parallel_copy.hpp"
@@ -344,11 +345,6 @@ PetscErrorCode shell_invert_variable_block_diagonal(Mat mat, PetscInt block_coun
   });
 }
 
-PetscErrorCode destroy_context(void* context) {
-  delete static_cast<ShellContext*>(context);
-  return 0;
-}
-
 void destroy(Mat& mat) {
   if (mat == nullptr) return;
   PetscBool finalized = PETSC_FALSE;
@@ -383,7 +379,7 @@ ShellMatrix::ShellMatrix(const LinearOperator& linear_operator, const std::strin
   POLYDG_PETSC_CALL(MatCreateShell(PETSC_COMM_WORLD, size, size, size, size, context.get(), &mat_));
   try {
     // From here the Mat owns the context and frees it with its last reference.
-    POLYDG_PETSC_CALL(MatShellSetContextDestroy(mat_, destroy_context));
+    POLYDG_PETSC_CALL(MatShellSetContextDestroy(mat_, detail::destroy_context<ShellContext>));
     ShellContext& shell_context = *context.release();
     // Before the operations: PETSc then calls ours directly instead of wrapping them in its
     // scaling and shift handling, which would not reach the inverted diagonal blocks.

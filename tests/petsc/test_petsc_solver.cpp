@@ -412,9 +412,15 @@ BOOST_AUTO_TEST_CASE(default_above_the_limit_is_gmres_with_lu_subdomains) {
   BOOST_TEST(rtol == petsc::default_relative_tolerance);
   POLYDG_PETSC_CALL(KSPGMRESGetRestart(solver.ksp(), &restart));
   BOOST_TEST(restart == petsc::default_gmres_restart);
+#if PETSC_VERSION_GE(3, 26, 0)  // renamed there
+  KSPOrthogonalizationCGSRefinementType refinement = KSP_ORTHOGONALIZATION_CGS_REFINE_NEVER;
+  POLYDG_PETSC_CALL(KSPOrthogonalizationGetCGSRefinementType(solver.ksp(), &refinement));
+  BOOST_TEST(refinement == KSP_ORTHOGONALIZATION_CGS_REFINE_IFNEEDED);
+#else
   KSPGMRESCGSRefinementType refinement = KSP_GMRES_CGS_REFINE_NEVER;
   POLYDG_PETSC_CALL(KSPGMRESGetCGSRefinementType(solver.ksp(), &refinement));
   BOOST_TEST(refinement == KSP_GMRES_CGS_REFINE_IFNEEDED);
+#endif
   PCSide side = PC_LEFT;
   POLYDG_PETSC_CALL(KSPGetPCSide(solver.ksp(), &side));
   BOOST_TEST(side == PC_RIGHT);
