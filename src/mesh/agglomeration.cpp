@@ -434,6 +434,77 @@ Agglomeration repair_partition(const SimplexMesh<Dim>& mesh, std::span<const Ind
       options);
 }
 
+namespace {
+/// The element graph of a partition: elements adjacent when two of their cells share an
+/// interior facet, each neighbour once, in CSR form.
+CellAdjacency element_adjacency(const CellAdjacency& cells, std::span<const Index> element_of_cell,
+                                Index element_count) {
+  std::vector<std::vector<Index>> neighbours(static_cast<std::size_t>(element_count));
+  for (Index c = 0; c < cells.cell_count(); ++c)
+    for (const Index d : cells.neighbours_of(c))
+      if (element_of_cell[c] != element_of_cell[d])
+        neighbours[element_of_cell[c]].push_back(element_of_cell[d]);
+  CellAdjacency graph;
+  graph.offsets.assign(std::size_t(element_count) + 1, 0);
+  for (Index e = 0; e < element_count; ++e) {
+    std::vector<Index>& list = neighbours[e];
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    graph.offsets[e + 1] = graph.offsets[e] + Index(list.size());
+    graph.neighbours.insert(graph.neighbours.end(), list.begin(), list.end());
+  }
+  return graph;
+}
+}  // namespace
+
+template <int Dim>
+Agglomeration coarsen_agglomeration(const SimplexMesh<Dim>& mesh,
+                                    std::span<const Index> element_of_cell, Index coarse_count,
+                                    const AgglomerationOptions& options) {
+  require(Index(element_of_cell.size()) == mesh.cell_count(),
+          "coarsen_agglomeration: ", element_of_cell.size(), " element labels given for ",
+          mesh.cell_count(), " cells");
+  Index element_count = 0;
+  for (Index c = 0; c < mesh.cell_count(); ++c) {
+    require(element_of_cell[c] >= 0, "coarsen_agglomeration: cell ", c, " has negative element ",
+            element_of_cell[c]);
+    element_count = std::max(element_count, element_of_cell[c] + 1);
+  }
+  require(coarse_count >= 1 && coarse_count <= element_count,
+          "coarsen_agglomeration: ", coarse_count, " coarse elements requested from ",
+          element_count, " elements; need 1 <= coarse elements <= elements");
+  const CellAdjacency cells = cell_adjacency(mesh);
+  const CellAdjacency elements = element_adjacency(cells, element_of_cell, element_count);
+  std::vector<Index> part(std::size_t(element_count), 0);
+  if (coarse_count == element_count) {
+    std::iota(part.begin(), part.end(), 0);
+  } else if (coarse_count > 1 && options.method == PartitionMethod::greedy_growth) {
+    // The elements' centres: the mean of their cells' centres.
+    const std::vector<Point<Dim>> cell_centre = cell_centres(mesh);
+    std::vector<Point<Dim>> centres(std::size_t(element_count), Point<Dim>{});
+    std::vector<double> cells_in(std::size_t(element_count), 0.0);
+    for (Index c = 0; c < mesh.cell_count(); ++c) {
+      centres[element_of_cell[c]] = centres[element_of_cell[c]] + cell_centre[c];
+      cells_in[element_of_cell[c]] += 1;
+    }
+    for (Index e = 0; e < element_count; ++e)
+      centres[e] = (1.0 / std::max(cells_in[e], 1.0)) * centres[e];
+    Index merged = 0;
+    part = greedy_partition<Dim>(elements, centres, coarse_count, merged);
+  } else if (coarse_count > 1) {
+    part = metis_partition(elements, coarse_count, options);
+  }
+  std::vector<Index> part_of_cell(std::size_t(mesh.cell_count()));
+  Index labels = 1;
+  for (Index c = 0; c < mesh.cell_count(); ++c) {
+    part_of_cell[c] = part[element_of_cell[c]];
+    labels = std::max(labels, part_of_cell[c] + 1);
+  }
+  Agglomeration result = repair(cells, part_of_cell, labels, options.merge_fraction);
+  result.requested_count = coarse_count;
+  return in_element_order(mesh, std::move(result), options);
+}
+
 template CellAdjacency cell_adjacency(const SimplexMesh<2>&);
 template CellAdjacency cell_adjacency(const SimplexMesh<3>&);
 template Agglomeration agglomerate(const SimplexMesh<2>&, Index, const AgglomerationOptions&);
@@ -442,6 +513,10 @@ template Agglomeration agglomerate_by_cell_count(const SimplexMesh<2>&, double,
                                                  const AgglomerationOptions&);
 template Agglomeration agglomerate_by_cell_count(const SimplexMesh<3>&, double,
                                                  const AgglomerationOptions&);
+template Agglomeration coarsen_agglomeration(const SimplexMesh<2>&, std::span<const Index>, Index,
+                                             const AgglomerationOptions&);
+template Agglomeration coarsen_agglomeration(const SimplexMesh<3>&, std::span<const Index>, Index,
+                                             const AgglomerationOptions&);
 template Agglomeration repair_partition(const SimplexMesh<2>&, std::span<const Index>,
                                         const AgglomerationOptions&);
 template Agglomeration repair_partition(const SimplexMesh<3>&, std::span<const Index>,

@@ -119,6 +119,20 @@ template <int Dim>
 Agglomeration agglomerate_by_cell_count(const SimplexMesh<Dim>& mesh, double cells_per_element,
                                         const AgglomerationOptions& options = {});
 
+/// Groups the elements of an agglomeration into about `coarse_count` connected unions of
+/// elements: a coarser agglomeration of the same fine mesh in which every element of
+/// `element_of_cell` lies inside one coarse element, so the DG spaces are nested (a coarse
+/// polynomial restricted to a fine element is a polynomial of that element). The element graph
+/// (elements adjacent through an interior facet) is cut as agglomerate() cuts the dual graph
+/// (options.method: METIS or greedy growth, from the elements' centres), then repaired on the
+/// cells (a coarse part that came out disconnected is split into its pieces, which are whole
+/// fine elements, so nesting holds). Throws polydg::Error when element_of_cell is not a dense
+/// labelling of the mesh's cells or coarse_count is outside [1, element count].
+template <int Dim>
+Agglomeration coarsen_agglomeration(const SimplexMesh<Dim>& mesh,
+                                    std::span<const Index> element_of_cell, Index coarse_count,
+                                    const AgglomerationOptions& options = {});
+
 /// Makes any partition (labels ≥ 0, one per cell, not necessarily dense) valid for a
 /// PolytopicMesh: disconnected parts are split and small pieces merged (see
 /// AgglomerationOptions::merge_fraction), empty labels dropped, elements renumbered densely in
