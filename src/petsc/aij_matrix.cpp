@@ -77,6 +77,12 @@ AijMatrix::AijMatrix(const BlockPattern& pattern, const std::string& options_pre
     POLYDG_PETSC_CALL(MatSetType(mat_, default_aij_type(placement)));
     // -[prefix]mat_type, e.g. aijcusparse with a PETSc built with CUDA (update_from_device).
     POLYDG_PETSC_CALL(MatSetFromOptions(mat_));
+    // One block size for every element: the Mat's block size, so -pc_type pbjacobi works and
+    // products with it (PCMG's PᵀAP) keep it.
+    bool uniform = pattern.block_row_count() > 0;
+    for (Index e = 0; e < pattern.block_row_count(); ++e)
+      uniform = uniform && pattern.block_size(e) == pattern.block_size(0);
+    if (uniform) POLYDG_PETSC_CALL(MatSetBlockSize(mat_, PetscInt(pattern.block_size(0))));
     std::vector<PetscInt> petsc_rows = to_petsc_indices(rows);
     std::vector<PetscInt> petsc_columns = to_petsc_indices(columns);
     POLYDG_PETSC_CALL(MatSetPreallocationCOO(mat_, PetscCount(value_count_), petsc_rows.data(),

@@ -9,4 +9,5 @@ target_sources(polydg PRIVATE
   ${PROJECT_SOURCE_DIR}/src/petsc/linear_solver.cpp
   ${PROJECT_SOURCE_DIR}/src/petsc/shell_matrix.cpp
   ${PROJECT_SOURCE_DIR}/src/petsc/device_dense_block_operator.cpp
+  ${PROJECT_SOURCE_DIR}/src/petsc/agglomeration_multigrid.cpp
 )

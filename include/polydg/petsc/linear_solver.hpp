@@ -77,6 +77,12 @@ struct SolverOptions {
   /// the LinearSolver creates; options that name a method (-ksp_type, -pc_type) decide
   /// instead, see LinearSolver(Mat, Mat, const SolverOptions&).
   PetscInt direct_solve_limit = default_direct_solve_limit;
+  /// A DM for PCMG's hierarchy (KSPSetDM() with KSPSetDMActive(ksp, PETSC_FALSE): the
+  /// operators stay the ones given), e.g. AgglomerationMultigrid::dm(); the Krylov default's
+  /// preconditioner is then PCMG, with Galerkin level operators for an AgglomerationMultigrid
+  /// (-pc_mg_galerkin overrides). Not owned; it must outlive the solver's set-up. Only for a
+  /// KSP the LinearSolver creates.
+  DM dm = nullptr;
 };
 
 /// The outcome of one KSPSolve().

@@ -1,0 +1,272 @@
+#include "polydg/petsc/agglomeration_multigrid.hpp"
+
+#include <petscdmshell.h>
+#include <petscksp.h>
+
+#include <exception>
+#include <iostream>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "destroy_context.hpp"
+#include "polydg/core/error.hpp"
+#include "polydg/petsc/petsc_error.hpp"
+#include "single_rank.hpp"
+
+namespace polydg::petsc {
+
+/// What every DM of one hierarchy shares: the prolongations, each level's size and Vec type.
+struct AgglomerationMultigrid::Levels {
+  std::vector<Mat> prolongations;    ///< [ℓ]: level ℓ + 1 → level ℓ
+  std::vector<PetscInt> dof_counts;  ///< [ℓ], 0 the finest
+  std::string vec_type;
+  std::string mat_type;
+
+  ~Levels() {
+    PetscBool finalized = PETSC_FALSE;
+    PetscFinalized(&finalized);
+    if (finalized) return;  // gone with the rest of PETSc's memory
+    for (Mat& p : prolongations)
+      if (MatDestroy(&p) != 0)
+        std::cerr << "polydg::petsc::AgglomerationMultigrid: MatDestroy failed\n";
+  }
+};
+
+namespace {
+
+using Levels = AgglomerationMultigrid::Levels;
+
+/// A DMShell's context: the shared levels and which one it is.
+struct LevelContext {
+  std::shared_ptr<Levels> levels;
+  int level = 0;
+};
+
+/// Marks the hierarchy's DMs (PetscObjectComposeFunction(), PETSc's way to tag an object).
+constexpr const char* marker_name = "polydg_agglomeration_multigrid_C";
+PetscErrorCode marker() { return 0; }
+
+template <class Body>
+PetscErrorCode guarded(const char* function, Body&& body) noexcept {
+  try {
+    body();
+    return 0;
+  } catch (const std::exception& error) {
+    return PetscError(PETSC_COMM_SELF, __LINE__, function, __FILE__, PETSC_ERR_ARG_OUTOFRANGE,
+                      PETSC_ERROR_INITIAL, "%s", error.what());
+  } catch (...) {
+    return PetscError(PETSC_COMM_SELF, __LINE__, function, __FILE__, PETSC_ERR_LIB,
+                      PETSC_ERROR_INITIAL, "polydg::petsc::AgglomerationMultigrid: unknown error");
+  }
+}
+
+LevelContext& context_of(DM dm) {
+  void* context = nullptr;
+  POLYDG_PETSC_CALL(DMShellGetContext(dm, &context));
+  require(context != nullptr, "polydg::petsc::AgglomerationMultigrid: a DMShell without context");
+  return *static_cast<LevelContext*>(context);
+}
+
+PetscErrorCode create_global_vector(DM dm, Vec* vector) {
+  return guarded("polydg::petsc::AgglomerationMultigrid DMCreateGlobalVector", [&] {
+    const LevelContext& context = context_of(dm);
+    const PetscInt size = context.levels->dof_counts[std::size_t(context.level)];
+    POLYDG_PETSC_CALL(VecCreate(PetscObjectComm(reinterpret_cast<PetscObject>(dm)), vector));
+    POLYDG_PETSC_CALL(VecSetSizes(*vector, size, size));
+    POLYDG_PETSC_CALL(VecSetType(*vector, context.levels->vec_type.c_str()));
+    POLYDG_PETSC_CALL(VecSetDM(*vector, dm));
+  });
+}
+
+PetscErrorCode coarsen(DM fine, MPI_Comm, DM* coarse);
+PetscErrorCode create_interpolation(DM coarse, DM fine, Mat* interpolation, Vec* scale);
+
+/// The DMShell of `level`.
+DM make_level_dm(MPI_Comm communicator, std::shared_ptr<Levels> levels, int level) {
+  DM dm = nullptr;
+  POLYDG_PETSC_CALL(DMShellCreate(communicator, &dm));
+  try {
+    auto context = std::make_unique<LevelContext>(LevelContext{std::move(levels), level});
+    POLYDG_PETSC_CALL(DMShellSetContext(dm, context.get()));
+    POLYDG_PETSC_CALL(DMShellSetDestroyContext(dm, detail::destroy_context<LevelContext>));
+    const LevelContext& owned = *context.release();
+    POLYDG_PETSC_CALL(DMShellSetCreateGlobalVector(dm, create_global_vector));
+    POLYDG_PETSC_CALL(DMShellSetCoarsen(dm, coarsen));
+    POLYDG_PETSC_CALL(DMShellSetCreateInterpolation(dm, create_interpolation));
+    POLYDG_PETSC_CALL(DMSetMatType(dm, owned.levels->mat_type.c_str()));
+    POLYDG_PETSC_CALL(
+        PetscObjectComposeFunction(reinterpret_cast<PetscObject>(dm), marker_name, marker));
+    const std::string name = "polydg agglomeration level " + std::to_string(level);
+    POLYDG_PETSC_CALL(PetscObjectSetName(reinterpret_cast<PetscObject>(dm), name.c_str()));
+    POLYDG_PETSC_CALL(DMSetUp(dm));
+  } catch (...) {
+    DMDestroy(&dm);
+    throw;
+  }
+  return dm;
+}
+
+PetscErrorCode coarsen(DM fine, MPI_Comm communicator, DM* coarse) {
+  return guarded("polydg::petsc::AgglomerationMultigrid DMCoarsen", [&] {
+    const LevelContext& context = context_of(fine);
+    const int levels = int(context.levels->dof_counts.size());
+    require(context.level + 1 < levels, "polydg::petsc::AgglomerationMultigrid: level ",
+            context.level, " is the coarsest of the hierarchy's ", levels,
+            " levels; ask PCMG for at most ", levels, " (-pc_mg_levels)");
+    if (communicator == MPI_COMM_NULL)
+      communicator = PetscObjectComm(reinterpret_cast<PetscObject>(fine));
+    *coarse = make_level_dm(communicator, context.levels, context.level + 1);
+  });
+}
+
+// DMCreateInterpolation(coarse, fine): PETSc asks the coarse DM.
+PetscErrorCode create_interpolation(DM coarse, DM fine, Mat* interpolation, Vec* scale) {
+  return guarded("polydg::petsc::AgglomerationMultigrid DMCreateInterpolation", [&] {
+    const LevelContext& coarse_context = context_of(coarse);
+    const LevelContext& fine_context = context_of(fine);
+    require(coarse_context.levels == fine_context.levels &&
+                coarse_context.level == fine_context.level + 1,
+            "polydg::petsc::AgglomerationMultigrid: no interpolation from level ",
+            coarse_context.level, " to level ", fine_context.level,
+            " (only from one level to the next finer of the same hierarchy)");
+    Mat p = coarse_context.levels->prolongations[std::size_t(fine_context.level)];
+    POLYDG_PETSC_CALL(PetscObjectReference(reinterpret_cast<PetscObject>(p)));
+    *interpolation = p;
+    if (scale != nullptr) *scale = nullptr;  // PCMG restricts with Pᵀ, no rescaling
+  });
+}
+
+/// The AIJ matrix of one Prolongation: rows the fine unknowns, columns the coarse ones.
+Mat make_prolongation_matrix(const Prolongation& prolongation, const char* mat_type) {
+  const GlobalIndex rows = prolongation.fine_dof_count(), columns = prolongation.coarse_dof_count();
+  require(rows <= GlobalIndex(std::numeric_limits<PetscInt>::max()),
+          "polydg::petsc::AgglomerationMultigrid: ", rows,
+          " unknowns, more than PetscInt can index");
+  std::vector<PetscInt> row_index, column_index;
+  row_index.reserve(prolongation.values.size());
+  column_index.reserve(prolongation.values.size());
+  const Index fine_elements = Index(prolongation.coarse_of_fine.size());
+  // The common block size of either side, or 0 where they differ (hp).
+  GlobalIndex fine_block = -1, coarse_block = -1;
+  const auto common = [](GlobalIndex& block, GlobalIndex size) {
+    block = block < 0 || block == size ? size : 0;
+  };
+  for (std::size_t k = 0; k + 1 < prolongation.coarse_offsets.size(); ++k)
+    common(coarse_block, prolongation.coarse_offsets[k + 1] - prolongation.coarse_offsets[k]);
+  for (Index e = 0; e < fine_elements; ++e) {
+    const Index parent = prolongation.coarse_of_fine[std::size_t(e)];
+    const GlobalIndex n = prolongation.fine_offsets[e + 1] - prolongation.fine_offsets[e];
+    const GlobalIndex m =
+        prolongation.coarse_offsets[parent + 1] - prolongation.coarse_offsets[parent];
+    common(fine_block, n);
+    require(prolongation.block_offsets[e + 1] - prolongation.block_offsets[e] == std::size_t(n * m),
+            "polydg::petsc::AgglomerationMultigrid: the prolongation block of fine element ", e,
+            " is not its ", n, " x ", m, " unknowns");
+    for (GlobalIndex i = 0; i < n; ++i)
+      for (GlobalIndex j = 0; j < m; ++j) {
+        row_index.push_back(PetscInt(prolongation.fine_offsets[e] + i));
+        column_index.push_back(PetscInt(prolongation.coarse_offsets[parent] + j));
+      }
+  }
+  Mat p = nullptr;
+  POLYDG_PETSC_CALL(MatCreate(PETSC_COMM_WORLD, &p));
+  try {
+    POLYDG_PETSC_CALL(
+        MatSetSizes(p, PetscInt(rows), PetscInt(columns), PetscInt(rows), PetscInt(columns)));
+    POLYDG_PETSC_CALL(MatSetType(p, mat_type));
+    // Equal blocks on either side: the Mat's block sizes, which PCMG's PᵀAP passes on to the
+    // coarse operators (for -mg_levels_pc_type pbjacobi).
+    if (fine_block > 0 && coarse_block > 0)
+      POLYDG_PETSC_CALL(MatSetBlockSizes(p, PetscInt(fine_block), PetscInt(coarse_block)));
+    POLYDG_PETSC_CALL(MatSetPreallocationCOO(p, PetscCount(row_index.size()), row_index.data(),
+                                             column_index.data()));
+    POLYDG_PETSC_CALL(MatSetValuesCOO(p, prolongation.values.data(), INSERT_VALUES));
+  } catch (...) {
+    MatDestroy(&p);
+    throw;
+  }
+  return p;
+}
+
+}  // namespace
+
+AgglomerationMultigrid::AgglomerationMultigrid(const std::vector<Prolongation>& prolongations,
+                                               Placement placement) {
+  require(!prolongations.empty(),
+          "polydg::petsc::AgglomerationMultigrid: no prolongations (a hierarchy of one level: "
+          "construct from the AgglomerationHierarchy)");
+  build(prolongations, prolongations.front().fine_dof_count(), placement);
+}
+
+template <int Dim>
+AgglomerationMultigrid::AgglomerationMultigrid(const AgglomerationHierarchy<Dim>& hierarchy,
+                                               Placement placement) {
+  build(hierarchy.prolongations(), hierarchy.dof_count(0), placement);
+}
+
+template AgglomerationMultigrid::AgglomerationMultigrid(const AgglomerationHierarchy<2>&,
+                                                        Placement);
+template AgglomerationMultigrid::AgglomerationMultigrid(const AgglomerationHierarchy<3>&,
+                                                        Placement);
+
+void AgglomerationMultigrid::build(const std::vector<Prolongation>& prolongations,
+                                   GlobalIndex finest_dof_count, Placement placement) {
+  detail::require_single_rank("polydg::petsc::AgglomerationMultigrid");
+  require(finest_dof_count <= GlobalIndex(std::numeric_limits<PetscInt>::max()),
+          "polydg::petsc::AgglomerationMultigrid: ", finest_dof_count,
+          " unknowns, more than PetscInt can index");
+  levels_ = std::make_shared<Levels>();
+  levels_->vec_type = default_vec_type(placement);
+  levels_->mat_type = default_aij_type(placement);
+  levels_->dof_counts.push_back(PetscInt(finest_dof_count));
+  for (std::size_t l = 0; l < prolongations.size(); ++l) {
+    require(prolongations[l].fine_dof_count() == GlobalIndex(levels_->dof_counts.back()),
+            "polydg::petsc::AgglomerationMultigrid: prolongation ", l, " starts from ",
+            prolongations[l].fine_dof_count(), " unknowns, level ", l, " has ",
+            levels_->dof_counts.back());
+    levels_->prolongations.push_back(
+        make_prolongation_matrix(prolongations[l], levels_->mat_type.c_str()));
+    levels_->dof_counts.push_back(PetscInt(prolongations[l].coarse_dof_count()));
+  }
+  dm_ = make_level_dm(PETSC_COMM_WORLD, levels_, 0);
+  // PCMG takes its number of levels from the DM's refinement level when -pc_mg_levels is not
+  // given: the finest level is level_count() − 1 refinements above the coarsest.
+  POLYDG_PETSC_CALL(DMSetRefineLevel(dm_, PetscInt(levels_->dof_counts.size()) - 1));
+}
+
+AgglomerationMultigrid::~AgglomerationMultigrid() {
+  PetscBool finalized = PETSC_FALSE;
+  PetscFinalized(&finalized);
+  if (!finalized && dm_ != nullptr && DMDestroy(&dm_) != 0)
+    std::cerr << "polydg::petsc::AgglomerationMultigrid: DMDestroy failed\n";
+}
+
+int AgglomerationMultigrid::level_count() const { return int(levels_->dof_counts.size()); }
+
+Mat AgglomerationMultigrid::prolongation(int level) const {
+  require(level >= 0 && level + 1 < level_count(),
+          "polydg::petsc::AgglomerationMultigrid: no "
+          "prolongation to level ",
+          level, " (", level_count(), " levels)");
+  return levels_->prolongations[std::size_t(level)];
+}
+
+bool multigrid_requested(const std::string& options_prefix) {
+  char type[64] = "";
+  PetscBool given = PETSC_FALSE;
+  POLYDG_PETSC_CALL(PetscOptionsGetString(nullptr,
+                                          options_prefix.empty() ? nullptr : options_prefix.c_str(),
+                                          "-pc_type", type, sizeof type, &given));
+  return given == PETSC_TRUE && std::string(type) == PCMG;
+}
+
+bool AgglomerationMultigrid::is_agglomeration_dm(DM dm) {
+  if (dm == nullptr) return false;
+  void (*function)(void) = nullptr;
+  POLYDG_PETSC_CALL(
+      PetscObjectQueryFunction(reinterpret_cast<PetscObject>(dm), marker_name, &function));
+  return function != nullptr;
+}
+
+}  // namespace polydg::petsc

@@ -1,0 +1,176 @@
+#define BOOST_TEST_MODULE agglomeration_multigrid
+// PCMG over an agglomeration hierarchy (polydg/petsc/agglomeration_multigrid.hpp) from the
+// options database, through LinearSolver's SolverOptions::dm:
+//  * SIPG Poisson, p = 1, 2, 3, on agglomerated unit squares of 4 sizes (512 to 32,768
+//    triangles, ~4 per polygon; 2 to 7 levels): CG with the multigrid LinearSolver sets up for
+//    the hierarchy (Galerkin levels, W-cycles, Chebyshev on the element blocks) converges to
+//    rtol 1e-8 in at most 15 iterations at every size — the bound the project set for it — to
+//    the solution of a direct solve;
+//  * -pc_mg_levels above the hierarchy's levels is refused naming the coarsest level, and the
+//    DM's refinement level gives PCMG every level when -pc_mg_levels is absent.
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "error_message.hpp"
+#include "petsc_test_support.hpp"
+#include "polydg/dg/agglomeration_hierarchy.hpp"
+#include "polydg/dg/assembler.hpp"
+#include "polydg/dg/coefficients.hpp"
+#include "polydg/mesh/agglomeration.hpp"
+#include "polydg/mesh/generators.hpp"
+#include "polydg/petsc/agglomeration_multigrid.hpp"
+#include "polydg/petsc/aij_matrix.hpp"
+#include "polydg/petsc/linear_solver.hpp"
+#include "polydg/petsc/petsc_vector.hpp"
+
+using namespace polydg;
+using testing::contains;
+using testing::error_message;
+using testing::ScopedOption;
+
+namespace {
+
+using testing::PetscTestSession;
+BOOST_TEST_GLOBAL_FIXTURE(PetscTestSession);
+
+constexpr double pi = 3.14159265358979323846;
+
+auto poisson() {
+  return make_coefficients<2>()
+      .with_diffusion(1.0)
+      .with_source(
+          [](const Point<2>& x) { return 2 * pi * pi * std::sin(pi * x[0]) * std::sin(pi * x[1]); })
+      .with_dirichlet(0.0);
+}
+
+/// The Poisson system on `cells` × `cells` squares (2 triangles each) in polygons of ~4
+/// triangles, degree p, as an AIJ matrix and a rhs.
+struct PoissonSystem {
+  PolytopicMesh<2> mesh;
+  petsc::AijMatrix aij;
+  std::vector<double> rhs;
+
+  PoissonSystem(int cells, int p) : mesh(polygons(cells, p)) {
+    Assembler<2> assembler(mesh, BoundaryConditions::all_dirichlet());
+    BlockMatrix<double> matrix = assembler.make_matrix();
+    rhs = assembler.make_vector();
+    assembler.assemble(poisson(), matrix, rhs);
+    aij = petsc::AijMatrix(*assembler.pattern());
+    aij.update(matrix);
+  }
+
+ private:
+  static PolytopicMesh<2> polygons(int cells, int p) {
+    const auto fine = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(cells, 0.2, 3));
+    return PolytopicMesh<2>(fine, agglomerate_by_cell_count(*fine, 4).element_of_cell, p);
+  }
+};
+
+struct MultigridSolve {
+  GlobalIndex dofs = 0;
+  int levels = 0;
+  PetscInt iterations = 0;
+  double difference_to_direct = 0;  ///< max |x − x_LU| / max |x_LU|
+};
+
+/// PoissonSystem(cells, p) solved with CG + PCMG (prefix "mg_test_") and with LU.
+MultigridSolve solve_with_multigrid(int cells, int p) {
+  const PoissonSystem system(cells, p);
+  const PolytopicMesh<2>& mesh = system.mesh;
+  const petsc::AijMatrix& aij = system.aij;
+  const std::vector<double>& rhs = system.rhs;
+
+  // Coarsened down to a few elements, so the levels grow with the mesh.
+  HierarchyOptions options;
+  options.coarsest_dofs = 100;
+  const AgglomerationHierarchy<2> hierarchy(mesh, options);
+  petsc::AgglomerationMultigrid multigrid(hierarchy);
+  const GlobalIndex n = GlobalIndex(rhs.size());
+  petsc::Vector b(n), x(n), direct(n);
+  petsc::copy_to_vec(rhs, b.vec());
+
+  MultigridSolve result;
+  result.dofs = n;
+  result.levels = multigrid.level_count();
+  {
+    ScopedOption ksp_type("-mg_test_ksp_type", "cg");
+    ScopedOption rtol("-mg_test_ksp_rtol", "1e-8");
+    petsc::LinearSolver solver(
+        aij.mat(), {.options_prefix = "mg_test_", .direct_solve_limit = 0, .dm = multigrid.dm()});
+    const petsc::SolveResult solve = solver.solve(b.vec(), x.vec());
+    result.iterations = solve.iterations;
+    PC pc = nullptr;
+    POLYDG_PETSC_CALL(KSPGetPC(solver.ksp(), &pc));
+    PetscInt pc_levels = 0;
+    POLYDG_PETSC_CALL(PCMGGetLevels(pc, &pc_levels));
+    BOOST_TEST(pc_levels == result.levels);  // every level without -pc_mg_levels
+  }
+  {
+    ScopedOption ksp_type("-lu_test_ksp_type", "preonly");
+    ScopedOption pc_type("-lu_test_pc_type", "lu");
+    petsc::LinearSolver solver(aij.mat(), {.options_prefix = "lu_test_"});
+    solver.solve(b.vec(), direct.vec());
+  }
+  std::vector<double> multigrid_solution(static_cast<std::size_t>(n)),
+      direct_solution(static_cast<std::size_t>(n));
+  petsc::copy_from_vec(x.vec(), multigrid_solution);
+  petsc::copy_from_vec(direct.vec(), direct_solution);
+  double difference = 0, largest = 0;
+  for (std::size_t i = 0; i < direct_solution.size(); ++i) {
+    difference = std::max(difference, std::abs(multigrid_solution[i] - direct_solution[i]));
+    largest = std::max(largest, std::abs(direct_solution[i]));
+  }
+  result.difference_to_direct = difference / largest;
+  return result;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(poisson_iterations_do_not_grow_with_the_mesh) {
+  for (int p = 1; p <= 3; ++p) {
+    std::vector<PetscInt> iterations;  // per size
+    for (int cells : {16, 32, 64, 128}) {
+      const MultigridSolve solve = solve_with_multigrid(cells, p);
+      BOOST_TEST_MESSAGE("SIPG Poisson p = " << p << ", " << solve.dofs << " DoFs, " << solve.levels
+                                             << " levels: " << solve.iterations
+                                             << " CG iterations, |x - x_LU| / |x_LU| = "
+                                             << solve.difference_to_direct);
+      BOOST_TEST_INFO_SCOPE("p = " << p << ", " << cells << " cells per side");
+      BOOST_TEST(solve.levels >= 2);
+      BOOST_TEST(solve.iterations <= 15);
+      // rtol 1e-8 on the residual; the condition number of these systems (≲ 1e5) bounds the
+      // error's growth from it.
+      BOOST_TEST(solve.difference_to_direct <= 1e-4);
+      iterations.push_back(solve.iterations);
+    }
+    BOOST_TEST_MESSAGE("p = " << p << ": from " << iterations.front() << " to " << iterations.back()
+                              << " iterations over a 64-fold mesh");
+  }
+}
+
+BOOST_AUTO_TEST_CASE(more_levels_than_the_hierarchy_are_refused) {
+  const PoissonSystem system(16, 1);
+  const PolytopicMesh<2>& mesh = system.mesh;
+  const petsc::AijMatrix& aij = system.aij;
+  const std::vector<double>& rhs = system.rhs;
+  HierarchyOptions options;
+  options.max_levels = 2;
+  options.coarsest_dofs = 50;
+  const AgglomerationHierarchy<2> hierarchy(mesh, options);
+  petsc::AgglomerationMultigrid multigrid(hierarchy);
+  BOOST_TEST(multigrid.level_count() == 2);
+  ScopedOption levels("-deep_pc_mg_levels", "3");
+  ScopedOption ksp_type("-deep_ksp_type", "cg");
+  const GlobalIndex n = GlobalIndex(rhs.size());
+  petsc::Vector b(n), x(n);
+  petsc::copy_to_vec(rhs, b.vec());
+  const std::string message = error_message([&] {
+    petsc::LinearSolver solver(
+        aij.mat(), {.options_prefix = "deep_", .direct_solve_limit = 0, .dm = multigrid.dm()});
+    solver.solve(b.vec(), x.vec());
+  });
+  BOOST_TEST(contains(message, "level 1 is the coarsest of the hierarchy's 2 levels"), message);
+}
