@@ -12,13 +12,16 @@
 #include <string>
 #include <vector>
 
+#include "polydg/dg/agglomeration_hierarchy.hpp"
 #include "polydg/dg/assembler.hpp"
 #include "polydg/dg/error_norms.hpp"
 #include "polydg/io/solution_vtu.hpp"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
+#include "polydg/petsc/agglomeration_multigrid.hpp"
 #include "polydg/petsc/aij_matrix.hpp"
 #include "polydg/petsc/linear_solver.hpp"
+#include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
 
 namespace polydg::examples {
@@ -53,7 +56,18 @@ LevelResult solve_level(const std::shared_ptr<const SimplexMesh<2>>& fine, doubl
   aij.update(matrix);
   petsc::Vector b(*assembler.pattern()), x(*assembler.pattern());
   petsc::copy_to_vec(rhs, b.vec());
-  const petsc::SolveResult solve = petsc::solve(aij.mat(), b.vec(), x.vec());
+  // -pc_type mg: PCMG over the mesh's agglomeration hierarchy (docs/user-guide.md,
+  // "Agglomeration multigrid").
+  std::optional<AgglomerationHierarchy<2>> hierarchy;
+  std::optional<petsc::AgglomerationMultigrid> multigrid;
+  petsc::SolverOptions solver_options;
+  if (petsc::multigrid_requested("")) {
+    hierarchy.emplace(mesh);
+    multigrid.emplace(*hierarchy);
+    solver_options.dm = multigrid->dm();
+  }
+  const petsc::SolveResult solve =
+      petsc::solve(aij.mat(), b.vec(), x.vec(), nullptr, solver_options);
   std::vector<double> solution = assembler.make_vector();
   petsc::copy_from_vec(x.vec(), solution);
 

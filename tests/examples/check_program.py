@@ -111,7 +111,8 @@ def check_convergence(checks, command, data, arguments):
     problems = option(command, "--problem", "all")
     problems = all_problems if problems == "all" else problems.split(",")
     degrees = [int(p) for p in option(command, "--p", "1,2,3,4").split(",")]
-    levels = 1 if option(command, "--mesh", None) else int(option(command, "--levels", "4"))
+    # A --mesh file is one level unless --levels refines it (convergence's defaults).
+    levels = int(option(command, "--levels", "1" if option(command, "--mesh", None) else "4"))
     runs = data["runs"]
     checks.check(
         sorted((r["problem"], r["p"], r["level"]) for r in runs)

@@ -95,7 +95,8 @@ class DeviceSlabSolver {
       shell_.emplace(DenseBlockMatrix<double>(assembler_.make_host_matrix()),
                      options.solver.options_prefix, assembler_.host_pattern());
     make_slab_linear_solver(solver_, shell_ ? shell_->mat() : aij_.mat(), aij_.mat(),
-                            options.solver);
+                            with_multigrid(options, slab_, hierarchy_, multigrid_,
+                                           petsc::available(petsc::Placement::device)));
   }
 
   /// u_0 as a device-callable function of the spatial point; the march starts at t0.
@@ -200,6 +201,9 @@ class DeviceSlabSolver {
   // holds the shell's Mat, is destroyed before the operator the Mat calls.
   std::optional<SlabShellProducts<DeviceDenseBlockMatrix<double>, petsc::DeviceDenseBlockOperator>>
       shell_;
+  // -[prefix]pc_type mg: the slab's agglomeration hierarchy (before solver_, which uses it).
+  std::optional<AgglomerationHierarchy<3>> hierarchy_;
+  std::optional<petsc::AgglomerationMultigrid> multigrid_;
   petsc::Vector b_, x_;
   std::optional<petsc::LinearSolver> solver_;
   std::optional<Initial> initial_;

@@ -26,8 +26,10 @@
 #include <vector>
 
 #include "polydg/core/error.hpp"
+#include "polydg/dg/agglomeration_hierarchy.hpp"
 #include "polydg/dg/assembler.hpp"
 #include "polydg/dg/discrete_function.hpp"
+#include "polydg/petsc/agglomeration_multigrid.hpp"
 #include "polydg/petsc/aij_matrix.hpp"
 #include "polydg/petsc/dense_block_operator.hpp"
 #include "polydg/petsc/linear_solver.hpp"
@@ -103,6 +105,27 @@ inline SlabStep solve_slab_step(const SlabMarch::Step& step,
   return result;
 }
 
+/// The slab solvers' SolverOptions: options.solver, with the DM of an agglomeration hierarchy
+/// of `slab` (built into `hierarchy` and `multigrid`) where -[prefix]pc_type mg asks for PCMG.
+/// The slab's elements span the whole slab in time, so the hierarchy coarsens in space only.
+/// Throws polydg::Error for PQ slabs (BasisSpace::total_degree_times_last): the prolongation
+/// is built for total-degree bases.
+inline petsc::SolverOptions with_multigrid(const SlabSolverOptions& options,
+                                           const PolytopicMesh<3>& slab,
+                                           std::optional<AgglomerationHierarchy<3>>& hierarchy,
+                                           std::optional<petsc::AgglomerationMultigrid>& multigrid,
+                                           petsc::Placement placement = petsc::Placement::host) {
+  petsc::SolverOptions solver = options.solver;
+  if (!petsc::multigrid_requested(solver.options_prefix)) return solver;
+  require(options.assembly.space == BasisSpace::total_degree, "-", solver.options_prefix,
+          "pc_type mg: the agglomeration multigrid of a slab needs the P_p(κ × I_n) space "
+          "(BasisSpace::total_degree); PQ slabs have no prolongation yet");
+  hierarchy.emplace(slab);
+  multigrid.emplace(*hierarchy, placement);
+  solver.dm = multigrid->dm();
+  return solver;
+}
+
 /// The KSP of a slab march, its products on `matrix` and its preconditioner from
 /// `preconditioner_matrix`: LinearSolver's defaults, then the options database
 /// (options.options_prefix), and the previous slab's solution as the initial guess of an
@@ -135,7 +158,7 @@ class SlabSolver {
     if (options.products == SlabProducts::dense_blocks)
       shell_.emplace(matrix_, options.solver.options_prefix);
     make_slab_linear_solver(solver_, shell_ ? shell_->mat() : aij_.mat(), aij_.mat(),
-                            options.solver);
+                            with_multigrid(options, slab_, hierarchy_, multigrid_));
   }
 
   /// u_0 as a function of the spatial point; the march starts at t0.
@@ -215,6 +238,9 @@ class SlabSolver {
   // SlabProducts::dense_blocks: the KSP's operator. Declared before solver_, so its KSP, which
   // holds the shell's Mat, is destroyed before the operator the Mat calls.
   std::optional<SlabShellProducts<DenseBlockMatrix<double>, petsc::DenseBlockOperator>> shell_;
+  // -[prefix]pc_type mg: the slab's agglomeration hierarchy (before solver_, which uses it).
+  std::optional<AgglomerationHierarchy<3>> hierarchy_;
+  std::optional<petsc::AgglomerationMultigrid> multigrid_;
   petsc::Vector b_, x_;
   std::optional<petsc::LinearSolver> solver_;
   std::function<double(const Point<2>&)> initial_;
