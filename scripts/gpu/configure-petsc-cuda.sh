@@ -9,7 +9,9 @@
 #   (device call, carry [".devdeps-cuda", "build-pack"])
 #   POLYDG_DEVDEPS=.devdeps-cuda bash scripts/gpu/prebuilt-check.sh [COMMAND]
 # .devdeps-cuda/ comes from bash ../shared/device/stage-deps-cuda.sh (23 MB; with the pack
-# under the device tool's 64 MiB).
+# under the device tool's 64 MiB). The CPU tests run here against this PETSc too (build-pc has
+# POLYDG_GPU_PROGRAMS=ON; OFF for a CPU-only pass); the install test finds it through
+#   PKG_CONFIG_PATH=/opt/petsc-cuda/pc LD_LIBRARY_PATH=/opt/petsc-cuda/lib ctest -L cpu
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 archive="$root/../shared/device/petsc-3.26.1-cuda-sm90.tar.xz"
