@@ -75,15 +75,18 @@ bool option_given(KSP ksp, const char* name) {
   return given == PETSC_TRUE;
 }
 
-/// The value of -[prefix]ksp_type, empty when it is not given.
-std::string ksp_type_option(KSP ksp) {
+/// The value of -[prefix]`name`, empty when it is not given.
+std::string option_value(KSP ksp, const char* name) {
   const char* prefix = nullptr;
   POLYDG_PETSC_CALL(KSPGetOptionsPrefix(ksp, &prefix));
-  char type[256] = "";
+  char value[256] = "";
   PetscBool given = PETSC_FALSE;
-  POLYDG_PETSC_CALL(PetscOptionsGetString(nullptr, prefix, "-ksp_type", type, sizeof type, &given));
-  return given == PETSC_TRUE ? std::string(type) : std::string();
+  POLYDG_PETSC_CALL(PetscOptionsGetString(nullptr, prefix, name, value, sizeof value, &given));
+  return given == PETSC_TRUE ? std::string(value) : std::string();
 }
+
+/// The value of -[prefix]ksp_type, empty when it is not given.
+std::string ksp_type_option(KSP ksp) { return option_value(ksp, "-ksp_type"); }
 
 int rank_count(Mat matrix) {
   MPI_Comm communicator = MPI_COMM_NULL;
@@ -172,8 +175,17 @@ void set_agglomeration_multigrid_defaults(KSP ksp, DM dm, Mat preconditioner_mat
   POLYDG_PETSC_CALL(KSPGetPC(ksp, &pc));
   POLYDG_PETSC_CALL(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCMG, &multigrid));
   if (multigrid != PETSC_TRUE) return;
-  if (!option_given(ksp, "-pc_mg_galerkin"))
+  if (!option_given(ksp, "-pc_mg_galerkin")) {
     POLYDG_PETSC_CALL(PCMGSetGalerkin(pc, PC_MG_GALERKIN_BOTH));
+  } else {
+    const char* prefix = nullptr;
+    POLYDG_PETSC_CALL(KSPGetOptionsPrefix(ksp, &prefix));
+    require(option_value(ksp, "-pc_mg_galerkin") != "none", "polydg::petsc::LinearSolver: -",
+            prefix != nullptr ? prefix : "",
+            "pc_mg_galerkin none asks for rediscretised coarse operators, which the "
+            "agglomeration hierarchy does not provide yet; its coarse operators are Galerkin "
+            "products (-pc_mg_galerkin both, the default)");
+  }
   if (!option_given(ksp, "-pc_mg_cycle_type"))
     POLYDG_PETSC_CALL(PCMGSetCycleType(pc, PC_MG_CYCLE_W));
   PetscInt block_size = 1, levels = 0;

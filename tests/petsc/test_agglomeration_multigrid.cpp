@@ -7,7 +7,8 @@
 //    rtol 1e-8 in at most 15 iterations at every size — the bound the project set for it — to
 //    the solution of a direct solve;
 //  * -pc_mg_levels above the hierarchy's levels is refused naming the coarsest level, and the
-//    DM's refinement level gives PCMG every level when -pc_mg_levels is absent.
+//    DM's refinement level gives PCMG every level when -pc_mg_levels is absent;
+//  * -pc_mg_galerkin none (rediscretised levels, not provided yet) is refused by name.
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <memory>
@@ -173,4 +174,20 @@ BOOST_AUTO_TEST_CASE(more_levels_than_the_hierarchy_are_refused) {
     solver.solve(b.vec(), x.vec());
   });
   BOOST_TEST(contains(message, "level 1 is the coarsest of the hierarchy's 2 levels"), message);
+}
+
+BOOST_AUTO_TEST_CASE(rediscretised_levels_are_refused_by_name) {
+  const PoissonSystem system(16, 1);
+  HierarchyOptions options;
+  options.coarsest_dofs = 50;
+  const AgglomerationHierarchy<2> hierarchy(system.mesh, options);
+  petsc::AgglomerationMultigrid multigrid(hierarchy);
+  ScopedOption galerkin("-none_pc_mg_galerkin", "none");
+  const std::string message = error_message([&] {
+    petsc::LinearSolver solver(
+        system.aij.mat(),
+        {.options_prefix = "none_", .direct_solve_limit = 0, .dm = multigrid.dm()});
+  });
+  BOOST_TEST(contains(message, "-none_pc_mg_galerkin none asks for rediscretised coarse operators"),
+             message);
 }
