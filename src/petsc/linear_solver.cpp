@@ -191,6 +191,16 @@ void set_agglomeration_multigrid_defaults(KSP ksp, DM dm, Mat preconditioner_mat
   PetscInt block_size = 1, levels = 0;
   POLYDG_PETSC_CALL(MatGetBlockSize(preconditioner_matrix, &block_size));
   POLYDG_PETSC_CALL(PCMGGetLevels(pc, &levels));
+  if (levels == 1) {
+    // A hierarchy of one level (a problem of at most HierarchyOptions::coarsest_dofs unknowns):
+    // PETSc would smooth on it; the coarsest level's solve is a direct one.
+    KSP coarse = nullptr;
+    PC coarse_pc = nullptr;
+    POLYDG_PETSC_CALL(PCMGGetCoarseSolve(pc, &coarse));
+    POLYDG_PETSC_CALL(KSPSetType(coarse, KSPPREONLY));
+    POLYDG_PETSC_CALL(KSPGetPC(coarse, &coarse_pc));
+    POLYDG_PETSC_CALL(PCSetType(coarse_pc, PCLU));
+  }
   for (PetscInt level = 1; level < levels; ++level) {
     KSP smoother = nullptr;
     PC smoother_pc = nullptr;

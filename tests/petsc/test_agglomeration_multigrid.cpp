@@ -6,6 +6,9 @@
 //    the hierarchy (Galerkin levels, W-cycles, Chebyshev on the element blocks) converges to
 //    rtol 1e-8 in at most 15 iterations at every size — the bound the project set for it — to
 //    the solution of a direct solve;
+//  * anisotropic advection-diffusion-reaction (nonsymmetric: GMRES), p = 1 and 3, on unit
+//    squares and a Gmsh domain refined once and twice: the direct solve's solution (the
+//    iteration counts are reported);
 //  * -pc_mg_levels above the hierarchy's levels is refused naming the coarsest level, and the
 //    DM's refinement level gives PCMG every level when -pc_mg_levels is absent;
 //  * -pc_mg_galerkin none (rediscretised levels, not provided yet) is refused by name.
@@ -22,6 +25,8 @@
 #include "polydg/dg/coefficients.hpp"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
+#include "polydg/mesh/gmsh_reader.hpp"
+#include "polydg/mesh/refinement.hpp"
 #include "polydg/petsc/agglomeration_multigrid.hpp"
 #include "polydg/petsc/aij_matrix.hpp"
 #include "polydg/petsc/linear_solver.hpp"
@@ -47,26 +52,41 @@ auto poisson() {
       .with_dirichlet(0.0);
 }
 
-/// The Poisson system on `cells` × `cells` squares (2 triangles each) in polygons of ~4
-/// triangles, degree p, as an AIJ matrix and a rhs.
-struct PoissonSystem {
+/// Anisotropic advection-diffusion-reaction: a full diffusion tensor, advection across the
+/// mesh, the nonsymmetric case of the IP-DG system.
+auto advection_diffusion_reaction() {
+  Tensor<2> a{};
+  a[0][0] = 1.0;
+  a[1][1] = 0.1;
+  a[0][1] = a[1][0] = 0.2;
+  return make_coefficients<2>()
+      .with_diffusion(a)
+      .with_advection(Point<2>{{2.0, -1.0}})
+      .with_reaction(0.5)
+      .with_source([](const Point<2>& x) { return 1 + x[0] * x[1]; })
+      .with_dirichlet(0.0);
+}
+
+std::shared_ptr<const SimplexMesh<2>> unit_square(int cells) {
+  return std::make_shared<const SimplexMesh<2>>(unit_square_mesh(cells, 0.2, 3));
+}
+
+/// The IP-DG system of `data` on `fine` in polygons of ~4 triangles, degree p, as an AIJ matrix
+/// and a rhs.
+struct DgSystem {
   PolytopicMesh<2> mesh;
   petsc::AijMatrix aij;
   std::vector<double> rhs;
 
-  PoissonSystem(int cells, int p) : mesh(polygons(cells, p)) {
+  template <class Data>
+  DgSystem(const std::shared_ptr<const SimplexMesh<2>>& fine, int p, const Data& data)
+      : mesh(fine, agglomerate_by_cell_count(*fine, 4).element_of_cell, p) {
     Assembler<2> assembler(mesh, BoundaryConditions::all_dirichlet());
     BlockMatrix<double> matrix = assembler.make_matrix();
     rhs = assembler.make_vector();
-    assembler.assemble(poisson(), matrix, rhs);
+    assembler.assemble(data, matrix, rhs);
     aij = petsc::AijMatrix(*assembler.pattern());
     aij.update(matrix);
-  }
-
- private:
-  static PolytopicMesh<2> polygons(int cells, int p) {
-    const auto fine = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(cells, 0.2, 3));
-    return PolytopicMesh<2>(fine, agglomerate_by_cell_count(*fine, 4).element_of_cell, p);
   }
 };
 
@@ -77,9 +97,8 @@ struct MultigridSolve {
   double difference_to_direct = 0;  ///< max |x − x_LU| / max |x_LU|
 };
 
-/// PoissonSystem(cells, p) solved with CG + PCMG (prefix "mg_test_") and with LU.
-MultigridSolve solve_with_multigrid(int cells, int p) {
-  const PoissonSystem system(cells, p);
+/// `system` solved with `ksp_type` (cg, gmres) + PCMG (prefix "mg_test_") and with LU.
+MultigridSolve solve_with_multigrid(const DgSystem& system, const std::string& ksp_type) {
   const PolytopicMesh<2>& mesh = system.mesh;
   const petsc::AijMatrix& aij = system.aij;
   const std::vector<double>& rhs = system.rhs;
@@ -97,7 +116,7 @@ MultigridSolve solve_with_multigrid(int cells, int p) {
   result.dofs = n;
   result.levels = multigrid.level_count();
   {
-    ScopedOption ksp_type("-mg_test_ksp_type", "cg");
+    ScopedOption krylov("-mg_test_ksp_type", ksp_type);
     ScopedOption rtol("-mg_test_ksp_rtol", "1e-8");
     petsc::LinearSolver solver(
         aij.mat(), {.options_prefix = "mg_test_", .direct_solve_limit = 0, .dm = multigrid.dm()});
@@ -110,8 +129,8 @@ MultigridSolve solve_with_multigrid(int cells, int p) {
     BOOST_TEST(pc_levels == result.levels);  // every level without -pc_mg_levels
   }
   {
-    ScopedOption ksp_type("-lu_test_ksp_type", "preonly");
-    ScopedOption pc_type("-lu_test_pc_type", "lu");
+    ScopedOption preonly("-lu_test_ksp_type", "preonly");
+    ScopedOption lu("-lu_test_pc_type", "lu");
     petsc::LinearSolver solver(aij.mat(), {.options_prefix = "lu_test_"});
     solver.solve(b.vec(), direct.vec());
   }
@@ -134,7 +153,8 @@ BOOST_AUTO_TEST_CASE(poisson_iterations_do_not_grow_with_the_mesh) {
   for (int p = 1; p <= 3; ++p) {
     std::vector<PetscInt> iterations;  // per size
     for (int cells : {16, 32, 64, 128}) {
-      const MultigridSolve solve = solve_with_multigrid(cells, p);
+      const MultigridSolve solve =
+          solve_with_multigrid(DgSystem(unit_square(cells), p, poisson()), "cg");
       BOOST_TEST_MESSAGE("SIPG Poisson p = " << p << ", " << solve.dofs << " DoFs, " << solve.levels
                                              << " levels: " << solve.iterations
                                              << " CG iterations, |x - x_LU| / |x_LU| = "
@@ -152,8 +172,35 @@ BOOST_AUTO_TEST_CASE(poisson_iterations_do_not_grow_with_the_mesh) {
   }
 }
 
+// The nonsymmetric case (GMRES) on the unit square and on a Gmsh domain refined twice: the
+// multigrid-preconditioned GMRES reaches the direct solution. Its counts are reported, not
+// bounded: the project's bound of 15 holds for Poisson but not yet here (17-30 iterations with
+// the default smoothers; docs/user-guide.md, "Agglomeration multigrid").
+BOOST_AUTO_TEST_CASE(advection_diffusion_reaction_iterations_stay_bounded) {
+  const auto gmsh = std::make_shared<const SimplexMesh<2>>(
+      read_gmsh<2>(std::string(POLYDG_TEST_DATA_DIR) + "/gmsh/square_hole_v41.msh"));
+  std::vector<std::pair<std::string, std::shared_ptr<const SimplexMesh<2>>>> meshes = {
+      {"unit square 32", unit_square(32)}, {"unit square 64", unit_square(64)}};
+  meshes.emplace_back("Gmsh square with a hole, refined once",
+                      std::make_shared<const SimplexMesh<2>>(refine(*gmsh)));
+  meshes.emplace_back("Gmsh square with a hole, refined twice",
+                      std::make_shared<const SimplexMesh<2>>(refine(refine(*gmsh))));
+  for (int p = 1; p <= 3; p += 2) {
+    for (const auto& [name, fine] : meshes) {
+      const MultigridSolve solve =
+          solve_with_multigrid(DgSystem(fine, p, advection_diffusion_reaction()), "gmres");
+      BOOST_TEST_MESSAGE("advection-diffusion-reaction p = "
+                         << p << ", " << name << ", " << solve.dofs << " DoFs, " << solve.levels
+                         << " levels: " << solve.iterations << " GMRES iterations");
+      BOOST_TEST_INFO_SCOPE("p = " << p << ", " << name);
+      BOOST_TEST(solve.levels >= 2);
+      BOOST_TEST(solve.difference_to_direct <= 1e-4);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(more_levels_than_the_hierarchy_are_refused) {
-  const PoissonSystem system(16, 1);
+  const DgSystem system(unit_square(16), 1, poisson());
   const PolytopicMesh<2>& mesh = system.mesh;
   const petsc::AijMatrix& aij = system.aij;
   const std::vector<double>& rhs = system.rhs;
@@ -177,7 +224,7 @@ BOOST_AUTO_TEST_CASE(more_levels_than_the_hierarchy_are_refused) {
 }
 
 BOOST_AUTO_TEST_CASE(rediscretised_levels_are_refused_by_name) {
-  const PoissonSystem system(16, 1);
+  const DgSystem system(unit_square(16), 1, poisson());
   HierarchyOptions options;
   options.coarsest_dofs = 50;
   const AgglomerationHierarchy<2> hierarchy(system.mesh, options);
