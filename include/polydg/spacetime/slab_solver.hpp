@@ -120,7 +120,9 @@ inline petsc::SolverOptions with_multigrid(const SlabSolverOptions& options,
   require(options.assembly.space == BasisSpace::total_degree, "-", solver.options_prefix,
           "pc_type mg: the agglomeration multigrid of a slab needs the P_p(κ × I_n) space "
           "(BasisSpace::total_degree); PQ slabs have no prolongation yet");
-  hierarchy.emplace(slab);
+  HierarchyOptions levels;
+  levels.coarsening_factor = 4;  // in space, as in 2D
+  hierarchy.emplace(slab, levels);
   multigrid.emplace(*hierarchy, placement);
   solver.dm = multigrid->dm();
   return solver;

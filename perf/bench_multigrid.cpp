@@ -1,0 +1,258 @@
+// Benchmark of the agglomeration multigrid against PETSc's algebraic preconditioners on the same
+// AIJ matrix, one rank, to rtol 1e-8 (docs/performance.md, "Agglomeration multigrid"):
+//   * agglomeration MG: AgglomerationHierarchy + AgglomerationMultigrid through LinearSolver's
+//     defaults (Galerkin levels, W-cycles, Chebyshev on the element blocks);
+//   * GAMG (PETSc's smoothed aggregation), with PETSc's defaults;
+//   * ILU(0) as the preconditioner of GMRES(100) (what a user tries first);
+// on two systems: SIPG Poisson on an agglomerated unit square (CG; symmetric) and the heat
+// demo's 2D+1 slab on the oscillating domain (GMRES(100); nonsymmetric). Set-up (hierarchy +
+// PCSetUp) and solve are timed apart; a solver that does not converge in --max-iterations is
+// reported with its reason.
+//
+//   build/bin/bench_multigrid [--problem poisson,slab] [--p 1,2,3] [--cells-per-side 64]
+//                             [--max-iterations 2000] [--json FILE] [PETSc options]
+#include <petscksp.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench_provenance.hpp"
+#include "heat_slab_problem.hpp"
+#include "polydg/core/command_line.hpp"
+#include "polydg/core/error.hpp"
+#include "polydg/dg/agglomeration_hierarchy.hpp"
+#include "polydg/dg/assembler.hpp"
+#include "polydg/mesh/agglomeration.hpp"
+#include "polydg/mesh/generators.hpp"
+#include "polydg/mesh/oscillating_domain.hpp"
+#include "polydg/petsc/agglomeration_multigrid.hpp"
+#include "polydg/petsc/aij_matrix.hpp"
+#include "polydg/petsc/linear_solver.hpp"
+#include "polydg/petsc/petsc_error.hpp"
+#include "polydg/petsc/petsc_vector.hpp"
+#include "polydg/petsc/session.hpp"
+#include "polydg/spacetime/slab_mesh.hpp"
+
+namespace {
+
+using namespace polydg;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+struct Row {
+  std::string problem, solver, reason;
+  int p = 0, levels = 0;
+  long long dofs = 0;
+  PetscInt iterations = 0;
+  double setup_s = 0, solve_s = 0;
+};
+
+/// One assembled system: its AIJ matrix, rhs, and the mesh the hierarchy coarsens.
+template <int Dim>
+struct System {
+  PolytopicMesh<Dim> mesh;
+  petsc::AijMatrix aij;
+  std::vector<double> rhs;
+};
+
+System<2> poisson_system(int cells_per_side, int p) {
+  const auto fine =
+      std::make_shared<const SimplexMesh<2>>(unit_square_mesh(cells_per_side, 0.2, 3));
+  System<2> system{
+      PolytopicMesh<2>(fine, agglomerate_by_cell_count(*fine, 4).element_of_cell, p), {}, {}};
+  Assembler<2> assembler(system.mesh, BoundaryConditions::all_dirichlet());
+  BlockMatrix<double> matrix = assembler.make_matrix();
+  system.rhs = assembler.make_vector();
+  const double pi = 3.14159265358979323846;
+  assembler.assemble(make_coefficients<2>()
+                         .with_diffusion(1.0)
+                         .with_source([pi](const Point<2>& x) {
+                           return 2 * pi * pi * std::sin(pi * x[0]) * std::sin(pi * x[1]);
+                         })
+                         .with_dirichlet(0.0),
+                     matrix, system.rhs);
+  system.aij = petsc::AijMatrix(*assembler.pattern());
+  system.aij.update(matrix);
+  return system;
+}
+
+System<3> slab_system(int cells_per_side, int p) {
+  OscillatingDomain domain;
+  domain.cells_per_side = cells_per_side;
+  const auto fine = std::make_shared<const SimplexMesh<2>>(oscillating_domain_mesh(domain));
+  const PolytopicMesh<2> spatial(fine, agglomerate_by_cell_count(*fine, 3).element_of_cell, p);
+  System<3> system{make_slab_mesh(spatial), {}, {}};
+  Assembler<3> assembler(system.mesh, bench::heat_slab_conditions());
+  BlockMatrix<double> matrix = assembler.make_matrix();
+  system.rhs = assembler.make_vector();
+  assembler.assemble(bench::heat_slab_coefficients(), matrix, system.rhs);
+  system.aij = petsc::AijMatrix(*assembler.pattern());
+  system.aij.update(matrix);
+  return system;
+}
+
+/// Solves `system` with `solver` ("agglomeration MG", "GAMG", "ILU(0)"), Krylov `krylov`.
+template <int Dim>
+Row solve(const System<Dim>& system, const std::string& problem, int p, const std::string& solver,
+          const char* krylov, int max_iterations) {
+  Row row;
+  row.problem = problem;
+  row.solver = solver;
+  row.p = p;
+  row.dofs = (long long)system.rhs.size();
+  const auto start = Clock::now();
+  std::optional<AgglomerationHierarchy<Dim>> hierarchy;
+  std::optional<petsc::AgglomerationMultigrid> multigrid;
+  petsc::SolverOptions options{.options_prefix = "bench_", .direct_solve_limit = 0};
+  const std::string ksp_option = "-bench_ksp_type", pc_option = "-bench_pc_type";
+  POLYDG_PETSC_CALL(PetscOptionsSetValue(nullptr, ksp_option.c_str(), krylov));
+  POLYDG_PETSC_CALL(PetscOptionsSetValue(nullptr, "-bench_ksp_rtol", "1e-8"));
+  POLYDG_PETSC_CALL(
+      PetscOptionsSetValue(nullptr, "-bench_ksp_max_it", std::to_string(max_iterations).c_str()));
+  POLYDG_PETSC_CALL(PetscOptionsSetValue(nullptr, "-bench_ksp_gmres_restart", "100"));
+  if (solver == "agglomeration MG") {
+    // A slab's elements span the slab in time: it coarsens in space, 4 per level as in 2D.
+    HierarchyOptions hierarchy_options;
+    hierarchy_options.coarsening_factor = 4;
+    hierarchy.emplace(system.mesh, hierarchy_options);
+    multigrid.emplace(*hierarchy);
+    options.dm = multigrid->dm();
+    row.levels = multigrid->level_count();
+    POLYDG_PETSC_CALL(PetscOptionsSetValue(nullptr, pc_option.c_str(), PCMG));
+  } else {
+    POLYDG_PETSC_CALL(
+        PetscOptionsSetValue(nullptr, pc_option.c_str(), solver == "GAMG" ? PCGAMG : PCILU));
+  }
+  options.on_divergence = petsc::DivergencePolicy::report;
+  petsc::LinearSolver linear_solver(system.aij.mat(), options);
+  petsc::Vector b(GlobalIndex(system.rhs.size())), x(GlobalIndex(system.rhs.size()));
+  petsc::copy_to_vec(system.rhs, b.vec());
+  POLYDG_PETSC_CALL(KSPSetUp(linear_solver.ksp()));
+  PC pc = nullptr;
+  POLYDG_PETSC_CALL(KSPGetPC(linear_solver.ksp(), &pc));
+  POLYDG_PETSC_CALL(PCSetUp(pc));
+  row.setup_s = seconds_since(start);
+  const auto solve_start = Clock::now();
+  const petsc::SolveResult result = linear_solver.solve(b.vec(), x.vec());
+  row.solve_s = seconds_since(solve_start);
+  row.iterations = result.iterations;
+  row.reason = result.reason_text;
+  for (const char* name : {"-bench_ksp_type", "-bench_pc_type", "-bench_ksp_rtol",
+                           "-bench_ksp_max_it", "-bench_ksp_gmres_restart"})
+    POLYDG_PETSC_CALL(PetscOptionsClearValue(nullptr, name));
+  std::printf("%-6s %2d %10lld %-18s %6d %6d %9.3f %9.3f  %s\n", problem.c_str(), p, row.dofs,
+              solver.c_str(), row.levels, int(row.iterations), row.setup_s, row.solve_s,
+              row.reason.c_str());
+  std::fflush(stdout);
+  return row;
+}
+
+constexpr const char* usage = R"(Usage: bench_multigrid [options] [PETSc options]
+The agglomeration multigrid against GAMG and ILU(0) on the same AIJ matrix, rtol 1e-8, one rank:
+SIPG Poisson (CG) on an agglomerated unit square and the heat slab (GMRES(100)).
+  --problem LIST        poisson, slab or both (default poisson,slab)
+  --p LIST              degrees (default 1,2,3)
+  --cells-per-side N    squares per side of the mesh (default 64; the slab: the oscillating
+                        domain's cells per side)
+  --max-iterations N    per solve (default 2000)
+  --json FILE           also write the rows as JSON
+  --help                this text
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string started = bench::utc_now();
+  std::vector<std::string> problems = {"poisson", "slab"};
+  std::vector<int> degrees = {1, 2, 3};
+  int cells = 64, max_iterations = 2000;
+  std::string json_path;
+  std::vector<char*> petsc_arguments = {argv[0]};
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string flag = argv[i];
+      if (flag == "--help") {
+        std::fputs(usage, stdout);
+        return 0;
+      }
+      if (flag.rfind("--", 0) != 0) {
+        petsc_arguments.push_back(argv[i]);
+        continue;
+      }
+      require(i + 1 < argc, "option ", flag, " needs a value (see --help)");
+      const std::string value = argv[++i];
+      if (flag == "--problem") {
+        problems.clear();
+        for (std::size_t from = 0; from <= value.size();) {
+          const std::size_t comma = std::min(value.find(',', from), value.size());
+          problems.push_back(value.substr(from, comma - from));
+          require(problems.back() == "poisson" || problems.back() == "slab", "--problem ",
+                  problems.back(), ": use poisson or slab");
+          from = comma + 1;
+        }
+      } else if (flag == "--p") {
+        degrees = parse_integer_list(flag, value);
+      } else if (flag == "--cells-per-side") {
+        cells = parse_integer(flag, value);
+      } else if (flag == "--max-iterations") {
+        max_iterations = parse_integer(flag, value);
+      } else if (flag == "--json") {
+        json_path = value;
+      } else {
+        raise("unknown option ", flag, " (see --help)");
+      }
+    }
+  } catch (const std::exception& error) {
+    std::cerr << "bench_multigrid: " << error.what() << '\n';
+    return 1;
+  }
+  petsc_arguments.push_back(nullptr);
+  int petsc_argc = int(petsc_arguments.size()) - 1;
+  char** petsc_argv = petsc_arguments.data();
+  petsc::Session session(petsc_argc, petsc_argv);
+  std::vector<Row> rows;
+  try {
+    std::printf("%-6s %2s %10s %-18s %6s %6s %9s %9s  %s\n", "system", "p", "DoFs", "solver",
+                "levels", "its", "setup_s", "solve_s", "reason");
+    for (const std::string& problem : problems)
+      for (const int p : degrees) {
+        if (problem == "poisson") {
+          const System<2> system = poisson_system(cells, p);
+          for (const char* solver : {"agglomeration MG", "GAMG", "ILU(0)"})
+            rows.push_back(solve(system, problem, p, solver, KSPCG, max_iterations));
+        } else {
+          const System<3> system = slab_system(cells, p);
+          for (const char* solver : {"agglomeration MG", "GAMG", "ILU(0)"})
+            rows.push_back(solve(system, problem, p, solver, KSPGMRES, max_iterations));
+        }
+      }
+    if (!json_path.empty()) {
+      std::ofstream json(json_path);
+      require(bool(json), "bench_multigrid: cannot write ", json_path);
+      json << "{" << bench::provenance_json(argc, argv, started) << ", \"rtol\": 1e-8, \"rows\": [";
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        const Row& r = rows[i];
+        json << (i ? ", " : "") << "{\"problem\": \"" << r.problem << "\", \"p\": " << r.p
+             << ", \"dofs\": " << r.dofs << ", \"solver\": \"" << r.solver
+             << "\", \"levels\": " << r.levels << ", \"iterations\": " << r.iterations
+             << ", \"setup_s\": " << r.setup_s << ", \"solve_s\": " << r.solve_s
+             << ", \"reason\": \"" << r.reason << "\"}";
+      }
+      json << "]}\n";
+    }
+  } catch (const std::exception& error) {
+    std::cerr << "bench_multigrid: " << error.what() << '\n';
+    return 1;
+  }
+  return 0;
+}
