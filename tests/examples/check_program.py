@@ -66,6 +66,15 @@ def check_ksp_iterations(checks, command, iterations, name):
     ksp_type = option(command, "-ksp_type", "preonly")
     if ksp_type == "preonly":
         checks.check(all(i == 1 for i in iterations), f"{name}: one iteration each (preonly)")
+    elif option(command, "-pc_type", None) == "mg":
+        # A problem within one level of the agglomeration hierarchy is solved directly (one
+        # iteration); the others iterate.
+        most = int(option(command, "-ksp_max_it", "10000"))
+        checks.check(
+            all(1 <= i <= most for i in iterations) and max(iterations) > 1,
+            f"{name}: {ksp_type} + mg made {min(iterations)}..{max(iterations)} iterations, in "
+            f"[1, {most}], more than one somewhere",
+        )
     else:
         most = int(option(command, "-ksp_max_it", "10000"))
         checks.check(
