@@ -3,7 +3,7 @@
 # here: scripts/gpu/configure-petsc-cuda.sh, then
 #   POLYDG_PACK_BUILD=build-pc POLYDG_DEVDEPS=.devdeps-cuda scripts/gpu/pack-binaries.sh \
 #     test_device_vectors test_cuda_petsc_shell test_device_point_coefficients bench_ksp heat \
-#     solve_saved_system
+#     solve_saved_system bench_multigrid
 # Stages (STAGES, default "tests ksp steps cpu"), outputs in $OUT:
 #   tests  every packed test (prebuilt-check.sh; memcheck on POLYDG_MEMCHECK)
 #   ksp    bench_ksp: GMRES per iteration, host and device Vecs → ksp.{json,txt}
@@ -11,6 +11,8 @@
 #          ≥ 2 M DoFs, one run per preconditioner in PCS → step-p<P>-<pc>.json, steps.txt
 #   cpu    the P_2 step's system (heat --save-system) solved by PETSc alone on CPU_RANKS ranks,
 #          one run per CPU_SOLVERS entry, each stopped after CPU_TIMEOUT s → cpu-*.json, cpu.txt
+#   multigrid  bench_multigrid on the host (agglomeration MG, GAMG, ILU; MULTIGRID_CELLS cells
+#          per side) → multigrid.{json,txt} (not in the default STAGES: it runs on the CPU)
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${OUT:-$root/build-pack/out}"
@@ -67,5 +69,10 @@ if [[ " $stages " == *" cpu "* ]] && [ -f build/slab-p2.bin ]; then
     [ $code = 124 ] && echo "stopped after ${CPU_TIMEOUT:-120} s" >> "$out/cpu.txt"
     tail -2 "$out/cpu.txt"
   done
+fi
+if [[ " $stages " == *" multigrid "* ]]; then
+  "$bin/bench_multigrid" --cells-per-side "${MULTIGRID_CELLS:-256}" --json "$out/multigrid.json" \
+    > "$out/multigrid.txt" 2>&1 || status=1
+  tail -20 "$out/multigrid.txt"
 fi
 exit "$status"
