@@ -192,14 +192,7 @@ int main(int argc, char** argv) {
       require(i + 1 < argc, "option ", flag, " needs a value (see --help)");
       const std::string value = argv[++i];
       if (flag == "--problem") {
-        problems.clear();
-        for (std::size_t from = 0; from <= value.size();) {
-          const std::size_t comma = std::min(value.find(',', from), value.size());
-          problems.push_back(value.substr(from, comma - from));
-          require(problems.back() == "poisson" || problems.back() == "slab", "--problem ",
-                  problems.back(), ": use poisson or slab");
-          from = comma + 1;
-        }
+        problems = parse_choice_list(flag, value, {"poisson", "slab"});
       } else if (flag == "--p") {
         degrees = parse_integer_list(flag, value);
       } else if (flag == "--cells-per-side") {

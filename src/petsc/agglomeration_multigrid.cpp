@@ -13,6 +13,7 @@
 #include "polydg/core/error.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "single_rank.hpp"
+#include "string_option.hpp"
 
 namespace polydg::petsc {
 
@@ -253,12 +254,7 @@ Mat AgglomerationMultigrid::prolongation(int level) const {
 }
 
 bool multigrid_requested(const std::string& options_prefix) {
-  char type[64] = "";
-  PetscBool given = PETSC_FALSE;
-  POLYDG_PETSC_CALL(PetscOptionsGetString(nullptr,
-                                          options_prefix.empty() ? nullptr : options_prefix.c_str(),
-                                          "-pc_type", type, sizeof type, &given));
-  return given == PETSC_TRUE && std::string(type) == PCMG;
+  return detail::string_option(options_prefix.c_str(), "-pc_type") == std::string(PCMG);
 }
 
 bool AgglomerationMultigrid::is_agglomeration_dm(DM dm) {

@@ -10,6 +10,7 @@
 #include "polydg/core/log.hpp"
 #include "polydg/petsc/agglomeration_multigrid.hpp"
 #include "polydg/petsc/petsc_error.hpp"
+#include "string_option.hpp"
 
 namespace polydg::petsc {
 
@@ -79,10 +80,7 @@ bool option_given(KSP ksp, const char* name) {
 std::string option_value(KSP ksp, const char* name) {
   const char* prefix = nullptr;
   POLYDG_PETSC_CALL(KSPGetOptionsPrefix(ksp, &prefix));
-  char value[256] = "";
-  PetscBool given = PETSC_FALSE;
-  POLYDG_PETSC_CALL(PetscOptionsGetString(nullptr, prefix, name, value, sizeof value, &given));
-  return given == PETSC_TRUE ? std::string(value) : std::string();
+  return detail::string_option(prefix, name).value_or("");
 }
 
 /// The value of -[prefix]ksp_type, empty when it is not given.

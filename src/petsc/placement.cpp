@@ -4,11 +4,12 @@
 #include <petscmat.h>
 #include <petscvec.h>
 
-#include <array>
+#include <optional>
 
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/petsc/petsc_error.hpp"
+#include "string_option.hpp"
 
 namespace polydg::petsc {
 
@@ -60,12 +61,9 @@ double host_device_copy_count() {
 }
 
 std::string vec_type_from_options(Placement placement, const std::string& options_prefix) {
-  std::array<char, 256> given{};
-  PetscBool found = PETSC_FALSE;
-  POLYDG_PETSC_CALL(PetscOptionsGetString(nullptr,
-                                          options_prefix.empty() ? nullptr : options_prefix.c_str(),
-                                          "-vec_type", given.data(), given.size(), &found));
-  return found == PETSC_TRUE ? std::string(given.data()) : std::string(default_vec_type(placement));
+  const std::optional<std::string> given =
+      detail::string_option(options_prefix.c_str(), "-vec_type");
+  return given ? *given : std::string(default_vec_type(placement));
 }
 
 }  // namespace polydg::petsc

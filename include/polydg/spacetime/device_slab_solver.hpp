@@ -84,19 +84,15 @@ class DeviceSlabSolver {
         previous_(std::size_t(assembler_.pattern().dof_count())),
         rhs_(previous_.size()),
         solution_(previous_.size()),
-        aij_(*assembler_.host_pattern(), options.solver.options_prefix,
-             petsc::available(petsc::Placement::device)),
-        b_(*assembler_.host_pattern(), petsc::available(petsc::Placement::device),
-           options.solver.options_prefix),
-        x_(*assembler_.host_pattern(), petsc::available(petsc::Placement::device),
-           options.solver.options_prefix) {
+        aij_(*assembler_.host_pattern(), options.solver.options_prefix, placement_),
+        b_(*assembler_.host_pattern(), placement_, options.solver.options_prefix),
+        x_(*assembler_.host_pattern(), placement_, options.solver.options_prefix) {
     // The dense blocks' layout from the pattern (zero values until the first step's assembly).
     if (options.products == SlabProducts::dense_blocks)
       shell_.emplace(DenseBlockMatrix<double>(assembler_.make_host_matrix()),
                      options.solver.options_prefix, assembler_.host_pattern());
     make_slab_linear_solver(solver_, shell_ ? shell_->mat() : aij_.mat(), aij_.mat(),
-                            with_multigrid(options, slab_, hierarchy_, multigrid_,
-                                           petsc::available(petsc::Placement::device)));
+                            with_multigrid(options, slab_, hierarchy_, multigrid_, placement_));
   }
 
   /// u_0 as a device-callable function of the spatial point; the march starts at t0.
@@ -196,6 +192,8 @@ class DeviceSlabSolver {
   // leaves both on the device); zero before the first step.
   mutable std::vector<double> rhs_, solution_;
   mutable bool rhs_on_host_ = true, solution_on_host_ = true;
+  /// Where the PETSc objects live: the device where PETSc has CUDA (placement.hpp).
+  const petsc::Placement placement_ = petsc::available(petsc::Placement::device);
   petsc::AijMatrix aij_;
   // SlabProducts::dense_blocks: the KSP's operator. Declared before solver_, so its KSP, which
   // holds the shell's Mat, is destroyed before the operator the Mat calls.
