@@ -248,8 +248,7 @@ int main(int argc, char** argv) {
     // 1. PETSc (its options pass through) and ours.
     polydg::petsc::Session session(argc, argv);
     const Options options = parse_options(argc, argv);
-    polydg::examples::set_default_petsc_option("-ksp_type", "preonly");
-    polydg::examples::set_default_petsc_option("-pc_type", "lu");
+    polydg::examples::default_to_direct_solver_unless_chosen();
 
     // 2. The fine meshes of the levels.
     const std::vector<FineMesh> meshes = fine_meshes(options);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "default_solver.hpp"
 #include "polydg/dg/agglomeration_hierarchy.hpp"
 #include "polydg/dg/assembler.hpp"
 #include "polydg/dg/error_norms.hpp"
@@ -90,13 +91,6 @@ LevelResult solve_level(const std::shared_ptr<const SimplexMesh<2>>& fine, doubl
   result.dg_error = errors.dg;
   result.iterations = solve.iterations;
   return result;
-}
-
-/// Sets a PETSc option unless the user gave it (command line or options file).
-inline void set_default_petsc_option(const char* name, const char* value) {
-  PetscBool given = PETSC_FALSE;
-  PetscOptionsHasName(nullptr, nullptr, name, &given);
-  if (!given) PetscOptionsSetValue(nullptr, name, value);
 }
 
 }  // namespace polydg::examples

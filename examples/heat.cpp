@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "default_solver.hpp"
 #include "polydg/core/command_line.hpp"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
@@ -108,10 +109,11 @@ const char* help_text = R"(Usage: heat [options] [PETSc options]
   --json FILE           {"steps": [{"n", "t", "assembly_s", "solve_s", "ksp_its",
                         "matrix_assembled"}, ...],
                         "l2_error_T", "l2l2_error", "dofs", "elements", "backend"}
-  --help                this text (PETSc's: -help). Default solver: -ksp_type preonly
-                        -pc_type lu (factored once while the matrix is reused); iterative
-                        solvers start from the previous slab's solution, e.g. -ksp_type gmres
-                        -ksp_gmres_restart 200 -pc_type ilu for p = 1
+  --help                this text (PETSc's: -help). Default solver, where neither
+                        -ksp_type nor -pc_type is given: -ksp_type preonly -pc_type lu
+                        (factored once while the matrix is reused). Naming one leaves the
+                        other to the library's defaults (-pc_type ilu alone: GMRES(100));
+                        iterative solvers start from the previous slab's solution
 )";
 
 Options parse_options(int argc, char** argv) {
@@ -375,11 +377,7 @@ int main(int argc, char** argv) {
     // 1. PETSc, our options, the fine mesh.
     polydg::petsc::Session session(argc, argv);
     const Options o = parse_options(argc, argv);
-    for (const auto& [name, value] : {std::pair{"-ksp_type", "preonly"}, {"-pc_type", "lu"}}) {
-      PetscBool given = PETSC_FALSE;
-      PetscOptionsHasName(nullptr, nullptr, name, &given);
-      if (!given) PetscOptionsSetValue(nullptr, name, value);
-    }
+    polydg::examples::default_to_direct_solver_unless_chosen();
     polydg::OscillatingDomain domain;
     domain.cells_per_side = o.cells_per_side;
     domain.wiggles_per_side = std::max(1, std::min(16, o.cells_per_side / 5));

@@ -8,8 +8,9 @@
 // and where PETSc has CUDA (polydg/petsc/placement.hpp), everything on the GPU:
 //   (iii) the same shell with device Vecs (VECCUDA): products on the Vecs' device arrays;
 //   (iv)  AijMatrix as MATAIJCUSPARSE with device Vecs: PETSc's cuSPARSE product.
-// Each row also counts the host↔device vector copies of its solve per iteration
-// (petsc::host_device_copy_count(): PETSc's -log_view counters and the library's).
+// Each row also counts the host↔device copies of its solve per iteration and the bytes they
+// moved, in vectors (petsc::host_device_traffic(): PETSc's -log_view counters and the
+// library's): on device Vecs GMRES still sends its orthogonalization coefficients, a few scalars.
 // GMRES (the slab is nonsymmetric: CG does not apply) with Jacobi, with point-block Jacobi and
 // with ILU(0) (for the shell built from the AIJ as the preconditioning matrix), a fixed number of
 // iterations (rtol = atol = 0, -ksp_max_it = --iterations), so the times per iteration compare; the
@@ -146,7 +147,8 @@ struct KspRow {
   long long products = 0;
   double setup_s = 0, solve_s = 0, ms_per_iteration = 0, matmult_share = 0;
   double difference = 0;            ///< max |x − x_AIJ| / max |x_AIJ| (0 for the AIJ rows)
-  double copies_per_iteration = 0;  ///< host↔device vector copies of the solve, per iteration
+  double copies_per_iteration = 0;  ///< host↔device copies of the solve, per iteration
+  double bytes_per_iteration = 0;   ///< the bytes they moved, per iteration
 };
 
 struct Run {
@@ -189,7 +191,7 @@ KspRow time_ksp(Mat mat, Mat preconditioner_mat, const char* pc_type, int iterat
     POLYDG_PETSC_CALL(KSPSetUp(ksp));
     POLYDG_PETSC_CALL(PCSetUp(pc));
     row.setup_s = milliseconds_since(start) * 1e-3;
-    const double copies_before = petsc::host_device_copy_count();
+    const petsc::HostDeviceTraffic traffic_before = petsc::host_device_traffic();
     start = Clock::now();
     POLYDG_PETSC_CALL(KSPSolve(ksp, b, x));
     row.solve_s = milliseconds_since(start) * 1e-3;
@@ -197,8 +199,10 @@ KspRow time_ksp(Mat mat, Mat preconditioner_mat, const char* pc_type, int iterat
     POLYDG_PETSC_CALL(KSPGetIterationNumber(ksp, &done));
     row.iterations = int(done);
     row.ms_per_iteration = row.solve_s * 1e3 / std::max(row.iterations, 1);
+    const petsc::HostDeviceTraffic traffic = petsc::host_device_traffic();
     row.copies_per_iteration =
-        (petsc::host_device_copy_count() - copies_before) / std::max(row.iterations, 1);
+        (traffic.copies - traffic_before.copies) / std::max(row.iterations, 1);
+    row.bytes_per_iteration = (traffic.bytes - traffic_before.bytes) / std::max(row.iterations, 1);
   } catch (...) {
     KSPDestroy(&ksp);
     throw;
@@ -398,17 +402,23 @@ void print_run(const Run& r) {
       100 * r.device_product_ms / r.shell_matmult_ms, r.device_bytes / n, r.pcie_bytes / n);
 
   std::printf("\nGMRES, fixed iterations, p = %d:\n", r.p);
-  std::printf("  %-24s %-9s %6s %8s %9s %9s %10s %9s %12s %9s %10s\n", "backend", "PC", "its",
+  std::printf("  %-24s %-9s %6s %8s %9s %9s %10s %9s %12s %9s %10s %10s\n", "backend", "PC", "its",
               "MatMults", "setup_s", "solve_s", "ms/it", "MatMult%", "other ms/it", "copies/it",
-              "|dx|/|x|");
+              "vectors/it", "|dx|/|x|");
+  const double vector_bytes = double(r.dofs) * sizeof(PetscScalar);
   for (const KspRow& k : r.ksp) {
     // The rest of an iteration: the vector operations (orthogonalization, norms) and the
     // preconditioner's application: PETSc's, on the host for host Vecs, on the GPU for device
     // Vecs.
     const double other_ms = k.ms_per_iteration * (1 - std::max(k.matmult_share, 0.0));
-    std::printf("  %-24s %-9s %6d %8lld %9.3f %9.3f %10.3f %8.0f%% %12.3f %9.1f ",
-                k.backend.c_str(), k.pc.c_str(), k.iterations, k.products, k.setup_s, k.solve_s,
-                k.ms_per_iteration, 100 * k.matmult_share, other_ms, k.copies_per_iteration);
+    std::printf("  %-24s %-9s %6d %8lld %9.3f %9.3f %10.3f ", k.backend.c_str(), k.pc.c_str(),
+                k.iterations, k.products, k.setup_s, k.solve_s, k.ms_per_iteration);
+    if (k.matmult_share >= 0)
+      std::printf("%8.0f%% ", 100 * k.matmult_share);
+    else
+      std::printf("%9s ", "-");  // PETSc's own product: not timed apart
+    std::printf("%12.3f %9.1f %10.3f ", other_ms, k.copies_per_iteration,
+                k.bytes_per_iteration / vector_bytes);
     if (k.backend != "AIJ (CPU)")
       std::printf("%10.1e\n", k.difference);
     else
@@ -445,7 +455,8 @@ void write_json(const std::string& path, const std::string& provenance,
            << ", \"ms_per_iteration\": " << row.ms_per_iteration
            << ", \"matmult_share\": " << row.matmult_share
            << ", \"solution_difference\": " << row.difference
-           << ", \"copies_per_iteration\": " << row.copies_per_iteration << "}";
+           << ", \"copies_per_iteration\": " << row.copies_per_iteration
+           << ", \"bytes_per_iteration\": " << row.bytes_per_iteration << "}";
     }
     json << "]}";
   }

@@ -47,6 +47,7 @@
 
 #include "cpu_assembly.hpp"
 #include "cuda_event_timing.hpp"
+#include "default_solver.hpp"
 #include "heat_slab_problem.hpp"
 #include "polydg/core/command_line.hpp"
 #include "polydg/core/device_buffer.hpp"
@@ -199,12 +200,7 @@ int main(int argc, char** argv) {
         polydg::raise("unknown option ", flag, " (see --help)");
     }
     polydg::require(steps >= 2, "--steps must be >= 2 (step 1 is not timed)");
-    PetscBool set = PETSC_FALSE;
-    PetscOptionsHasName(nullptr, nullptr, "-ksp_type", &set);
-    if (!set) {
-      PetscOptionsSetValue(nullptr, "-ksp_type", "preonly");
-      PetscOptionsSetValue(nullptr, "-pc_type", "lu");
-    }
+    polydg::examples::default_to_direct_solver_unless_chosen();
 
     const auto fine =
         std::make_shared<const polydg::SimplexMesh<2>>(polydg::oscillating_domain_mesh(domain));

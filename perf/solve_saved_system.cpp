@@ -75,8 +75,9 @@ int main(int argc, char** argv) {
   PetscCall(MatCreate(PETSC_COMM_WORLD, &matrix));
   PetscCall(MatSetFromOptions(matrix));
   PetscCall(MatLoad(matrix, viewer));
-  PetscCall(VecCreate(PETSC_COMM_WORLD, &b));
-  PetscCall(VecSetFromOptions(b));
+  // The rhs takes the matrix's row layout: loaded on its own it would be split without the
+  // matrix's block size (the .info file's -matload_block_size) and the ranks' rows would differ.
+  PetscCall(MatCreateVecs(matrix, nullptr, &b));
   PetscCall(VecLoad(b, viewer));
   PetscCall(PetscViewerDestroy(&viewer));
   const double load_s = seconds_since(start);

@@ -166,14 +166,16 @@ struct ScopedEvent {
 namespace {
 std::atomic<std::uint64_t> host_to_device_copies{0};
 std::atomic<std::uint64_t> device_to_host_copies{0};
+std::atomic<std::uint64_t> copied_bytes{0};
 }  // namespace
 
 TransferCounts transfer_counts() {
-  return {host_to_device_copies.load(), device_to_host_copies.load()};
+  return {host_to_device_copies.load(), device_to_host_copies.load(), copied_bytes.load()};
 }
 
 void copy_host_to_device(void* destination, const void* source, std::size_t bytes) {
   ++host_to_device_copies;
+  copied_bytes += bytes;
   // Small copies go straight to cudaMemcpy. Large ones from pageable memory are staged through
   // two pinned chunks: the CPU threads fill one while the copy engine reads the other. The
   // driver's own pageable path copies through its bounce buffers on one thread, several times
@@ -211,6 +213,7 @@ void copy_host_to_device(void* destination, const void* source, std::size_t byte
 }
 void copy_device_to_host(void* destination, const void* source, std::size_t bytes) {
   ++device_to_host_copies;
+  copied_bytes += bytes;
   POLYDG_CUDA_CHECK(cudaMemcpy(destination, source, bytes, cudaMemcpyDeviceToHost));
 }
 void copy_device_to_device(void* destination, const void* source, std::size_t bytes) {

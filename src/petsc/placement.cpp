@@ -50,14 +50,14 @@ const char* default_aij_type(Placement placement) {
   return placement == Placement::device ? MATAIJCUSPARSE : MATAIJ;
 }
 
-double host_device_copy_count() {
+HostDeviceTraffic host_device_traffic() {
   const device::TransferCounts ours = device::transfer_counts();
-  const double library = double(ours.host_to_device + ours.device_to_host);
+  HostDeviceTraffic traffic{double(ours.host_to_device + ours.device_to_host), double(ours.bytes)};
 #if defined(PETSC_USE_LOG) && defined(PETSC_HAVE_DEVICE)
-  return petsc_ctog_ct + petsc_gtoc_ct + library;
-#else
-  return library;
+  traffic.copies += petsc_ctog_ct + petsc_gtoc_ct;
+  traffic.bytes += petsc_ctog_sz + petsc_gtoc_sz;
 #endif
+  return traffic;
 }
 
 std::string vec_type_from_options(Placement placement, const std::string& options_prefix) {

@@ -1,8 +1,12 @@
 #include "polydg/petsc/session.hpp"
 
+#include <mpi.h>
 #include <petscsys.h>
 
 #include <iostream>
+#if defined(OPEN_MPI)
+#include <mpi-ext.h>
+#endif
 
 #include "polydg/core/error.hpp"
 #include "polydg/petsc/petsc_error.hpp"
@@ -66,10 +70,29 @@ void mark_program_flags_used(int argc, char** argv) {
   }
 }
 
+/// PETSc built with CUDA assumes an MPI that reads device memory, checks it the first time a
+/// device object is created and aborts when it does not (with a probe that may segfault, which
+/// the signal handlers of a test framework or a debugger intercept). An Open MPI built without
+/// CUDA support can never read device memory, so there the default becomes
+/// -use_gpu_aware_mpi 0: PETSc stages messages through the host, which costs nothing on one
+/// rank and is correct on many. Set before PetscInitialize(), so -use_gpu_aware_mpi on the command
+/// line, in PETSC_OPTIONS or in .petscrc still decides. Other MPIs keep PETSc's own check.
+void default_to_host_staged_mpi_where_mpi_cannot_read_device_memory() {
+#if PetscDefined(HAVE_CUDA) && defined(OPEN_MPI) && defined(MPIX_CUDA_AWARE_SUPPORT) && \
+    !MPIX_CUDA_AWARE_SUPPORT
+  const PetscErrorCode code = PetscOptionsSetValue(nullptr, "-use_gpu_aware_mpi", "0");
+  require(code == 0,
+          "polydg::petsc::Session: PetscOptionsSetValue(-use_gpu_aware_mpi) failed "
+          "with error code ",
+          int(code));
+#endif
+}
+
 }  // namespace
 
 Session::Session(int& argc, char**& argv, const char* help) {
   if (!petsc_is_initialized()) {
+    default_to_host_staged_mpi_where_mpi_cannot_read_device_memory();
     const PetscErrorCode code = PetscInitialize(&argc, &argv, nullptr, help);
     require(code == 0, "polydg::petsc::Session: PetscInitialize failed with error code ",
             int(code));
@@ -82,6 +105,7 @@ Session::Session(int& argc, char**& argv, const char* help) {
 
 Session::Session() {
   if (!petsc_is_initialized()) {
+    default_to_host_staged_mpi_where_mpi_cannot_read_device_memory();
     const PetscErrorCode code = PetscInitializeNoArguments();
     require(code == 0, "polydg::petsc::Session: PetscInitializeNoArguments failed with error code ",
             int(code));

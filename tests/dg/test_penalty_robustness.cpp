@@ -34,10 +34,7 @@ namespace {
 
 struct PetscFixture {
   petsc::Session session;
-  PetscFixture() {
-    examples::set_default_petsc_option("-ksp_type", "preonly");
-    examples::set_default_petsc_option("-pc_type", "lu");
-  }
+  PetscFixture() { examples::default_to_direct_solver_unless_chosen(); }
 };
 BOOST_TEST_GLOBAL_FIXTURE(PetscFixture);
 

@@ -60,10 +60,11 @@ def option(command, name, default):
 
 
 def check_ksp_iterations(checks, command, iterations, name):
-    """-ksp_type preonly (the examples' default: LU) makes one iteration; another KSP type given
-    on the command line shows that the PETSc options reached the solver: more than one
-    iteration, at most -ksp_max_it."""
-    ksp_type = option(command, "-ksp_type", "preonly")
+    """-ksp_type preonly (the examples' default where neither -ksp_type nor -pc_type is given:
+    LU) makes one iteration; another KSP type (or a -pc_type alone: the library's GMRES) shows
+    that the PETSc options reached the solver: more than one iteration, at most -ksp_max_it."""
+    pc_given = option(command, "-pc_type", None) is not None
+    ksp_type = option(command, "-ksp_type", "gmres" if pc_given else "preonly")
     if ksp_type == "preonly":
         checks.check(all(i == 1 for i in iterations), f"{name}: one iteration each (preonly)")
     elif option(command, "-pc_type", None) == "mg":

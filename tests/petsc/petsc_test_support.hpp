@@ -97,7 +97,11 @@ inline void gmres_options(std::vector<std::unique_ptr<ScopedOption>>& options,
   };
   set("ksp_type", "gmres");
   set("ksp_gmres_restart", "300");
+#if PETSC_VERSION_GE(3, 26, 0)
+  set("ksp_orthogonalization_cgs_refinement_type", "refine_always");
+#else
   set("ksp_gmres_cgs_refinement_type", "refine_always");
+#endif
   set("pc_type", pc);
   set("ksp_rtol", "1e-9");
   set("ksp_max_it", "2000");

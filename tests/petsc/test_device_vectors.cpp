@@ -10,11 +10,12 @@
 //  * The slab march: DeviceSlabSolver with its default placement (device), with AIJCUSPARSE
 //    products and with the dense block shell's, against the same solver under -vec_type
 //    standard -mat_type aij: the same iterations at every step and solutions within 1e-10.
-//  * Copies: the host↔device vector copies of a GMRES solve, counted by PETSc (what -log_view
-//    reports) and by the library (petsc::host_device_copy_count()),
-//    as the difference between a 20- and a 10-iteration solve, are zero per iteration on the
-//    device path (AIJCUSPARSE and the shell); the same count on host Vecs through the device
-//    shell sees its two staging copies per product, so the counters can see copies.
+//  * Copies: the host↔device traffic of a GMRES solve, counted by PETSc (what -log_view
+//    reports) and by the library (petsc::host_device_traffic()), as the difference between a
+//    20- and a 10-iteration solve, is less than one vector per iteration on the device path
+//    (AIJCUSPARSE and the shell): only GMRES's orthogonalization coefficients, a few scalars,
+//    cross. The same count on host Vecs through the device shell sees its two staged vectors
+//    per product, so the counters can see vectors.
 // Exits 77 (ctest: Skipped) without a CUDA device or where PETSc has no CUDA (Debian's PETSc).
 #define BOOST_TEST_MODULE device_vectors
 #define BOOST_TEST_NO_MAIN
@@ -96,10 +97,10 @@ Solve gmres(Mat matrix, Mat preconditioner, const device::DeviceBuffer<double>& 
   return solve;
 }
 
-/// The copies per GMRES iteration of KSPSolve(matrix) with Jacobi from `preconditioner`:
-/// (copies of a 20-iteration solve − copies of a 10-iteration one) / 10, both from x = 0 after
-/// a first solve that sets the preconditioner up.
-double copies_per_iteration(Mat matrix, Mat preconditioner, Vec b, Vec x) {
+/// The host↔device bytes per GMRES iteration of KSPSolve(matrix) with Jacobi from
+/// `preconditioner`: (bytes of a 20-iteration solve − bytes of a 10-iteration one) / 10, both
+/// from x = 0 after a first solve that sets the preconditioner up.
+double bytes_per_iteration(Mat matrix, Mat preconditioner, Vec b, Vec x) {
   KSP ksp = nullptr;
   POLYDG_PETSC_CALL(KSPCreate(PETSC_COMM_WORLD, &ksp));
   POLYDG_PETSC_CALL(KSPSetOperators(ksp, matrix, preconditioner));
@@ -112,12 +113,12 @@ double copies_per_iteration(Mat matrix, Mat preconditioner, Vec b, Vec x) {
     const PetscInt iterations = run == 2 ? 20 : 10;
     POLYDG_PETSC_CALL(KSPSetTolerances(ksp, 0.0, 0.0, PETSC_DEFAULT, iterations));
     POLYDG_PETSC_CALL(VecZeroEntries(x));
-    const double before = petsc::host_device_copy_count();
+    const double before = petsc::host_device_traffic().bytes;
     POLYDG_PETSC_CALL(KSPSolve(ksp, b, x));
     PetscInt done = 0;
     POLYDG_PETSC_CALL(KSPGetIterationNumber(ksp, &done));
     BOOST_TEST_REQUIRE(done == iterations);
-    if (run > 0) counted[run - 1] = petsc::host_device_copy_count() - before;
+    if (run > 0) counted[run - 1] = petsc::host_device_traffic().bytes - before;
   }
   POLYDG_PETSC_CALL(KSPDestroy(&ksp));
   return (counted[1] - counted[0]) / 10.0;
@@ -180,22 +181,24 @@ BOOST_AUTO_TEST_CASE(no_vector_copies_per_iteration_on_the_device_path) {
 
   petsc::Vector b(n, Placement::device), x(n, Placement::device);
   petsc::copy_device_array_to_vec(assembler.rhs(), std::size_t(n), b.vec());
-  const double aij_copies = copies_per_iteration(aij.mat(), aij.mat(), b.vec(), x.vec());
-  const double shell_copies = copies_per_iteration(shell.mat(), aij.mat(), b.vec(), x.vec());
+  const double aij_bytes = bytes_per_iteration(aij.mat(), aij.mat(), b.vec(), x.vec());
+  const double shell_bytes = bytes_per_iteration(shell.mat(), aij.mat(), b.vec(), x.vec());
 
   // The control: host Vecs through the device shell, staged at every product.
   ScopedOption host_vectors("-staged_vec_type", "standard");
   petsc::ShellMatrix staged(products, "staged_");
   petsc::Vector host_b(n, Placement::host), host_x(n, Placement::host);
   petsc::copy_device_array_to_vec(assembler.rhs(), std::size_t(n), host_b.vec());
-  const double staged_copies =
-      copies_per_iteration(staged.mat(), staged.mat(), host_b.vec(), host_x.vec());
-  BOOST_TEST_MESSAGE("host<->device vector copies per GMRES iteration: "
-                     << aij_copies << " (device Vecs, AIJCUSPARSE), " << shell_copies
-                     << " (device Vecs, shell), " << staged_copies << " (host Vecs, device shell)");
-  BOOST_TEST(aij_copies == 0);
-  BOOST_TEST(shell_copies == 0);
-  BOOST_TEST(staged_copies >= 2);  // x in, y out per product
+  const double staged_bytes =
+      bytes_per_iteration(staged.mat(), staged.mat(), host_b.vec(), host_x.vec());
+  const double vector_bytes = double(n) * sizeof(PetscScalar);
+  BOOST_TEST_MESSAGE("host<->device bytes per GMRES iteration: "
+                     << aij_bytes << " (device Vecs, AIJCUSPARSE), " << shell_bytes
+                     << " (device Vecs, shell), " << staged_bytes
+                     << " (host Vecs, device shell); one vector has " << vector_bytes);
+  BOOST_TEST(aij_bytes < vector_bytes);
+  BOOST_TEST(shell_bytes < vector_bytes);
+  BOOST_TEST(staged_bytes >= 2 * vector_bytes);  // x in, y out per product
 }
 
 BOOST_AUTO_TEST_CASE(slab_march_on_device_vectors_equals_host_vectors) {
@@ -206,8 +209,9 @@ BOOST_AUTO_TEST_CASE(slab_march_on_device_vectors_equals_host_vectors) {
   const PolytopicMesh<2> mesh = polygons(12, 2);
   const auto run = [&](const std::string& prefix, SlabProducts products) {
     std::vector<std::unique_ptr<ScopedOption>> options;
+    // rtol 1e-9 (gmres_options'): the host and device products sum in different orders, and
+    // near the attainable residual (1e-11 here) that moved the crossing of rtol by iterations.
     testing::gmres_options(options, prefix, "pbjacobi");
-    options.push_back(std::make_unique<ScopedOption>("-" + prefix + "ksp_rtol", "1e-11"));
     if (prefix == "host_")
       for (const auto& [name, value] : {std::pair{"vec_type", "standard"}, {"mat_type", "aij"}})
         options.push_back(std::make_unique<ScopedOption>("-" + prefix + name, value));

@@ -47,13 +47,15 @@ void fill_zero(void* device_destination, std::size_t bytes);
 void synchronize();
 
 /// How many copies copy_host_to_device() and copy_device_to_host() made since the process
-/// started (device-to-device copies are not counted): a test or benchmark compares two
+/// started, and how many bytes they moved (device-to-device copies are not counted): a test or
+/// benchmark compares two
 /// readings to check that work between them stayed on the device (the library's staging of
 /// host PETSc Vecs for a device operator goes through these functions; PETSc counts its own
 /// copies for -log_view).
 struct TransferCounts {
   std::uint64_t host_to_device = 0;
   std::uint64_t device_to_host = 0;
+  std::uint64_t bytes = 0;  ///< both directions
 };
 TransferCounts transfer_counts();
 

@@ -38,10 +38,17 @@ const char* default_vec_type(Placement placement);
 /// MATAIJ for host.
 const char* default_aij_type(Placement placement);
 
-/// The host↔device copies of vector data so far in this process: PETSc's (its CpuToGpu and
-/// GpuToCpu counts, what -log_view reports; 0 where PETSc has no CUDA) plus the library's
-/// (device::transfer_counts()). Two readings around a solve tell whether it stayed on the device.
-double host_device_copy_count();
+/// The host↔device copies so far in this process and the bytes they moved: PETSc's (its CpuToGpu
+/// and GpuToCpu counts and sizes, what -log_view reports; 0 where PETSc has no CUDA) plus the
+/// library's (device::transfer_counts()). Two readings around a solve tell whether it stayed on
+/// the device: a Krylov iteration on device Vecs still sends a few scalars (GMRES's
+/// orthogonalization coefficients to VecMAXPY), so "no vector crossed" means fewer bytes per
+/// iteration than one vector has.
+struct HostDeviceTraffic {
+  double copies = 0;
+  double bytes = 0;
+};
+HostDeviceTraffic host_device_traffic();
 
 /// The Vec type a Vector(size, placement, options_prefix) gets: -[options_prefix]vec_type from
 /// the options database when given, else default_vec_type(placement). For objects that name a

@@ -29,6 +29,9 @@ class Session {
   ///   Calls PetscInitialize() only when PetscInitialized() says PETSc is not running yet, and
   ///   then PetscFinalize() in the destructor; a Session made while PETSc is already running
   ///   (by the application or by an outer Session) leaves initialization to its owner.
+  ///   PETSc built with CUDA and an Open MPI built without CUDA support: the Session makes
+  ///   -use_gpu_aware_mpi 0 the default (MPI messages staged through the host), where PETSc
+  ///   would abort at the first device Vec; the option given on the command line still wins.
   ///   PetscInitialize() initializes MPI when MPI is not running yet, and PetscFinalize() then
   ///   finalizes it: since MPI cannot be initialized twice, a process runs at most one
   ///   initializing Session. Make it the first object of main(), so every PETSc object is

@@ -1,0 +1,20 @@
+#pragma once
+// The solver the example programs and benchmarks fall back to when the command line picks none.
+#include <petscsys.h>
+
+namespace polydg::examples {
+
+/// The examples' default solver: LU (-ksp_type preonly -pc_type lu) when the options database
+/// names neither -ksp_type nor -pc_type. Naming either leaves the other to LinearSolver's
+/// defaults: -pc_type jacobi alone gets its Krylov default (GMRES), never a single Jacobi sweep
+/// as the whole solve; -ksp_type gmres alone gets its default preconditioner.
+inline void default_to_direct_solver_unless_chosen() {
+  PetscBool ksp_given = PETSC_FALSE, pc_given = PETSC_FALSE;
+  PetscOptionsHasName(nullptr, nullptr, "-ksp_type", &ksp_given);
+  PetscOptionsHasName(nullptr, nullptr, "-pc_type", &pc_given);
+  if (ksp_given || pc_given) return;
+  PetscOptionsSetValue(nullptr, "-ksp_type", "preonly");
+  PetscOptionsSetValue(nullptr, "-pc_type", "lu");
+}
+
+}  // namespace polydg::examples
