@@ -24,6 +24,7 @@
 #include "polydg/petsc/linear_solver.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
+#include "polydg/petsc/rediscretised_level_operators.hpp"
 
 namespace polydg::examples {
 
@@ -57,14 +58,19 @@ LevelResult solve_level(const std::shared_ptr<const SimplexMesh<2>>& fine, doubl
   aij.update(matrix);
   petsc::Vector b(*assembler.pattern()), x(*assembler.pattern());
   petsc::copy_to_vec(rhs, b.vec());
-  // -pc_type mg: PCMG over the mesh's agglomeration hierarchy (docs/user-guide.md,
-  // "Agglomeration multigrid").
+  // -pc_type mg: PCMG over the mesh's agglomeration hierarchy, each coarse level's operator
+  // the problem rediscretised on it (-pc_mg_galerkin both: Galerkin products instead;
+  // docs/user-guide.md, "Agglomeration multigrid").
   std::optional<AgglomerationHierarchy<2>> hierarchy;
   std::optional<petsc::AgglomerationMultigrid> multigrid;
+  std::vector<petsc::AijMatrix> level_operators;
   petsc::SolverOptions solver_options;
   if (petsc::multigrid_requested("")) {
     hierarchy.emplace(mesh);
     multigrid.emplace(*hierarchy);
+    level_operators =
+        petsc::rediscretised_level_operators(*hierarchy, boundary, coefficients, assembly_options);
+    multigrid->set_level_operators(petsc::mats_of(level_operators));
     solver_options.dm = multigrid->dm();
   }
   const petsc::SolveResult solve =

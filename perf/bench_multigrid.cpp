@@ -1,7 +1,9 @@
 // Benchmark of the agglomeration multigrid against PETSc's algebraic preconditioners on the same
 // AIJ matrix, one rank, to rtol 1e-8 (docs/performance.md, "Agglomeration multigrid"):
 //   * agglomeration MG: AgglomerationHierarchy + AgglomerationMultigrid through LinearSolver's
-//     defaults (Galerkin levels, W-cycles, Chebyshev on the element blocks);
+//     defaults (W-cycles, Chebyshev on the element blocks), with Galerkin levels PᵀAP and with
+//     each level's system rediscretised on its mesh (rediscretised_level_operators(), whose
+//     assembly the set-up time includes);
 //   * GAMG (PETSc's smoothed aggregation), with PETSc's defaults;
 //   * ILU(0) as the preconditioner of GMRES(100) (what a user tries first);
 // on two systems: SIPG Poisson on an agglomerated unit square (CG; symmetric) and the heat
@@ -13,10 +15,12 @@
 //                             [--max-iterations 2000] [--json FILE] [PETSc options]
 #include <petscksp.h>
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -37,6 +41,7 @@
 #include "polydg/petsc/linear_solver.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
+#include "polydg/petsc/rediscretised_level_operators.hpp"
 #include "polydg/petsc/session.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
 
@@ -57,30 +62,40 @@ struct Row {
   double setup_s = 0, solve_s = 0;
 };
 
-/// One assembled system: its AIJ matrix, rhs, and the mesh the hierarchy coarsens.
+/// One assembled system: its AIJ matrix, rhs, and the mesh the hierarchy coarsens; `rediscretise`
+/// assembles its problem on every coarse level of a hierarchy.
 template <int Dim>
 struct System {
   PolytopicMesh<Dim> mesh;
   petsc::AijMatrix aij;
   std::vector<double> rhs;
+  std::function<std::vector<petsc::AijMatrix>(const AgglomerationHierarchy<Dim>&)> rediscretise;
 };
+
+auto poisson_coefficients() {
+  const double pi = 3.14159265358979323846;
+  return make_coefficients<2>()
+      .with_diffusion(1.0)
+      .with_source([pi](const Point<2>& x) {
+        return 2 * pi * pi * std::sin(pi * x[0]) * std::sin(pi * x[1]);
+      })
+      .with_dirichlet(0.0);
+}
 
 System<2> poisson_system(int cells_per_side, int p) {
   const auto fine =
       std::make_shared<const SimplexMesh<2>>(unit_square_mesh(cells_per_side, 0.2, 3));
-  System<2> system{
-      PolytopicMesh<2>(fine, agglomerate_by_cell_count(*fine, 4).element_of_cell, p), {}, {}};
+  System<2> system{PolytopicMesh<2>(fine, agglomerate_by_cell_count(*fine, 4).element_of_cell, p),
+                   {},
+                   {},
+                   [](const AgglomerationHierarchy<2>& hierarchy) {
+                     return petsc::rediscretised_level_operators(
+                         hierarchy, BoundaryConditions::all_dirichlet(), poisson_coefficients());
+                   }};
   Assembler<2> assembler(system.mesh, BoundaryConditions::all_dirichlet());
   BlockMatrix<double> matrix = assembler.make_matrix();
   system.rhs = assembler.make_vector();
-  const double pi = 3.14159265358979323846;
-  assembler.assemble(make_coefficients<2>()
-                         .with_diffusion(1.0)
-                         .with_source([pi](const Point<2>& x) {
-                           return 2 * pi * pi * std::sin(pi * x[0]) * std::sin(pi * x[1]);
-                         })
-                         .with_dirichlet(0.0),
-                     matrix, system.rhs);
+  assembler.assemble(poisson_coefficients(), matrix, system.rhs);
   system.aij = petsc::AijMatrix(*assembler.pattern());
   system.aij.update(matrix);
   return system;
@@ -91,7 +106,10 @@ System<3> slab_system(int cells_per_side, int p) {
   domain.cells_per_side = cells_per_side;
   const auto fine = std::make_shared<const SimplexMesh<2>>(oscillating_domain_mesh(domain));
   const PolytopicMesh<2> spatial(fine, agglomerate_by_cell_count(*fine, 3).element_of_cell, p);
-  System<3> system{make_slab_mesh(spatial), {}, {}};
+  System<3> system{make_slab_mesh(spatial), {}, {}, [](const AgglomerationHierarchy<3>& hierarchy) {
+                     return petsc::rediscretised_level_operators(
+                         hierarchy, bench::heat_slab_conditions(), bench::heat_slab_coefficients());
+                   }};
   Assembler<3> assembler(system.mesh, bench::heat_slab_conditions());
   BlockMatrix<double> matrix = assembler.make_matrix();
   system.rhs = assembler.make_vector();
@@ -101,7 +119,13 @@ System<3> slab_system(int cells_per_side, int p) {
   return system;
 }
 
-/// Solves `system` with `solver` ("agglomeration MG", "GAMG", "ILU(0)"), Krylov `krylov`.
+/// The solvers compared, in the order of the table.
+constexpr const char* galerkin_multigrid = "agglomeration MG";
+constexpr const char* rediscretised_multigrid = "agglomeration MG, rediscretised";
+constexpr std::array<const char*, 4> solvers = {galerkin_multigrid, rediscretised_multigrid, "GAMG",
+                                                "ILU(0)"};
+
+/// Solves `system` with one of `solvers`, Krylov `krylov`.
 template <int Dim>
 Row solve(const System<Dim>& system, const std::string& problem, int p, const std::string& solver,
           const char* krylov, int max_iterations) {
@@ -113,6 +137,7 @@ Row solve(const System<Dim>& system, const std::string& problem, int p, const st
   const auto start = Clock::now();
   std::optional<AgglomerationHierarchy<Dim>> hierarchy;
   std::optional<petsc::AgglomerationMultigrid> multigrid;
+  std::vector<petsc::AijMatrix> level_operators;
   petsc::SolverOptions options{.options_prefix = "bench_", .direct_solve_limit = 0};
   const std::string ksp_option = "-bench_ksp_type", pc_option = "-bench_pc_type";
   POLYDG_PETSC_CALL(PetscOptionsSetValue(nullptr, ksp_option.c_str(), krylov));
@@ -120,12 +145,16 @@ Row solve(const System<Dim>& system, const std::string& problem, int p, const st
   POLYDG_PETSC_CALL(
       PetscOptionsSetValue(nullptr, "-bench_ksp_max_it", std::to_string(max_iterations).c_str()));
   POLYDG_PETSC_CALL(PetscOptionsSetValue(nullptr, "-bench_ksp_gmres_restart", "100"));
-  if (solver == "agglomeration MG") {
+  if (solver == galerkin_multigrid || solver == rediscretised_multigrid) {
     // A slab's elements span the slab in time: it coarsens in space, 4 per level as in 2D.
     HierarchyOptions hierarchy_options;
     hierarchy_options.coarsening_factor = 4;
     hierarchy.emplace(system.mesh, hierarchy_options);
     multigrid.emplace(*hierarchy);
+    if (solver == rediscretised_multigrid) {
+      level_operators = system.rediscretise(*hierarchy);
+      multigrid->set_level_operators(petsc::mats_of(level_operators));
+    }
     options.dm = multigrid->dm();
     row.levels = multigrid->level_count();
     POLYDG_PETSC_CALL(PetscOptionsSetValue(nullptr, pc_option.c_str(), PCMG));
@@ -150,7 +179,7 @@ Row solve(const System<Dim>& system, const std::string& problem, int p, const st
   for (const char* name : {"-bench_ksp_type", "-bench_pc_type", "-bench_ksp_rtol",
                            "-bench_ksp_max_it", "-bench_ksp_gmres_restart"})
     POLYDG_PETSC_CALL(PetscOptionsClearValue(nullptr, name));
-  std::printf("%-6s %2d %10lld %-18s %6d %6d %9.3f %9.3f  %s\n", problem.c_str(), p, row.dofs,
+  std::printf("%-6s %2d %10lld %-31s %6d %6d %9.3f %9.3f  %s\n", problem.c_str(), p, row.dofs,
               solver.c_str(), row.levels, int(row.iterations), row.setup_s, row.solve_s,
               row.reason.c_str());
   std::fflush(stdout);
@@ -158,7 +187,8 @@ Row solve(const System<Dim>& system, const std::string& problem, int p, const st
 }
 
 constexpr const char* usage = R"(Usage: bench_multigrid [options] [PETSc options]
-The agglomeration multigrid against GAMG and ILU(0) on the same AIJ matrix, rtol 1e-8, one rank:
+The agglomeration multigrid (Galerkin and rediscretised levels) against GAMG and ILU(0) on the
+same AIJ matrix, rtol 1e-8, one rank:
 SIPG Poisson (CG) on an agglomerated unit square and the heat slab (GMRES(100)).
   --problem LIST        poisson, slab or both (default poisson,slab)
   --p LIST              degrees (default 1,2,3)
@@ -215,17 +245,17 @@ int main(int argc, char** argv) {
   petsc::Session session(petsc_argc, petsc_argv);
   std::vector<Row> rows;
   try {
-    std::printf("%-6s %2s %10s %-18s %6s %6s %9s %9s  %s\n", "system", "p", "DoFs", "solver",
+    std::printf("%-6s %2s %10s %-31s %6s %6s %9s %9s  %s\n", "system", "p", "DoFs", "solver",
                 "levels", "its", "setup_s", "solve_s", "reason");
     for (const std::string& problem : problems)
       for (const int p : degrees) {
         if (problem == "poisson") {
           const System<2> system = poisson_system(cells, p);
-          for (const char* solver : {"agglomeration MG", "GAMG", "ILU(0)"})
+          for (const char* solver : solvers)
             rows.push_back(solve(system, problem, p, solver, KSPCG, max_iterations));
         } else {
           const System<3> system = slab_system(cells, p);
-          for (const char* solver : {"agglomeration MG", "GAMG", "ILU(0)"})
+          for (const char* solver : solvers)
             rows.push_back(solve(system, problem, p, solver, KSPGMRES, max_iterations));
         }
       }

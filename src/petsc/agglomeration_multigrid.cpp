@@ -21,6 +21,7 @@ namespace polydg::petsc {
 struct AgglomerationMultigrid::Levels {
   std::vector<Mat> prolongations;    ///< [ℓ]: level ℓ + 1 → level ℓ
   std::vector<PetscInt> dof_counts;  ///< [ℓ], 0 the finest
+  std::vector<Mat> operators;        ///< [ℓ], ℓ ≥ 1: set_level_operators(); empty: Galerkin
   std::string vec_type;
   std::string mat_type;
 
@@ -28,9 +29,10 @@ struct AgglomerationMultigrid::Levels {
     PetscBool finalized = PETSC_FALSE;
     PetscFinalized(&finalized);
     if (finalized) return;  // gone with the rest of PETSc's memory
-    for (Mat& p : prolongations)
-      if (MatDestroy(&p) != 0)
-        std::cerr << "polydg::petsc::AgglomerationMultigrid: MatDestroy failed\n";
+    for (std::vector<Mat>* matrices : {&prolongations, &operators})
+      for (Mat& m : *matrices)
+        if (m != nullptr && MatDestroy(&m) != 0)
+          std::cerr << "polydg::petsc::AgglomerationMultigrid: MatDestroy failed\n";
   }
 };
 
@@ -80,6 +82,34 @@ PetscErrorCode create_global_vector(DM dm, Vec* vector) {
   });
 }
 
+/// The operator set_level_operators() gave the DM's level; throws where there is none.
+Mat level_operator(const LevelContext& context) {
+  const std::vector<Mat>& operators = context.levels->operators;
+  require(!operators.empty() && context.level > 0, "polydg::petsc::AgglomerationMultigrid: level ",
+          context.level,
+          " has no operator of its own: give the coarse levels theirs with "
+          "set_level_operators(), or use Galerkin levels (-pc_mg_galerkin both)");
+  return operators[std::size_t(context.level)];
+}
+
+PetscErrorCode create_matrix(DM dm, Mat* matrix) {
+  return guarded("polydg::petsc::AgglomerationMultigrid DMCreateMatrix", [&] {
+    POLYDG_PETSC_CALL(MatDuplicate(level_operator(context_of(dm)), MAT_COPY_VALUES, matrix));
+  });
+}
+
+/// PCMG's level KSPs with -pc_mg_galerkin none compute their operators through their DM at
+/// each set-up: the level's matrix, copied.
+PetscErrorCode compute_operators(KSP ksp, Mat a, Mat b, void*) {
+  return guarded("polydg::petsc::AgglomerationMultigrid KSPComputeOperators", [&] {
+    DM dm = nullptr;
+    POLYDG_PETSC_CALL(KSPGetDM(ksp, &dm));
+    const Mat source = level_operator(context_of(dm));
+    POLYDG_PETSC_CALL(MatCopy(source, b, SAME_NONZERO_PATTERN));
+    if (a != b) POLYDG_PETSC_CALL(MatCopy(source, a, SAME_NONZERO_PATTERN));
+  });
+}
+
 PetscErrorCode coarsen(DM fine, MPI_Comm, DM* coarse);
 PetscErrorCode create_interpolation(DM coarse, DM fine, Mat* interpolation, Vec* scale);
 
@@ -95,6 +125,8 @@ DM make_level_dm(MPI_Comm communicator, std::shared_ptr<Levels> levels, int leve
     POLYDG_PETSC_CALL(DMShellSetCreateGlobalVector(dm, create_global_vector));
     POLYDG_PETSC_CALL(DMShellSetCoarsen(dm, coarsen));
     POLYDG_PETSC_CALL(DMShellSetCreateInterpolation(dm, create_interpolation));
+    POLYDG_PETSC_CALL(DMShellSetCreateMatrix(dm, create_matrix));
+    POLYDG_PETSC_CALL(DMKSPSetComputeOperators(dm, compute_operators, nullptr));
     POLYDG_PETSC_CALL(DMSetMatType(dm, owned.levels->mat_type.c_str()));
     POLYDG_PETSC_CALL(
         PetscObjectComposeFunction(reinterpret_cast<PetscObject>(dm), marker_name, marker));
@@ -251,6 +283,42 @@ Mat AgglomerationMultigrid::prolongation(int level) const {
           "prolongation to level ",
           level, " (", level_count(), " levels)");
   return levels_->prolongations[std::size_t(level)];
+}
+
+void AgglomerationMultigrid::set_level_operators(const std::vector<Mat>& operators) {
+  const std::size_t levels = levels_->dof_counts.size();
+  require(operators.size() == levels,
+          "polydg::petsc::AgglomerationMultigrid::set_level_operators: ", operators.size(),
+          " operators for ", levels,
+          " levels (operators[0], the finest, is "
+          "ignored)");
+  std::vector<Mat> referenced(levels, nullptr);
+  try {
+    for (std::size_t l = 1; l < levels; ++l) {
+      require(operators[l] != nullptr,
+              "polydg::petsc::AgglomerationMultigrid::set_level_operators: level ", l,
+              " has no operator");
+      PetscInt rows = 0, columns = 0;
+      POLYDG_PETSC_CALL(MatGetSize(operators[l], &rows, &columns));
+      require(rows == levels_->dof_counts[l] && columns == rows,
+              "polydg::petsc::AgglomerationMultigrid::set_level_operators: level ", l,
+              "'s operator is ", rows, " x ", columns, ", the level has ", levels_->dof_counts[l],
+              " unknowns");
+      POLYDG_PETSC_CALL(PetscObjectReference(reinterpret_cast<PetscObject>(operators[l])));
+      referenced[l] = operators[l];
+    }
+  } catch (...) {
+    for (Mat& m : referenced) MatDestroy(&m);
+    throw;
+  }
+  for (Mat& m : levels_->operators) MatDestroy(&m);
+  levels_->operators = std::move(referenced);
+}
+
+bool AgglomerationMultigrid::has_level_operators() const { return !levels_->operators.empty(); }
+
+bool AgglomerationMultigrid::provides_level_operators(DM dm) {
+  return is_agglomeration_dm(dm) && !context_of(dm).levels->operators.empty();
 }
 
 bool multigrid_requested(const std::string& options_prefix) {

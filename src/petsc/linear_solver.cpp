@@ -158,7 +158,8 @@ void use_lu_on_subdomains(KSP ksp) {
 }
 
 /// PCMG over an AgglomerationMultigrid's DM, after KSPSetFromOptions(): the coarse levels'
-/// operators are Galerkin products PᵀAP (its DMs compute none of their own), W-cycles, and on
+/// operators are Galerkin products PᵀAP, or the hierarchy's own where it has them
+/// (AgglomerationMultigrid::set_level_operators(): -pc_mg_galerkin none), W-cycles, and on
 /// every level but the coarsest 6 Chebyshev iterations preconditioned by the inverted element
 /// blocks (PCPBJACOBI, where the matrix has one block size). Measured on SIPG Poisson, p = 1..3,
 /// 400 to 80,000 unknowns (tests/petsc/test_agglomeration_multigrid.cpp; docs/user-guide.md,
@@ -173,16 +174,19 @@ void set_agglomeration_multigrid_defaults(KSP ksp, DM dm, Mat preconditioner_mat
   POLYDG_PETSC_CALL(KSPGetPC(ksp, &pc));
   POLYDG_PETSC_CALL(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCMG, &multigrid));
   if (multigrid != PETSC_TRUE) return;
+  const bool own_operators = AgglomerationMultigrid::provides_level_operators(dm);
   if (!option_given(ksp, "-pc_mg_galerkin")) {
-    POLYDG_PETSC_CALL(PCMGSetGalerkin(pc, PC_MG_GALERKIN_BOTH));
+    POLYDG_PETSC_CALL(
+        PCMGSetGalerkin(pc, own_operators ? PC_MG_GALERKIN_NONE : PC_MG_GALERKIN_BOTH));
   } else {
     const char* prefix = nullptr;
     POLYDG_PETSC_CALL(KSPGetOptionsPrefix(ksp, &prefix));
-    require(option_value(ksp, "-pc_mg_galerkin") != "none", "polydg::petsc::LinearSolver: -",
-            prefix != nullptr ? prefix : "",
-            "pc_mg_galerkin none asks for rediscretised coarse operators, which the "
-            "agglomeration hierarchy does not provide yet; its coarse operators are Galerkin "
-            "products (-pc_mg_galerkin both, the default)");
+    require(own_operators || option_value(ksp, "-pc_mg_galerkin") != "none",
+            "polydg::petsc::LinearSolver: -", prefix != nullptr ? prefix : "",
+            "pc_mg_galerkin none asks for rediscretised coarse operators, which this "
+            "agglomeration hierarchy was not given (AgglomerationMultigrid::set_level_operators(), "
+            "e.g. from rediscretised_level_operators()); without them its coarse operators are "
+            "Galerkin products (-pc_mg_galerkin both, the default)");
   }
   if (!option_given(ksp, "-pc_mg_cycle_type"))
     POLYDG_PETSC_CALL(PCMGSetCycleType(pc, PC_MG_CYCLE_W));

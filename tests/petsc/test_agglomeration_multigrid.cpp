@@ -11,11 +11,18 @@
 //    iteration counts are reported);
 //  * -pc_mg_levels above the hierarchy's levels is refused naming the coarsest level, and the
 //    DM's refinement level gives PCMG every level when -pc_mg_levels is absent;
-//  * -pc_mg_galerkin none (rediscretised levels, not provided yet) is refused by name.
+//  * rediscretised levels (rediscretised_level_operators() through set_level_operators()):
+//    where the spaces' nesting makes them equal — the mass matrix, block diagonal, whose
+//    Galerkin product PᵀMP is the coarse mass matrix exactly — the two agree on every level
+//    (1e-12); SIPG Poisson p = 1..3 with them reaches the direct solution; CG's counts with
+//    either kind are reported side by side;
+//  * -pc_mg_galerkin none without level operators is refused by name.
 #include <boost/test/unit_test.hpp>
 #include <cmath>
+#include <cstddef>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "error_message.hpp"
@@ -31,6 +38,7 @@
 #include "polydg/petsc/aij_matrix.hpp"
 #include "polydg/petsc/linear_solver.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
+#include "polydg/petsc/rediscretised_level_operators.hpp"
 
 using namespace polydg;
 using testing::contains;
@@ -97,8 +105,12 @@ struct MultigridSolve {
   double difference_to_direct = 0;  ///< max |x − x_LU| / max |x_LU|
 };
 
-/// `system` solved with `ksp_type` (cg, gmres) + PCMG (prefix "mg_test_") and with LU.
-MultigridSolve solve_with_multigrid(const DgSystem& system, const std::string& ksp_type) {
+/// `system` solved with `ksp_type` (cg, gmres) + PCMG (prefix "mg_test_") and with LU; with
+/// `level_data`, the coarse levels' operators are that data's IP-DG matrices rediscretised on
+/// each level.
+template <class LevelData = std::nullptr_t>
+MultigridSolve solve_with_multigrid(const DgSystem& system, const std::string& ksp_type,
+                                    const LevelData& level_data = nullptr) {
   const PolytopicMesh<2>& mesh = system.mesh;
   const petsc::AijMatrix& aij = system.aij;
   const std::vector<double>& rhs = system.rhs;
@@ -108,6 +120,12 @@ MultigridSolve solve_with_multigrid(const DgSystem& system, const std::string& k
   options.coarsest_dofs = 100;
   const AgglomerationHierarchy<2> hierarchy(mesh, options);
   petsc::AgglomerationMultigrid multigrid(hierarchy);
+  std::vector<petsc::AijMatrix> level_operators;
+  if constexpr (!std::is_same_v<LevelData, std::nullptr_t>) {
+    level_operators = petsc::rediscretised_level_operators(
+        hierarchy, BoundaryConditions::all_dirichlet(), level_data);
+    multigrid.set_level_operators(petsc::mats_of(level_operators));
+  }
   const GlobalIndex n = GlobalIndex(rhs.size());
   petsc::Vector b(n), x(n), direct(n);
   petsc::copy_to_vec(rhs, b.vec());
@@ -187,14 +205,18 @@ BOOST_AUTO_TEST_CASE(advection_diffusion_reaction_iterations_stay_bounded) {
                       std::make_shared<const SimplexMesh<2>>(refine(refine(*gmsh))));
   for (int p = 1; p <= 3; p += 2) {
     for (const auto& [name, fine] : meshes) {
-      const MultigridSolve solve =
-          solve_with_multigrid(DgSystem(fine, p, advection_diffusion_reaction()), "gmres");
+      const DgSystem system(fine, p, advection_diffusion_reaction());
+      const MultigridSolve solve = solve_with_multigrid(system, "gmres");
+      const MultigridSolve rediscretised =
+          solve_with_multigrid(system, "gmres", advection_diffusion_reaction());
       BOOST_TEST_MESSAGE("advection-diffusion-reaction p = "
                          << p << ", " << name << ", " << solve.dofs << " DoFs, " << solve.levels
-                         << " levels: " << solve.iterations << " GMRES iterations");
+                         << " levels: " << solve.iterations << " GMRES iterations (Galerkin), "
+                         << rediscretised.iterations << " (rediscretised)");
       BOOST_TEST_INFO_SCOPE("p = " << p << ", " << name);
       BOOST_TEST(solve.levels >= 2);
       BOOST_TEST(solve.difference_to_direct <= 1e-4);
+      BOOST_TEST(rediscretised.difference_to_direct <= 1e-4);
     }
   }
 }
@@ -223,6 +245,61 @@ BOOST_AUTO_TEST_CASE(more_levels_than_the_hierarchy_are_refused) {
   BOOST_TEST(contains(message, "level 1 is the coarsest of the hierarchy's 2 levels"), message);
 }
 
+BOOST_AUTO_TEST_CASE(galerkin_and_rediscretised_mass_matrices_agree) {
+  const auto mass = make_coefficients<2>().with_reaction(1.0);
+  for (int p = 1; p <= 3; ++p) {
+    const DgSystem system(unit_square(32), p, mass);
+    HierarchyOptions options;
+    options.coarsest_dofs = 50;
+    const AgglomerationHierarchy<2> hierarchy(system.mesh, options);
+    const petsc::AgglomerationMultigrid multigrid(hierarchy);
+    const std::vector<petsc::AijMatrix> rediscretised =
+        petsc::rediscretised_level_operators(hierarchy, BoundaryConditions::all_dirichlet(), mass);
+    BOOST_TEST_REQUIRE(hierarchy.level_count() >= 3);  // degree and agglomeration levels
+    for (int level = 0; level + 1 < hierarchy.level_count(); ++level) {
+      BOOST_TEST_INFO_SCOPE("p = " << p << ", level " << level + 1 << " of "
+                                   << hierarchy.level_count());
+      const Mat fine = level == 0 ? system.aij.mat() : rediscretised[std::size_t(level)].mat();
+      Mat galerkin = nullptr;
+      POLYDG_PETSC_CALL(
+          MatPtAP(fine, multigrid.prolongation(level), MAT_INITIAL_MATRIX, 2.0, &galerkin));
+      PetscReal coarse_norm = 0, difference_norm = 0;
+      const Mat coarse = rediscretised[std::size_t(level + 1)].mat();
+      POLYDG_PETSC_CALL(MatNorm(coarse, NORM_FROBENIUS, &coarse_norm));
+      POLYDG_PETSC_CALL(MatAXPY(galerkin, -1.0, coarse, DIFFERENT_NONZERO_PATTERN));
+      POLYDG_PETSC_CALL(MatNorm(galerkin, NORM_FROBENIUS, &difference_norm));
+      POLYDG_PETSC_CALL(MatDestroy(&galerkin));
+      // Both are exact integrals of polynomials (rules of degree 2p): rounding only.
+      BOOST_TEST(difference_norm <= 1e-12 * coarse_norm);
+    }
+  }
+}
+
+// The bounds the project set for the agglomeration multigrid: at most 15 iterations, growing
+// by at most 2 from the coarsest to the finest of 4 meshes (a 64-fold refinement).
+BOOST_AUTO_TEST_CASE(poisson_with_rediscretised_levels) {
+  for (int p = 1; p <= 3; ++p) {
+    std::vector<PetscInt> iterations;  // per size
+    for (int cells : {16, 32, 64, 128}) {
+      const DgSystem system(unit_square(cells), p, poisson());
+      const MultigridSolve rediscretised = solve_with_multigrid(system, "cg", poisson());
+      const MultigridSolve galerkin = solve_with_multigrid(system, "cg");
+      BOOST_TEST_MESSAGE("SIPG Poisson p = " << p << ", " << rediscretised.dofs << " DoFs, "
+                                             << rediscretised.levels
+                                             << " levels: " << rediscretised.iterations
+                                             << " CG iterations with rediscretised levels, "
+                                             << galerkin.iterations << " with Galerkin levels");
+      BOOST_TEST_INFO_SCOPE("p = " << p << ", " << cells << " cells per side");
+      BOOST_TEST(rediscretised.levels >= 2);
+      BOOST_TEST(rediscretised.iterations <= 15);
+      BOOST_TEST(rediscretised.difference_to_direct <= 1e-4);  // as in the Galerkin test
+      iterations.push_back(rediscretised.iterations);
+    }
+    BOOST_TEST_INFO_SCOPE("p = " << p);
+    BOOST_TEST(std::abs(iterations.back() - iterations.front()) <= 2);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(rediscretised_levels_are_refused_by_name) {
   const DgSystem system(unit_square(16), 1, poisson());
   HierarchyOptions options;
@@ -237,4 +314,5 @@ BOOST_AUTO_TEST_CASE(rediscretised_levels_are_refused_by_name) {
   });
   BOOST_TEST(contains(message, "-none_pc_mg_galerkin none asks for rediscretised coarse operators"),
              message);
+  BOOST_TEST(contains(message, "set_level_operators"), message);
 }

@@ -14,9 +14,12 @@
 ///
 /// The finest DM's refinement level is level_count() − 1 (DMSetRefineLevel()), so -pc_type mg
 /// uses every level unless -pc_mg_levels asks for fewer; asking for more is refused when PCMG
-/// coarsens past the coarsest level. The level operators are Galerkin products PᵀAP
-/// (PCMGSetGalerkin(), which LinearSolver sets for a DM of this class unless
-/// -pc_mg_galerkin says otherwise). Every level's vectors and prolongation follow `placement`
+/// coarsens past the coarsest level. The coarse levels' operators are Galerkin products PᵀAP
+/// (PCMGSetGalerkin(), which LinearSolver sets for a DM of this class), or, after
+/// set_level_operators(), the matrices given: each level's DG system rediscretised on its own
+/// agglomerated mesh (rediscretised_level_operators.hpp), with the penalty of its elements;
+/// -pc_mg_galerkin both / none overrides the choice. Every level's vectors and prolongation
+/// follow `placement`
 /// (VECCUDA and MATAIJCUSPARSE for Placement::device where possible), so PCMG runs where the
 /// fine level's Vecs are.
 #include <petscdm.h>
@@ -64,9 +67,25 @@ class AgglomerationMultigrid {
   /// The prolongation from level + 1 to level (0 is the finest), owned by this object.
   Mat prolongation(int level) const;
 
+  /// set_level_operators - the coarse levels' own operators (rediscretised): operators[ℓ] is
+  /// level ℓ's matrix for ℓ = 1 … level_count() − 1, of that level's size; operators[0] is
+  /// ignored (the finest level's operator is the KSP's) and may be null.
+  ///
+  /// Notes:
+  ///   The matrices are referenced, not copied: PCMG copies their values into its level
+  ///   operators at each set-up (DMKSPSetComputeOperators()), so new values set into them before
+  ///   the next solve's set-up are used. LinearSolver then sets -pc_mg_galerkin none unless the
+  ///   options database says otherwise. Throws polydg::Error for a wrong count, a null or a
+  ///   wrongly sized matrix, naming the level.
+  void set_level_operators(const std::vector<Mat>& operators);
+  /// Whether set_level_operators() gave the coarse levels their own operators.
+  bool has_level_operators() const;
+
   /// Whether `dm` is one of this class's DMs (any level): what LinearSolver asks before it
   /// makes PCMG's level operators Galerkin products.
   static bool is_agglomeration_dm(DM dm);
+  /// Whether `dm` is one of this class's DMs whose hierarchy has level operators.
+  static bool provides_level_operators(DM dm);
 
   struct Levels;  ///< shared by the DMs of one hierarchy (defined in the .cpp)
 
