@@ -1,8 +1,9 @@
 #include "polydg/fem/symmetric_triangle_rules.hpp"
 
-#include <array>
+#include <algorithm>
 #include <cmath>
-#include <span>
+#include <cstddef>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -26,7 +27,8 @@ struct TabulatedRule {
   std::vector<Orbit> orbits;
 };
 
-// Dunavant (1985), Table I: orbit parameters and weights (15 digits, refined below).
+// Dunavant (1985), Table I: orbit parameters and weights (15 digits, refined below). Degrees
+// ascending; the highest is max_tabulated_degree.
 const std::vector<TabulatedRule>& tabulated_rules() {
   static const std::vector<TabulatedRule> rules = {
       {2, {{3, 1.0 / 6.0, 0, 1.0 / 3.0}}},
@@ -67,108 +69,230 @@ const std::vector<TabulatedRule>& tabulated_rules() {
   return rules;
 }
 
-/// The orbits' points (x, y) = (λ_1, λ_2) and weights on the reference triangle (area 1/2).
-QuadratureRule<2> expand(std::span<const Orbit> orbits) {
+using Extended = long double;
+
+constexpr int max_tabulated_degree = 12;
+constexpr int max_basis_size = (max_tabulated_degree + 1) * (max_tabulated_degree + 2) / 2;
+
+/// φ_{k,j} and ∇φ_{k,j}, 0 ≤ j ≤ k ≤ degree, at (r, s), at index k(k+1)/2 + j: the orthonormal
+/// Dubiner basis of polydg/hyperbolic/dubiner_basis.hpp by the same recurrences (no division,
+/// stable on all of T), here in extended precision, to degree 12 (that evaluator stops at 10), and
+/// with the normalisations √(2(k+1)(2j+1)) computed in extended precision.
+void evaluate_orthonormal_basis(int degree, Extended r, Extended s, Extended* values,
+                                Extended (*gradients)[2]) {
+  const Extended t = 1 - r, t_squared = t * t, e = t - 2 * s, b = 1 - 2 * r;
+  // Q_j = (1 − r)^j P_j(1 − 2s/(1 − r)) and its derivatives in r and s.
+  Extended q[max_tabulated_degree + 1], q_r[max_tabulated_degree + 1],
+      q_s[max_tabulated_degree + 1];
+  q[0] = 1, q_r[0] = 0, q_s[0] = 0;
+  if (degree >= 1) q[1] = e, q_r[1] = -1, q_s[1] = -2;
+  for (int j = 1; j < degree; ++j) {
+    const Extended a = Extended(2 * j + 1) / Extended(j + 1), c = Extended(j) / Extended(j + 1);
+    q[j + 1] = a * e * q[j] - c * t_squared * q[j - 1];
+    q_r[j + 1] = a * (e * q_r[j] - q[j]) - c * (t_squared * q_r[j - 1] - 2 * t * q[j - 1]);
+    q_s[j + 1] = a * (e * q_s[j] - 2 * q[j]) - c * t_squared * q_s[j - 1];
+  }
+  for (int j = 0; j <= degree; ++j) {
+    // P_n^{(0,β)}(b), β = 2j + 1, and its derivative in b by the three-term recurrence.
+    const int beta = 2 * j + 1;
+    Extended jacobi = 1, jacobi_previous = 0, derivative = 0, derivative_previous = 0;
+    for (int n = 0; n + j <= degree; ++n) {
+      const int k = n + j, index = k * (k + 1) / 2 + j;
+      const Extended scale = std::sqrt(Extended(2 * (k + 1) * beta));
+      values[index] = scale * jacobi * q[j];
+      gradients[index][0] = scale * (jacobi * q_r[j] - 2 * derivative * q[j]);  // d/dr = −2 d/db
+      gradients[index][1] = scale * jacobi * q_s[j];
+      const int sum = 2 * n + beta, denominator = 2 * (n + 1) * (n + beta + 1);
+      const Extended alpha_n = Extended((sum + 1) * (sum + 2)) / Extended(denominator);
+      const Extended beta_n = -Extended((sum + 1) * beta * beta) / Extended(denominator * sum);
+      const Extended gamma_n =
+          Extended(2 * n * (n + beta) * (sum + 2)) / Extended(denominator * sum);
+      const Extended linear = alpha_n * b + beta_n;
+      const Extended jacobi_next = linear * jacobi - gamma_n * jacobi_previous;
+      const Extended derivative_next =
+          alpha_n * jacobi + linear * derivative - gamma_n * derivative_previous;
+      jacobi_previous = jacobi, jacobi = jacobi_next;
+      derivative_previous = derivative, derivative = derivative_next;
+    }
+  }
+}
+
+/// An orbit as above, its parameters in extended precision while they are refined.
+struct ExtendedOrbit {
+  int points;
+  Extended a, b, weight;
+};
+
+/// A point (x, y) of an orbit with its derivatives in the orbit's parameters a and b.
+struct OrbitPoint {
+  Extended x, y, x_a, y_a, x_b, y_b;
+};
+
+/// The orbit's points in the order of for_each_triangle_orbit_point. They are affine in (a, b),
+/// so the differences of unit steps in a and in b are their derivatives.
+std::vector<OrbitPoint> orbit_points(const ExtendedOrbit& o) {
+  std::vector<OrbitPoint> points;
+  detail::for_each_triangle_orbit_point(o.points, o.a, o.b, [&](Extended x, Extended y) {
+    points.push_back({x, y, 0, 0, 0, 0});
+  });
+  std::size_t i = 0;
+  detail::for_each_triangle_orbit_point(o.points, o.a + 1, o.b, [&](Extended x, Extended y) {
+    points[i].x_a = x - points[i].x, points[i].y_a = y - points[i].y, ++i;
+  });
+  i = 0;
+  detail::for_each_triangle_orbit_point(o.points, o.a, o.b + 1, [&](Extended x, Extended y) {
+    points[i].x_b = x - points[i].x, points[i].y_b = y - points[i].y, ++i;
+  });
+  return points;
+}
+
+/// The moment equations of a rule of `degree` in the orthonormal basis: with the orbits' weights
+/// (per point, on a triangle of area 1: they sum to 1), R_i = Σ_points w φ_i(x) − δ_{i0} φ_0, the
+/// rule's mean of φ_i minus the exact one (zero for i > 0, φ_i being orthogonal to the constant
+/// φ_0), for every φ_i of degree ≤ `degree`. Orthonormal functions make these equations well
+/// conditioned (monomial moments are not). `jacobian` receives ∂R/∂(unknowns) by columns, the
+/// unknowns being each orbit's a (3 and 6 points), b (6 points) and weight, in this order.
+/// Returns max_i |R_i|.
+Extended moment_equations(const std::vector<ExtendedOrbit>& orbits, int degree,
+                          std::vector<Extended>& residual,
+                          std::vector<std::vector<Extended>>& jacobian) {
+  const int functions = (degree + 1) * (degree + 2) / 2;
+  residual.assign(functions, 0);
+  jacobian.clear();
+  Extended values[max_basis_size], gradients[max_basis_size][2];
+  for (const ExtendedOrbit& o : orbits) {
+    std::vector<Extended> by_a(functions, 0), by_b(functions, 0), by_weight(functions, 0);
+    for (const OrbitPoint& p : orbit_points(o)) {
+      evaluate_orthonormal_basis(degree, p.x, p.y, values, gradients);
+      for (int i = 0; i < functions; ++i) {
+        residual[i] += o.weight * values[i];
+        by_weight[i] += values[i];
+        by_a[i] += o.weight * (gradients[i][0] * p.x_a + gradients[i][1] * p.y_a);
+        by_b[i] += o.weight * (gradients[i][0] * p.x_b + gradients[i][1] * p.y_b);
+      }
+    }
+    if (o.points >= 3) jacobian.push_back(std::move(by_a));
+    if (o.points == 6) jacobian.push_back(std::move(by_b));
+    jacobian.push_back(std::move(by_weight));
+  }
+  evaluate_orthonormal_basis(0, 0, 0, values, gradients);
+  residual[0] -= values[0];
+  Extended largest = 0;
+  for (Extended r : residual) largest = std::max(largest, std::fabs(r));
+  return largest;
+}
+
+/// The least-squares solution of Σ_c columns[c] δ_c = rhs by Householder QR (columns has full
+/// rank; the rows of the non-invariant functions are zero for symmetric rules).
+std::vector<Extended> least_squares(std::vector<std::vector<Extended>> columns,
+                                    std::vector<Extended> rhs, int degree) {
+  const std::size_t n = columns.size(), m = rhs.size();
+  for (std::size_t c = 0; c < n; ++c) {
+    std::vector<Extended>& v = columns[c];
+    Extended whole = 0, below = 0;  // |column|² from row 0 and from row c
+    for (std::size_t i = 0; i < m; ++i) (i < c ? whole : below) += v[i] * v[i];
+    whole += below;
+    // Relative to the column, what is left below the diagonal: near rounding only if the
+    // unknowns are dependent.
+    require(below > 1e-20 * whole, "symmetric triangle rule of degree ", degree,
+            ": singular refinement system");
+    const Extended norm = std::sqrt(below), alpha = v[c] > 0 ? -norm : norm;
+    v[c] -= alpha;  // v[c..m) is now the Householder vector
+    Extended v_squared = 0;
+    for (std::size_t i = c; i < m; ++i) v_squared += v[i] * v[i];
+    const auto reflect = [&](std::vector<Extended>& target) {
+      Extended dot = 0;
+      for (std::size_t i = c; i < m; ++i) dot += v[i] * target[i];
+      const Extended f = 2 * dot / v_squared;
+      for (std::size_t i = c; i < m; ++i) target[i] -= f * v[i];
+    };
+    for (std::size_t l = c + 1; l < n; ++l) reflect(columns[l]);
+    reflect(rhs);
+    v[c] = alpha;  // R's diagonal
+  }
+  std::vector<Extended> solution(n);
+  for (std::size_t c = n; c-- > 0;) {
+    Extended sum = rhs[c];
+    for (std::size_t l = c + 1; l < n; ++l) sum -= columns[l][c] * solution[l];
+    solution[c] = sum / columns[c][c];
+  }
+  return solution;
+}
+
+/// Gauss–Newton on the moment equations in extended precision, from the 15-digit tables until a
+/// step no longer halves the residual, keeping the best iterate (from residuals of about 1e-14,
+/// one step reaches extended-precision rounding, 5e-19 at most; the whole table takes ~2 ms).
+/// Throws polydg::Error unless the residual reached extended-precision rounding and the rule kept
+/// positive weights and interior points.
+std::vector<ExtendedOrbit> refine(const TabulatedRule& tabulated) {
+  std::vector<ExtendedOrbit> orbits;
+  for (const Orbit& o : tabulated.orbits) orbits.push_back({o.points, o.a, o.b, o.weight});
+  std::vector<ExtendedOrbit> best = orbits;
+  Extended best_residual = std::numeric_limits<Extended>::infinity();
+  std::vector<Extended> residual;
+  std::vector<std::vector<Extended>> jacobian;
+  for (int step = 0; step < 8; ++step) {
+    const Extended size = moment_equations(orbits, tabulated.degree, residual, jacobian);
+    const bool halved = size <= best_residual / 2;
+    if (size < best_residual) best = orbits, best_residual = size;
+    if (!halved) break;
+    for (Extended& r : residual) r = -r;
+    const std::vector<Extended> step_by =
+        least_squares(std::move(jacobian), std::move(residual), tabulated.degree);
+    std::size_t k = 0;
+    for (ExtendedOrbit& o : orbits) {
+      if (o.points >= 3) o.a += step_by[k++];
+      if (o.points == 6) o.b += step_by[k++];
+      o.weight += step_by[k++];
+    }
+  }
+  require(best_residual <= 1000 * std::numeric_limits<Extended>::epsilon(),
+          "symmetric triangle rule of degree ", tabulated.degree,
+          ": the refinement did not converge (moment residual ", double(best_residual), ")");
+  for (const ExtendedOrbit& o : best) {
+    const Extended c = o.points == 3 ? 1 - 2 * o.a : 1 - o.a - o.b;
+    require(o.weight > 0 && (o.points == 1 || (o.a > 0 && c > 0 && (o.points == 3 || o.b > 0))),
+            "symmetric triangle rule of degree ", tabulated.degree,
+            ": the refinement left a negative weight or an exterior point");
+  }
+  return best;
+}
+
+/// The orbits' points (x, y) = (λ_1, λ_2) and weights on the reference triangle (area 1/2),
+/// each rounded once from its extended-precision value.
+QuadratureRule<2> expand(const std::vector<ExtendedOrbit>& orbits) {
   QuadratureRule<2> rule;
   rule.domain = ReferenceDomain::simplex;
-  const auto add = [&](double l1, double l2, double weight) {
-    rule.points.push_back(Point<2>{{l1, l2}});
-    rule.weights.push_back(0.5 * weight);
-  };
-  for (const Orbit& o : orbits)
-    detail::for_each_triangle_orbit_point(o.points, o.a, o.b,
-                                          [&](double x, double y) { add(x, y, o.weight); });
+  for (const ExtendedOrbit& o : orbits)
+    detail::for_each_triangle_orbit_point(o.points, o.a, o.b, [&](Extended x, Extended y) {
+      rule.points.push_back(Point<2>{{double(x), double(y)}});
+      rule.weights.push_back(double(o.weight / 2));
+    });
   return rule;
 }
 
-/// Σ w x^i y^j − i! j! / (i + j + 2)! for i + j ≤ degree.
-std::vector<long double> moment_residuals(const QuadratureRule<2>& rule, int degree) {
-  std::vector<long double> residuals;
-  for (int total = 0; total <= degree; ++total)
-    for (int i = 0; i <= total; ++i) {
-      const int j = total - i;
-      long double sum = 0;
-      for (std::size_t q = 0; q < rule.size(); ++q)
-        sum += rule.weights[q] * std::pow((long double)rule.points[q][0], i) *
-               std::pow((long double)rule.points[q][1], j);
-      long double exact = 1;  // i! j! / (i + j + 2)!
-      for (int k = 1; k <= i; ++k) exact *= k;
-      for (int k = 1; k <= j; ++k) exact *= k;
-      for (int k = 1; k <= i + j + 2; ++k) exact /= k;
-      residuals.push_back(sum - exact);
+/// Every tabulated rule, refined and expanded once per process (thread-safe initialisation of
+/// the static), with its own degree.
+const std::vector<QuadratureRule<2>>& refined_rules() {
+  static const std::vector<QuadratureRule<2>> rules = [] {
+    std::vector<QuadratureRule<2>> refined;
+    for (const TabulatedRule& tabulated : tabulated_rules()) {
+      refined.push_back(expand(refine(tabulated)));
+      refined.back().degree = tabulated.degree;
     }
-  return residuals;
-}
-
-/// The orbits' free parameters (a, b where free, weight), in order.
-std::vector<double*> parameters(std::vector<Orbit>& orbits) {
-  std::vector<double*> p;
-  for (Orbit& o : orbits) {
-    if (o.points >= 3) p.push_back(&o.a);
-    if (o.points == 6) p.push_back(&o.b);
-    p.push_back(&o.weight);
-  }
-  return p;
-}
-
-/// Two Gauss–Newton steps on the moment equations (central-difference Jacobian, normal
-/// equations in long double): from 15-digit tables to exact to rounding.
-void refine(std::vector<Orbit>& orbits, int degree) {
-  const std::vector<double*> unknowns = parameters(orbits);
-  const std::size_t n = unknowns.size();
-  for (int step = 0; step < 2; ++step) {
-    const std::vector<long double> r = moment_residuals(expand(orbits), degree);
-    std::vector<std::vector<long double>> jacobian(n);
-    for (std::size_t k = 0; k < n; ++k) {
-      const double saved = *unknowns[k], h = 1e-6;
-      *unknowns[k] = saved + h;
-      const std::vector<long double> plus = moment_residuals(expand(orbits), degree);
-      *unknowns[k] = saved - h;
-      const std::vector<long double> minus = moment_residuals(expand(orbits), degree);
-      *unknowns[k] = saved;
-      jacobian[k].resize(r.size());
-      for (std::size_t m = 0; m < r.size(); ++m) jacobian[k][m] = (plus[m] - minus[m]) / (2 * h);
-    }
-    // (JᵀJ) δ = −Jᵀ r by Gaussian elimination with partial pivoting.
-    std::vector<std::vector<long double>> system(n, std::vector<long double>(n + 1, 0));
-    for (std::size_t k = 0; k < n; ++k) {
-      for (std::size_t l = 0; l < n; ++l)
-        for (std::size_t m = 0; m < r.size(); ++m) system[k][l] += jacobian[k][m] * jacobian[l][m];
-      for (std::size_t m = 0; m < r.size(); ++m) system[k][n] -= jacobian[k][m] * r[m];
-    }
-    for (std::size_t c = 0; c < n; ++c) {
-      std::size_t pivot = c;
-      for (std::size_t k = c + 1; k < n; ++k)
-        if (std::fabs(system[k][c]) > std::fabs(system[pivot][c])) pivot = k;
-      std::swap(system[c], system[pivot]);
-      require(system[c][c] != 0, "symmetric triangle rule of degree ", degree,
-              ": singular refinement system");
-      for (std::size_t k = c + 1; k < n; ++k) {
-        const long double f = system[k][c] / system[c][c];
-        for (std::size_t l = c; l <= n; ++l) system[k][l] -= f * system[c][l];
-      }
-    }
-    for (std::size_t c = n; c-- > 0;) {
-      long double sum = system[c][n];
-      for (std::size_t l = c + 1; l < n; ++l) sum -= system[c][l] * system[l][n];
-      system[c][n] = sum / system[c][c];
-      *unknowns[c] += double(system[c][n]);
-    }
-  }
+    return refined;
+  }();
+  return rules;
 }
 
 }  // namespace
 
 std::optional<QuadratureRule<2>> make_symmetric_triangle_rule(int degree) {
-  const int collapsed_points = (degree / 2 + 1) * (degree / 2 + 1);
-  for (const TabulatedRule& tabulated : tabulated_rules()) {
-    if (tabulated.degree < degree) continue;
-    int points = 0;
-    for (const Orbit& o : tabulated.orbits) points += o.points;
-    if (points >= collapsed_points) return std::nullopt;
-    std::vector<Orbit> orbits = tabulated.orbits;
-    refine(orbits, tabulated.degree);
-    QuadratureRule<2> rule = expand(orbits);
+  const std::size_t collapsed_points = (degree / 2 + 1) * (degree / 2 + 1);
+  for (const QuadratureRule<2>& refined : refined_rules()) {
+    if (refined.degree < degree) continue;
+    if (refined.size() >= collapsed_points) return std::nullopt;
+    QuadratureRule<2> rule = refined;
     rule.degree = degree;
     return rule;
   }

@@ -3,8 +3,10 @@
 /// (docs/theory.md, "Quadrature degrees"): Dunavant's rules of degree 2, 4, 5, 6, 8, 10
 /// and 12 (D. A. Dunavant, IJNME 21 (1985) 1129–1148), all with positive weights and interior
 /// points — 3, 6, 7, 12, 16, 25 and 33 points against the collapsed rule's ⌈(q+1)/2⌉².
-/// The published 15-digit orbit parameters are refined once by Gauss–Newton on the moment
-/// equations, so the rules are exact to rounding.
+/// The published 15-digit orbit parameters are refined once per process by Gauss–Newton on the
+/// moment equations written in the orthonormal Dubiner basis, in long double (the monomial
+/// equations are too ill-conditioned: refined on them, the degree-12 rule erred by 3e-11 on
+/// orthonormal products), so the rules are exact to rounding.
 #include <optional>
 
 #include "polydg/fem/quadrature_rule.hpp"
