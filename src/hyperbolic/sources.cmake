@@ -1,0 +1,1 @@
+# hyperbolic: the explicit path for conservation laws (headers in include/polydg/hyperbolic).
