@@ -1,1 +1,2 @@
 # hyperbolic: the explicit path for conservation laws (headers in include/polydg/hyperbolic).
+target_sources(polydg PRIVATE ${PROJECT_SOURCE_DIR}/src/hyperbolic/triangle_geometry.cpp)
