@@ -37,6 +37,7 @@
 #include "polydg/petsc/petsc_vector.hpp"
 #include "polydg/petsc/shell_matrix.hpp"
 #include "polydg/spacetime/slab_assembly_options.hpp"
+#include "polydg/spacetime/slab_level_operators.hpp"
 #include "polydg/spacetime/slab_march.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
 #include "polydg/spacetime/slab_shell_products.hpp"
@@ -159,8 +160,16 @@ class SlabSolver {
         x_(*assembler_.pattern(), petsc::Placement::host, options.solver.options_prefix) {
     if (options.products == SlabProducts::dense_blocks)
       shell_.emplace(matrix_, options.solver.options_prefix);
+    const petsc::SolverOptions solver_options =
+        with_multigrid(options, slab_, hierarchy_, multigrid_);
+    if (multigrid_) {
+      // The coarse levels rediscretised (-pc_mg_galerkin both: Galerkin ones instead).
+      level_operators_.emplace(*hierarchy_, slab_boundary_conditions(spatial_conditions),
+                               options.assembly);
+      multigrid_->set_level_operators(level_operators_->mats());
+    }
     make_slab_linear_solver(solver_, shell_ ? shell_->mat() : aij_.mat(), aij_.mat(),
-                            with_multigrid(options, slab_, hierarchy_, multigrid_));
+                            solver_options);
   }
 
   /// u_0 as a function of the spatial point; the march starts at t0.
@@ -175,10 +184,14 @@ class SlabSolver {
     const auto start = std::chrono::steady_clock::now();
     const SlabMarch::Step step = march_.next(t_end, options_.coefficients_depend_on_time);
     assembler_.map_last_coordinate(step.from_begin, step.from_end, step.t_begin, step.t_end);
+    if (level_operators_)
+      level_operators_->map_last_coordinate(step.from_begin, step.from_end, step.t_begin,
+                                            step.t_end);
     if (step.assemble_matrix) {
       assembler_.assemble(coefficients_, matrix_, rhs_);
       aij_.update(matrix_);
       if (shell_) shell_->update_values(matrix_);
+      if (level_operators_) level_operators_->assemble(coefficients_);
     } else {
       assembler_.assemble_rhs(coefficients_, rhs_);
     }
@@ -242,6 +255,7 @@ class SlabSolver {
   std::optional<SlabShellProducts<DenseBlockMatrix<double>, petsc::DenseBlockOperator>> shell_;
   // -[prefix]pc_type mg: the slab's agglomeration hierarchy (before solver_, which uses it).
   std::optional<AgglomerationHierarchy<3>> hierarchy_;
+  std::optional<SlabLevelOperators> level_operators_;  // its Mats referenced by multigrid_
   std::optional<petsc::AgglomerationMultigrid> multigrid_;
   petsc::Vector b_, x_;
   std::optional<petsc::LinearSolver> solver_;
