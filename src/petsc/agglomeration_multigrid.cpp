@@ -289,9 +289,7 @@ void AgglomerationMultigrid::set_level_operators(const std::vector<Mat>& operato
   const std::size_t levels = levels_->dof_counts.size();
   require(operators.size() == levels,
           "polydg::petsc::AgglomerationMultigrid::set_level_operators: ", operators.size(),
-          " operators for ", levels,
-          " levels (operators[0], the finest, is "
-          "ignored)");
+          " operators for ", levels, " levels (operators[0], the finest, is ignored)");
   std::vector<Mat> referenced(levels, nullptr);
   try {
     for (std::size_t l = 1; l < levels; ++l) {

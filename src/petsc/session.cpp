@@ -81,9 +81,7 @@ void default_to_host_staged_mpi_where_mpi_cannot_read_device_memory() {
 #if PetscDefined(HAVE_CUDA) && defined(OPEN_MPI) && defined(MPIX_CUDA_AWARE_SUPPORT) && \
     !MPIX_CUDA_AWARE_SUPPORT
   const PetscErrorCode code = PetscOptionsSetValue(nullptr, "-use_gpu_aware_mpi", "0");
-  require(code == 0,
-          "polydg::petsc::Session: PetscOptionsSetValue(-use_gpu_aware_mpi) failed "
-          "with error code ",
+  require(code == 0, "polydg::petsc::Session: setting -use_gpu_aware_mpi 0 failed: error ",
           int(code));
 #endif
 }
