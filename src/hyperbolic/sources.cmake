@@ -1,2 +1,3 @@
 # hyperbolic: the explicit path for conservation laws (headers in include/polydg/hyperbolic).
 target_sources(polydg PRIVATE ${PROJECT_SOURCE_DIR}/src/hyperbolic/triangle_geometry.cpp)
+target_sources(polydg PRIVATE ${PROJECT_SOURCE_DIR}/src/hyperbolic/supersonic_vortex.cpp)

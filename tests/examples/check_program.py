@@ -14,7 +14,7 @@ Checks (any combination):
   --prints TEXT            TEXT must appear in what the program printed (repeatable)
   --omits TEXT             TEXT must not appear in what the program printed (repeatable)
   --skip-if TEXT           report SKIPPED (77) instead when the program fails printing TEXT
-  --check KIND             convergence | heat | agglomerate | provenance | saved-system: the
+  --check KIND             convergence | heat | agglomerate | provenance | saved-system | euler: the
                            checks of the JSON that the program wrote (its own --json FILE);
                            provenance: a benchmark's "provenance" object
                            (perf/bench_provenance.hpp); saved-system: solve_saved_system's
@@ -406,6 +406,31 @@ def check_provenance(checks, command, data, arguments):
         checks.check(device is None, "provenance.device is null on the CPU")
 
 
+# ---- euler ----------------------------------------------------------------------------------
+def check_euler(checks, command, data, arguments):
+    """euler's JSON: the case, degree and level asked for; the mesh's triangle count
+    (rotating_hill: 2 (8 * 2^L)^2, supersonic_vortex: 180 * 4^L); DoFs = variables (1 or 4) x
+    elements x (p + 1)(p + 2) / 2; at least one step; a finite positive error below the exact
+    solution's L2 norm scale (the scalar's, < 1; the vortex's density, ~1.2 times sqrt(area 0.72))
+    and finite positive times."""
+    case = option(command, "--case", "rotating_hill")
+    p = int(option(command, "--p", "2"))
+    level = int(option(command, "--level", "0"))
+    checks.check(data.get("case") == case and data.get("p") == p and data.get("level") == level,
+                 f"case {data.get('case')}, p = {data.get('p')}, level {data.get('level')}")
+    elements = 2 * (8 * 2**level) ** 2 if case == "rotating_hill" else 180 * 4**level
+    checks.check(data.get("elements") == elements, f"{data.get('elements')} triangles: {elements}")
+    variables = 1 if case == "rotating_hill" else 4
+    dofs = variables * elements * (p + 1) * (p + 2) // 2
+    checks.check(data.get("dofs") == dofs, f"{data.get('dofs')} DoFs: {dofs}")
+    checks.check(isinstance(data.get("steps"), int) and data["steps"] >= 1,
+                 f"{data.get('steps')} steps")
+    error = data.get("l2_error", math.nan)
+    checks.check(finite_positive(error) and error < 1, f"l2_error = {error} in (0, 1)")
+    for key in ("seconds", "seconds_per_element_step"):
+        checks.check(finite_positive(data.get(key, math.nan)), f"{key} = {data.get(key)}")
+
+
 # ---- saved system ----------------------------------------------------------------------------
 def check_saved_system(checks, command, data, arguments):
     """solve_saved_system solved what heat --save-system wrote: its rows are the slab's DoFs
@@ -429,6 +454,7 @@ CHECKERS = {
     "agglomerate": check_agglomerate,
     "provenance": check_provenance,
     "saved-system": check_saved_system,
+    "euler": check_euler,
 }
 
 
