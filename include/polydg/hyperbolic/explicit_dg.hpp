@@ -131,10 +131,9 @@ struct ResidualView {
   POLYDG_HD std::size_t flux_entry(Index f, int v, int q) const {
     return (std::size_t(v) * edge_points + q) * facets + f;
   }
-  /// u_h of element c at edge Gauss point q of its local edge e read with orientation o.
+  /// u_h of element c where the basis takes the values phi[0 .. basis_size).
   template <int M>
-  POLYDG_HD State<M> edge_state(const double* u, Index c, int e, int o, int q) const {
-    const double* phi = edge_values + ((std::size_t(e) * 2 + o) * edge_points + q) * basis_size;
+  POLYDG_HD State<M> state_at(const double* u, Index c, const double* phi) const {
     State<M> s;
     for (int v = 0; v < M; ++v) {
       double sum = 0;
@@ -143,17 +142,16 @@ struct ResidualView {
     }
     return s;
   }
-  /// u_h of element c at volume point q, and the physical point x_q.
+  /// u_h of element c at edge Gauss point q of its local edge e read with orientation o.
+  template <int M>
+  POLYDG_HD State<M> edge_state(const double* u, Index c, int e, int o, int q) const {
+    return state_at<M>(u, c,
+                       edge_values + ((std::size_t(e) * 2 + o) * edge_points + q) * basis_size);
+  }
+  /// u_h of element c at volume point q.
   template <int M>
   POLYDG_HD State<M> volume_state(const double* u, Index c, int q) const {
-    const double* phi = volume_values + std::size_t(q) * basis_size;
-    State<M> s;
-    for (int v = 0; v < M; ++v) {
-      double sum = 0;
-      for (int i = 0; i < basis_size; ++i) sum += u[coefficient(c, v, i)] * phi[i];
-      s[v] = sum;
-    }
-    return s;
+    return state_at<M>(u, c, volume_values + std::size_t(q) * basis_size);
   }
   POLYDG_HD Point<2> volume_point(Index c, int q) const {
     const double r = volume_points_rs[2 * q], s = volume_points_rs[2 * q + 1];
