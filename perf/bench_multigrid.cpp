@@ -44,6 +44,7 @@
 #include "polydg/petsc/rediscretised_level_operators.hpp"
 #include "polydg/petsc/session.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
+#include "polydg/spacetime/slab_solver.hpp"
 
 namespace {
 
@@ -146,10 +147,8 @@ Row solve(const System<Dim>& system, const std::string& problem, int p, const st
       PetscOptionsSetValue(nullptr, "-bench_ksp_max_it", std::to_string(max_iterations).c_str()));
   POLYDG_PETSC_CALL(PetscOptionsSetValue(nullptr, "-bench_ksp_gmres_restart", "100"));
   if (solver == galerkin_multigrid || solver == rediscretised_multigrid) {
-    // A slab's elements span the slab in time: it coarsens in space, 4 per level as in 2D.
-    HierarchyOptions hierarchy_options;
-    hierarchy_options.coarsening_factor = 4;
-    hierarchy.emplace(system.mesh, hierarchy_options);
+    // A slab's hierarchy as the slab solvers build it (coarsened in space, no degree levels).
+    hierarchy.emplace(system.mesh, Dim == 3 ? slab_hierarchy_options() : HierarchyOptions{});
     multigrid.emplace(*hierarchy);
     if (solver == rediscretised_multigrid) {
       level_operators = system.rediscretise(*hierarchy);

@@ -9,6 +9,7 @@
 #   ksp    bench_ksp: GMRES per iteration, host and device Vecs → ksp.{json,txt}
 #   steps  heat on the GPU, whole slab steps (assembly + solve to rtol 1e-8) at P_1..P_3 with
 #          ≥ 2 M DoFs, one run per preconditioner in PCS → step-p<P>-<pc>.json, steps.txt
+#          (an entry may carry options of its own after commas: PCS="mg mg,-pc_mg_cycle_type,v")
 #   cpu    the P_2 step's system (heat --save-system) solved by PETSc alone on CPU_RANKS ranks,
 #          one run per CPU_SOLVERS entry, each stopped after CPU_TIMEOUT s → cpu-*.json, cpu.txt
 #   multigrid  bench_multigrid on the host (agglomeration MG, GAMG, ILU; MULTIGRID_CELLS cells
@@ -54,16 +55,20 @@ if [[ " $stages " == *" steps "* ]]; then
   for p in ${P_LIST:-1 2 3}; do
     n=${cells[$p]}
     elements=$((2 * n * n / 3))
-    for pc in $pcs; do
+    for entry in $pcs; do
+      # An entry is a PC type, then options of its own after commas: mg,-pc_mg_cycle_type,v
+      IFS=',' read -ra extra <<< "$entry"
+      pc="${extra[0]}"
+      extra=("${extra[@]:1}")
+      name="$(echo "$entry" | tr ',' '_' | tr -d '-')"
       save=()
-      [ "$p" = 2 ] && [ "$pc" = "${pcs%% *}" ] && save=(--save-system "$root/build/slab-p2.bin")
-      echo "== heat P_$p, $pc" | tee -a "$out/steps.txt"
-      extra=()
-      [ "$pc" = gamg ] && extra=("${gamg_options[@]}")
+      [ "$p" = 2 ] && [ "$entry" = "${pcs%% *}" ] && save=(--save-system "$root/build/slab-p2.bin")
+      echo "== heat P_$p, $entry" | tee -a "$out/steps.txt"
+      [ "$pc" = gamg ] && extra+=("${gamg_options[@]}")
       timeout "${STEP_TIMEOUT:-150}" "$bin/heat" --backend gpu --cells-per-side "$n" \
         --elements "$elements" --p "$p" --steps "${STEPS:-3}" --T "$(awk "BEGIN { print 0.05 * ${STEPS:-3} }")" \
-        --json "$out/step-p$p-$pc.json" "${save[@]}" "${krylov[@]}" -pc_type "$pc" "${extra[@]}" \
-        >> "$out/steps.txt" 2>&1 || { echo "heat P_$p $pc: exit $?" | tee -a "$out/steps.txt"; status=1; }
+        --json "$out/step-p$p-$name.json" "${save[@]}" "${krylov[@]}" -pc_type "$pc" "${extra[@]}" \
+        >> "$out/steps.txt" 2>&1 || { echo "heat P_$p $entry: exit $?" | tee -a "$out/steps.txt"; status=1; }
       tail -6 "$out/steps.txt"
     done
   done

@@ -200,9 +200,19 @@ std::vector<Index> metis_partition(const CellAdjacency& graph, Index part_count,
   idx_t edge_cut = 0;
   std::vector<idx_t> part(vertex_count, 0);
   const auto partitioner = kway ? METIS_PartGraphKway : METIS_PartGraphRecursive;
-  const int status =
-      partitioner(&vertex_count, &constraint_count, offsets.data(), neighbours.data(), nullptr,
-                  nullptr, nullptr, &parts, nullptr, nullptr, options, &edge_cut, part.data());
+  const auto partition = [&] {
+    return partitioner(&vertex_count, &constraint_count, offsets.data(), neighbours.data(), nullptr,
+                       nullptr, nullptr, &parts, nullptr, nullptr, options, &edge_cut, part.data());
+  };
+  int status = partition();
+  // METIS 5.1's k-way with contiguous parts fails (METIS_ERROR, after "Cannot bisect a graph
+  // with 0 vertices" from its initial partitioning) on some large graphs cut into ~4 vertices
+  // per part, as a multigrid level's element graph is; without the constraint it succeeds, and
+  // the caller splits a disconnected part into connected pieces anyway.
+  if (status == METIS_ERROR && kway && options[METIS_OPTION_CONTIG] == 1) {
+    options[METIS_OPTION_CONTIG] = 0;
+    status = partition();
+  }
   require(status == METIS_OK,
           "agglomerate: ", kway ? "METIS_PartGraphKway" : "METIS_PartGraphRecursive", " into ",
           part_count, " parts failed with status ", status,

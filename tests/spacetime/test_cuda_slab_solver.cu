@@ -9,6 +9,8 @@
 //    errors at T — with either data evaluation.
 //  * With its products through the GPU's dense block format (SlabProducts::dense_blocks) and ILU
 //    from the AIJ matrix, it takes the iterations of the AIJ products to the same solutions.
+//  * With -pc_type mg (the agglomeration multigrid, coarse levels rediscretised on the GPU) it
+//    takes the CPU multigrid's levels and iterations (±1) to the same solutions.
 //  * A step without an initial condition, or one that does not move forward, is refused, naming
 //    what is wrong.
 // Direct solves (-ksp_type preonly -pc_type lu), so the two differ only by their assemblies
@@ -16,6 +18,7 @@
 #define BOOST_TEST_MODULE cuda_slab_solver
 #include "gpu_test_main.hpp"
 // (first: error_message.hpp includes Boost.Test, which would define a main)
+#include <petscksp.h>
 #include <petscsys.h>
 
 #include <cmath>
@@ -210,6 +213,52 @@ void dense_block_products_on_the_gpu_equal_aij_products() {
   }
 }
 
+// -pc_type mg: the agglomeration multigrid with every coarse level rediscretised — on the GPU
+// (DeviceSlabLevelOperators; device Vecs and MATAIJCUSPARSE where PETSc has CUDA) and on the CPU
+// (SlabLevelOperators). Same hierarchy, same level operators up to the assemblies' last bits:
+// the same number of levels, iterations within one of each other (sums in other orders move
+// where rtol is crossed) and the same solutions, at steps that assemble the matrix and one that
+// reuses it. GMRES(100) with refinement to 1e-10.
+template <SlabData evaluation>
+void multigrid_march_equals_cpu_march() {
+  PetscOptionsSetValue(nullptr, "-multigrid_ksp_type", "gmres");
+  PetscOptionsSetValue(nullptr, "-multigrid_ksp_gmres_restart", "100");
+  PetscOptionsSetValue(nullptr, "-multigrid_ksp_gmres_cgs_refinement_type", "refine_always");
+  PetscOptionsSetValue(nullptr, "-multigrid_pc_type", "mg");
+  PetscOptionsSetValue(nullptr, "-multigrid_ksp_rtol", "1e-10");
+  SlabSolverOptions options;
+  options.coefficients_depend_on_time = false;
+  options.solver.options_prefix = "multigrid_";
+  // 2304 polygons, 23,040 P_2 unknowns: three levels above HierarchyOptions::coarsest_dofs.
+  const PolytopicMesh<2> mesh = polygons(96, 2);
+  DeviceSlabSolver<Problem, Initial, evaluation> gpu(mesh, BoundaryConditions::all_dirichlet(),
+                                                     problem(1), options);
+  SlabSolver cpu(mesh, BoundaryConditions::all_dirichlet(), problem(1), options);
+  gpu.set_initial_condition(Initial{1, 0}, 0);
+  cpu.set_initial_condition([](const Point<2>& x) { return Initial{1, 0}(x); }, 0);
+  for (double t : {0.05, 0.1, 0.2}) {  // the matrix assembled, reused, assembled again
+    const SlabStep gpu_step = gpu.step(t), cpu_step = cpu.step(t);
+    PC gpu_pc, cpu_pc;
+    PetscInt gpu_levels = 0, cpu_levels = 0;
+    KSPGetPC(gpu.linear_solver().ksp(), &gpu_pc);
+    KSPGetPC(cpu.linear_solver().ksp(), &cpu_pc);
+    PCMGGetLevels(gpu_pc, &gpu_levels);
+    PCMGGetLevels(cpu_pc, &cpu_levels);
+    const double difference = relative_difference(gpu.solution(), cpu.solution());
+    BOOST_TEST_MESSAGE("multigrid (data on the "
+                       << (evaluation == SlabData::host ? "host" : "device") << "), t = " << t
+                       << ": " << gpu_levels << " levels, " << gpu_step.iterations
+                       << " iterations (GPU), " << cpu_step.iterations
+                       << " (CPU), |GPU - CPU| / |CPU| = " << difference);
+    BOOST_TEST_INFO_SCOPE("t = " << t);
+    BOOST_TEST(gpu_levels >= 3);
+    BOOST_TEST(gpu_levels == cpu_levels);
+    BOOST_TEST(gpu_step.matrix_assembled == cpu_step.matrix_assembled);
+    BOOST_TEST(std::abs(gpu_step.iterations - cpu_step.iterations) <= 1);
+    BOOST_TEST(difference <= 1e-8);
+  }
+}
+
 void bad_steps_are_refused() {
   DeviceFunctorSlabSolver<Problem, Initial> solver(polygons(4, 1),
                                                    BoundaryConditions::all_dirichlet(), problem(1));
@@ -247,6 +296,14 @@ BOOST_AUTO_TEST_CASE(heat_p2_equals_cpu_march_data_on_the_host) {
 
 BOOST_AUTO_TEST_CASE(dense_block_products_equal_aij_products) {
   dense_block_products_on_the_gpu_equal_aij_products();
+}
+
+BOOST_AUTO_TEST_CASE(multigrid_equals_cpu_multigrid_data_in_the_kernels) {
+  multigrid_march_equals_cpu_march<SlabData::device_functors>();
+}
+
+BOOST_AUTO_TEST_CASE(multigrid_equals_cpu_multigrid_data_on_the_host) {
+  multigrid_march_equals_cpu_march<SlabData::host>();
 }
 
 BOOST_AUTO_TEST_CASE(bad_steps_are_refused_naming_why) { bad_steps_are_refused(); }

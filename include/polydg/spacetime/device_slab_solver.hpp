@@ -48,6 +48,7 @@
 #include "polydg/petsc/linear_solver.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
 #include "polydg/petsc/shell_matrix.hpp"
+#include "polydg/spacetime/device_slab_level_operators.hpp"
 #include "polydg/spacetime/previous_slab_values.hpp"
 #include "polydg/spacetime/slab_march.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
@@ -91,8 +92,17 @@ class DeviceSlabSolver {
     if (options.products == SlabProducts::dense_blocks)
       shell_.emplace(DenseBlockMatrix<double>(assembler_.make_host_matrix()),
                      options.solver.options_prefix, assembler_.host_pattern());
+    const petsc::SolverOptions solver_options =
+        with_multigrid(options, slab_, hierarchy_, multigrid_, placement_);
+    if (multigrid_) {
+      // The coarse levels rediscretised on the GPU (-pc_mg_galerkin both: Galerkin ones).
+      level_operators_.emplace(*hierarchy_, slab_boundary_conditions(spatial_conditions),
+                               options.assembly, device_options, placement_,
+                               options.solver.options_prefix);
+      multigrid_->set_level_operators(level_operators_->mats());
+    }
     make_slab_linear_solver(solver_, shell_ ? shell_->mat() : aij_.mat(), aij_.mat(),
-                            with_multigrid(options, slab_, hierarchy_, multigrid_, placement_));
+                            solver_options);
   }
 
   /// u_0 as a device-callable function of the spatial point; the march starts at t0.
@@ -108,6 +118,11 @@ class DeviceSlabSolver {
     const auto start = std::chrono::steady_clock::now();
     const SlabMarch::Step step = march_.next(t_end, options_.coefficients_depend_on_time);
     assembler_.map_last_coordinate(step.from_begin, step.from_end, step.t_begin, step.t_end);
+    if (level_operators_) {
+      level_operators_->map_last_coordinate(step.from_begin, step.from_end, step.t_begin,
+                                            step.t_end);
+      if (step.assemble_matrix) assemble_level_operators();
+    }
     if constexpr (data_evaluation == SlabData::device_functors) {
       if (step.assemble_matrix)
         assembler_.assemble(coefficients_);
@@ -183,6 +198,20 @@ class DeviceSlabSolver {
           initial_values_));
     }
   }
+  // The coarse levels' matrices, from the same data as the fine one.
+  void assemble_level_operators() {
+    level_operators_->assemble(
+        [&](DeviceAssembler<3>& level, DevicePointCoefficients<3, 2>& point_data) {
+          if constexpr (data_evaluation == SlabData::device_functors) {
+            level.assemble_matrix(coefficients_);
+          } else {
+            point_data.update_points(level);
+            point_data.set_matrix_data(spatial_coefficients(coefficients_));
+            level.assemble_matrix(space_time_coefficients(point_data.view()));
+          }
+        });
+  }
+
   Coefficients coefficients_;
   SlabSolverOptions options_;
   PolytopicMesh<3> slab_;
@@ -202,6 +231,7 @@ class DeviceSlabSolver {
   // -[prefix]pc_type mg: the slab's agglomeration hierarchy (before solver_, which uses it).
   std::optional<AgglomerationHierarchy<3>> hierarchy_;
   std::optional<petsc::AgglomerationMultigrid> multigrid_;
+  std::optional<DeviceSlabLevelOperators> level_operators_;  // its Mats referenced by multigrid_
   petsc::Vector b_, x_;
   std::optional<petsc::LinearSolver> solver_;
   std::optional<Initial> initial_;

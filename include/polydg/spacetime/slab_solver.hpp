@@ -106,6 +106,17 @@ inline SlabStep solve_slab_step(const SlabMarch::Step& step,
   return result;
 }
 
+/// The agglomeration hierarchy of a slab: coarsened in space, 4 elements per coarse element as
+/// in 2D, and no degree levels — lowering p drops (t − t_n)^p, whose coefficient is constant on
+/// each element: error smooth across elements that the block smoother hardly damps and a lower
+/// degree cannot hold (docs/theory.md, "Agglomeration multigrid").
+inline HierarchyOptions slab_hierarchy_options() {
+  HierarchyOptions levels;
+  levels.coarsening_factor = 4;
+  levels.degree_levels = false;
+  return levels;
+}
+
 /// The slab solvers' SolverOptions: options.solver, with the DM of an agglomeration hierarchy
 /// of `slab` (built into `hierarchy` and `multigrid`) where -[prefix]pc_type mg asks for PCMG.
 /// The slab's elements span the whole slab in time, so the hierarchy coarsens in space only.
@@ -121,9 +132,7 @@ inline petsc::SolverOptions with_multigrid(const SlabSolverOptions& options,
   require(options.assembly.space == BasisSpace::total_degree, "-", solver.options_prefix,
           "pc_type mg: the agglomeration multigrid of a slab needs the P_p(κ × I_n) space "
           "(BasisSpace::total_degree); PQ slabs have no prolongation yet");
-  HierarchyOptions levels;
-  levels.coarsening_factor = 4;  // in space, as in 2D
-  hierarchy.emplace(slab, levels);
+  hierarchy.emplace(slab, slab_hierarchy_options());
   multigrid.emplace(*hierarchy, placement);
   solver.dm = multigrid->dm();
   return solver;
