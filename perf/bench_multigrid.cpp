@@ -4,7 +4,8 @@
 //     defaults (W-cycles, Chebyshev on the element blocks), with Galerkin levels PᵀAP and with
 //     each level's system rediscretised on its mesh (rediscretised_level_operators(), whose
 //     assembly the set-up time includes);
-//   * GAMG (PETSc's smoothed aggregation), with PETSc's defaults;
+//   * GAMG (PETSc's smoothed aggregation) and, where PETSc has hypre, BoomerAMG, with their
+//     defaults;
 //   * ILU(0) as the preconditioner of GMRES(100) (what a user tries first);
 // on two systems: SIPG Poisson on an agglomerated unit square (CG; symmetric) and the heat
 // demo's 2D+1 slab on the oscillating domain (GMRES(100); nonsymmetric). Set-up (hierarchy +
@@ -123,8 +124,12 @@ System<3> slab_system(int cells_per_side, int p) {
 /// The solvers compared, in the order of the table.
 constexpr const char* galerkin_multigrid = "agglomeration MG";
 constexpr const char* rediscretised_multigrid = "agglomeration MG, rediscretised";
-constexpr std::array<const char*, 4> solvers = {galerkin_multigrid, rediscretised_multigrid, "GAMG",
-                                                "ILU(0)"};
+// hypre's BoomerAMG where PETSc has hypre (Debian's does; the GPU machine's CUDA build does not).
+const std::vector<const char*> solvers = {galerkin_multigrid, rediscretised_multigrid, "GAMG",
+#if defined(PETSC_HAVE_HYPRE)
+                                          "BoomerAMG",
+#endif
+                                          "ILU(0)"};
 
 /// Solves `system` with one of `solvers`, Krylov `krylov`.
 template <int Dim>
@@ -158,8 +163,10 @@ Row solve(const System<Dim>& system, const std::string& problem, int p, const st
     row.levels = multigrid->level_count();
     POLYDG_PETSC_CALL(PetscOptionsSetValue(nullptr, pc_option.c_str(), PCMG));
   } else {
-    POLYDG_PETSC_CALL(
-        PetscOptionsSetValue(nullptr, pc_option.c_str(), solver == "GAMG" ? PCGAMG : PCILU));
+    const char* type = solver == "GAMG" ? PCGAMG : solver == "BoomerAMG" ? PCHYPRE : PCILU;
+    POLYDG_PETSC_CALL(PetscOptionsSetValue(nullptr, pc_option.c_str(), type));
+    if (solver == "BoomerAMG")
+      POLYDG_PETSC_CALL(PetscOptionsSetValue(nullptr, "-bench_pc_hypre_type", "boomeramg"));
   }
   options.on_divergence = petsc::DivergencePolicy::report;
   petsc::LinearSolver linear_solver(system.aij.mat(), options);
@@ -176,7 +183,7 @@ Row solve(const System<Dim>& system, const std::string& problem, int p, const st
   row.iterations = result.iterations;
   row.reason = result.reason_text;
   for (const char* name : {"-bench_ksp_type", "-bench_pc_type", "-bench_ksp_rtol",
-                           "-bench_ksp_max_it", "-bench_ksp_gmres_restart"})
+                           "-bench_ksp_max_it", "-bench_ksp_gmres_restart", "-bench_pc_hypre_type"})
     POLYDG_PETSC_CALL(PetscOptionsClearValue(nullptr, name));
   std::printf("%-6s %2d %10lld %-31s %6d %6d %9.3f %9.3f  %s\n", problem.c_str(), p, row.dofs,
               solver.c_str(), row.levels, int(row.iterations), row.setup_s, row.solve_s,
@@ -186,7 +193,8 @@ Row solve(const System<Dim>& system, const std::string& problem, int p, const st
 }
 
 constexpr const char* usage = R"(Usage: bench_multigrid [options] [PETSc options]
-The agglomeration multigrid (Galerkin and rediscretised levels) against GAMG and ILU(0) on the
+The agglomeration multigrid (Galerkin and rediscretised levels) against GAMG, BoomerAMG (where
+PETSc has hypre) and ILU(0) on the
 same AIJ matrix, rtol 1e-8, one rank:
 SIPG Poisson (CG) on an agglomerated unit square and the heat slab (GMRES(100)).
   --problem LIST        poisson, slab or both (default poisson,slab)
