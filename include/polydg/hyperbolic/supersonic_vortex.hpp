@@ -147,7 +147,7 @@ SteadyStateMarch march_to_steady_state(ExplicitTriangleDG<Law>& dg, TimeScheme s
   };
   SteadyStateMarch march;
   march.initial_residual = march.final_residual = residual_norm(0.0);
-  TimeStepper<Law> stepper(dg, scheme);
+  TimeStepper stepper(dg, scheme);
   double t = 0;
   while (t < max_time && march.final_residual > relative_tolerance * march.initial_residual) {
     const double dt = dg.stable_time_step(u, t, cfl);

@@ -1,0 +1,120 @@
+#pragma once
+/// The positivity fix of the explicit DG path for the Euler equations (docs/theory.md,
+/// "Explicit path for conservation laws", limiting): after the slope limiter, each element's
+/// u_h is pulled toward its mean ū just enough that density and pressure are at least ε at
+/// every check point, the Zhang–Shu scaling.
+///
+///   PositivityFix positivity(dg, 1e-10);          // dg: ExplicitTriangleDG<Euler>
+///   positivity(u);                                // in place; throws if a mean is inadmissible
+///
+/// Per element K, with ε_K = min(ε, ρ̄, p(ū)) (so that ū itself qualifies):
+///  1. density: θ_ρ = min(1, (ρ̄ − ε_K) / (ρ̄ − min_k ρ_h(x_k))); ρ's modes ≥ 1 are scaled by θ_ρ;
+///  2. pressure: with w_k the state at x_k after step 1, θ_p = min(1, min over the points with
+///     p(w_k) < ε_K of (p(ū) − ε_K) / (p(ū) − p(w_k))); every variable's modes ≥ 1 are scaled
+///     by θ_p. p is concave in u where ρ > 0, so p(ū + θ(w_k − ū)) ≥ (1 − θ) p(ū) + θ p(w_k)
+///     ≥ ε_K: one bound per point, no root finding. (Scaling toward ū keeps ρ ≥ ε_K.)
+/// The means (modes 0) are never changed. Elements where nothing is below ε_K are not written.
+///
+/// Check points x_k: the volume rule's points, the Gauss points of the three edges (the points
+/// at which the residual evaluates u_h) and the three vertices. At p = 1 the vertices make the
+/// bound hold on all of K: ρ_h is linear, and p(u_h(x)) is concave in x (a concave function of
+/// an affine one), so both take their minimum over K at a vertex. At p > 1 the bound holds at
+/// the check points only.
+///
+/// What it cannot do: make an element whose MEAN is inadmissible (ρ̄ ≤ 0 or p(ū) ≤ 0, or not
+/// finite) admissible — no scaling toward ū can. The kernel leaves such an element untouched
+/// and reports it; PositivityFix throws polydg::Error naming it. Means stay admissible under a
+/// small enough time step (docs/theory.md); a failure says the CFL number is too large for
+/// this problem or the data is not physical.
+#include <cmath>
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "polydg/core/macros.hpp"
+#include "polydg/hyperbolic/euler.hpp"
+#include "polydg/hyperbolic/explicit_dg.hpp"
+
+namespace polydg::hyperbolic {
+
+/// The positivity fix of element c in place (file comment). `vertex_values` holds the basis at
+/// V_0, V_1, V_2: [k · basis_size + i]. Returns false, changing nothing, when c's mean is not
+/// admissible.
+POLYDG_HD inline bool positivity_fix_kernel(const ResidualView& g, const Euler& gas,
+                                            const double* vertex_values, double epsilon, Index c,
+                                            double* u) {
+  constexpr double sqrt2 = 1.4142135623730951;
+  const int n = g.basis_size;
+  State<4> mean;
+  for (int v = 0; v < 4; ++v) mean[v] = sqrt2 * u[g.coefficient(c, v, 0)];
+  const double mean_pressure = gas.pressure(mean);
+  // Written so that NaN fails: !(x > 0) rather than x <= 0.
+  if (!(mean[0] > 0) || !(mean_pressure > 0) || !std::isfinite(mean_pressure)) return false;
+  const double floor = std::fmin(epsilon, std::fmin(mean[0], mean_pressure));
+
+  // Check point k: volume points, then edge Gauss points (edge by edge, reference direction),
+  // then vertices; the basis values at point k.
+  const int edge_total = 3 * g.edge_points;
+  const int point_total = g.volume_points + edge_total + 3;
+  const auto basis_at = [&](int k) -> const double* {
+    if (k < g.volume_points) return g.volume_values + std::size_t(k) * n;
+    k -= g.volume_points;
+    if (k < edge_total) {
+      const int e = k / g.edge_points, q = k % g.edge_points;
+      return g.edge_values + ((std::size_t(e) * 2 + 0) * g.edge_points + q) * n;
+    }
+    return vertex_values + std::size_t(k - edge_total) * n;
+  };
+
+  // 1. Density.
+  double lowest_density = mean[0];
+  for (int k = 0; k < point_total; ++k) {
+    const double* phi = basis_at(k);
+    double density = 0;
+    for (int i = 0; i < n; ++i) density += u[g.coefficient(c, 0, i)] * phi[i];
+    lowest_density = density < lowest_density ? density : lowest_density;
+  }
+  if (lowest_density < floor) {
+    const double theta = (mean[0] - floor) / (mean[0] - lowest_density);
+    for (int i = 1; i < n; ++i) u[g.coefficient(c, 0, i)] *= theta;
+  }
+
+  // 2. Pressure, at the states after step 1.
+  double theta = 1.0;
+  for (int k = 0; k < point_total; ++k) {
+    const State<4> w = g.state_at<4>(u, c, basis_at(k));
+    const double pressure = gas.pressure(w);
+    if (pressure < floor) {
+      const double bound = (mean_pressure - floor) / (mean_pressure - pressure);
+      theta = bound < theta ? bound : theta;
+    }
+  }
+  if (theta < 1.0)
+    for (int v = 0; v < 4; ++v)
+      for (int i = 1; i < n; ++i) u[g.coefficient(c, v, i)] *= theta;
+  return true;
+}
+
+/// The positivity fix of one Euler solver (it keeps a reference to `dg`, which must outlive
+/// it), callable as a TimeStepper stage limiter (after the slope limiter).
+class PositivityFix {
+ public:
+  /// Throws polydg::Error unless epsilon > 0 and finite.
+  explicit PositivityFix(const ExplicitTriangleDG<Euler>& dg, double epsilon = 1e-10);
+
+  double epsilon() const { return epsilon_; }
+  /// The basis at the reference vertices: [k · basis_size + i].
+  std::span<const double> vertex_values() const { return vertex_values_; }
+
+  /// Fixes u in place (file comment); deterministic. Throws polydg::Error for a wrong size, and
+  /// naming the first element (lowest index) whose mean is not admissible, after fixing all
+  /// the others.
+  void operator()(std::span<double> u) const;
+
+ private:
+  const ExplicitTriangleDG<Euler>& dg_;
+  double epsilon_;
+  std::vector<double> vertex_values_;
+};
+
+}  // namespace polydg::hyperbolic
