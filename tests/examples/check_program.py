@@ -368,7 +368,7 @@ def check_agglomerate(checks, command, data, arguments):
 
 
 # ---- provenance ------------------------------------------------------------------------------
-GPU_BENCHMARKS = ("bench_spmv", "bench_ksp", "bench_slab_march")
+GPU_BENCHMARKS = ("bench_spmv", "bench_ksp", "bench_slab_march", "bench_explicit")
 
 
 def check_provenance(checks, command, data, arguments):

@@ -1,0 +1,592 @@
+#pragma once
+/// The GPU backend of the explicit modal DG solver on triangles (docs/theory.md, "Explicit path
+/// for conservation laws"). DeviceExplicitTriangleDG mirrors ExplicitTriangleDG
+/// (polydg/hyperbolic/explicit_dg.hpp): the same geometry and reference tables, uploaded once,
+/// in the same layouts (coefficients element-fastest, fluxes facet-indexed), and the same
+/// POLYDG_HD physics. DeviceTimeStepper mirrors TimeStepper (explicit_time_stepping.hpp) with
+/// the coefficients on the device. The template path: the Law and the boundary functor are user
+/// types, so include this from a .cu file compiled with the polydg::cuda target's flags.
+///
+///   using namespace polydg::hyperbolic;
+///   ExplicitTriangleDG dg(mesh, 3, LinearAdvection{RotatingVelocity{{}, 2 * pi}});
+///   DeviceExplicitTriangleDG device_dg(dg);           // dg is not referenced afterwards
+///   auto u = device_dg.upload(dg.project(initial));
+///   DeviceTimeStepper(device_dg, TimeScheme::rk4).advance(u, 0.0, 1.0, boundary, 0.5);
+///   std::vector<double> result = device_dg.download(u);
+///
+/// Kernels (polydg/detail/hyperbolic/device_explicit_kernels.cuh): per Runge–Kutta stage, one
+/// thread per facet writes the LLF fluxes into the facet-indexed scratch, then one thread per
+/// element computes the volume term and gathers its three facets' fluxes. For p ≤ 4
+/// (DeviceResidualKernels::fixed_degree) these loops have compile-time sizes; where an element
+/// has few coefficients (m·N ≤ 12: Euler p = 1, scalar laws p ≤ 3; fuses_stage_update()) the
+/// element kernel also applies the stage update, so the residual never goes through memory, and
+/// at a step's last stage it reduces the next step's wave speed from the new coefficients while
+/// they are in registers; with more coefficients a pointwise update kernel and a wave-speed
+/// kernel follow it, which measured faster (the kernels' header gives the numbers). Above
+/// p = 4, or on request (DeviceResidualKernels::generic), explicit_dg.hpp's facet_flux_kernel
+/// and element_residual_kernel run as they are, with the update and the wave speed in kernels
+/// of their own; kernels() says which path runs. No atomics: each value is written by one
+/// thread and the reductions are max / min, so runs are bitwise reproducible. Against the CPU:
+/// equal to rounding (nvcc contracts a·b + c to fused multiply-adds), not bit for bit.
+///
+/// Synchronisation: everything runs on the default stream. max_wave_speed, stable_time_step and
+/// advance wait for the device — advance once per step, for 16 bytes (the wave speed and the
+/// first non-physical point): the host needs Δt to land on t_end and must report a non-physical
+/// state before the next step, as the CPU does. residual, step and make_vector do not wait;
+/// upload and download copy as DeviceBuffer does (the host data is free when they return).
+///
+/// Checks (polydg::Error): vector sizes; a non-positive CFL number; a state that is not physical
+/// (Law::is_physical) at a volume quadrature point, in max_wave_speed, stable_time_step and
+/// advance, naming the time, the element, the point and the state as ExplicitTriangleDG does.
+/// advance checks the new coefficients after every step but the last — where the CPU's next
+/// stable_time_step checks them — in the kernel that reduces the next Δt's wave speed. Law and
+/// Boundary are copied into the kernels by value: trivially copyable, with POLYDG_HD members.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "polydg/core/device_buffer.hpp"
+#include "polydg/core/error.hpp"
+#include "polydg/core/types.hpp"
+#include "polydg/detail/core/cuda_check.cuh"
+#include "polydg/detail/hyperbolic/device_explicit_kernels.cuh"
+#include "polydg/hyperbolic/conservation_law.hpp"
+#include "polydg/hyperbolic/explicit_dg.hpp"
+#include "polydg/hyperbolic/explicit_time_stepping.hpp"
+#include "polydg/mesh/simplex_mesh.hpp"
+
+namespace polydg::hyperbolic {
+
+/// Which kernels compute the residual on the device (the file comment).
+enum class DeviceResidualKernels {
+  /// For p ≤ 4: basis size and edge points as compile-time constants (per-thread arrays in
+  /// registers); for m·N ≤ 12 the stage update and the next wave speed fused into the element
+  /// kernel. Above p = 4 the generic kernels run instead.
+  fixed_degree,
+  /// Any p: explicit_dg.hpp's facet_flux_kernel and element_residual_kernel as they are
+  /// (run-time sizes, per-thread arrays in local memory), the residual into a scratch vector,
+  /// then the update and the wave speed in kernels of their own.
+  generic,
+};
+
+template <ConservationLaw Law>
+class DeviceTimeStepper;
+
+template <ConservationLaw Law>
+class DeviceExplicitTriangleDG {
+  static_assert(std::is_trivially_copyable_v<Law>,
+                "DeviceExplicitTriangleDG: the Law is copied into the kernels by value, so it "
+                "must be trivially copyable");
+
+ public:
+  static constexpr int variables = Law::variables;
+  using Vector = device::DeviceBuffer<double>;
+
+  /// Uploads dg's geometry and reference tables and allocates the flux scratch; dg may go
+  /// afterwards. Throws polydg::Error as the device allocations do (no device, out of memory).
+  explicit DeviceExplicitTriangleDG(
+      const ExplicitTriangleDG<Law>& dg,
+      DeviceResidualKernels kernels = DeviceResidualKernels::fixed_degree)
+      : law_(dg.law()),
+        degree_(dg.degree()),
+        tables_(dg.tables()),
+        min_size_(dg.geometry().min_size),
+        kernels_(degree_ <= detail::largest_fixed_degree ? kernels
+                                                         : DeviceResidualKernels::generic),
+        arrays_(dg.geometry(), dg.tables()),
+        view_(arrays_.view(dg.geometry(), dg.tables())),
+        flux_(std::size_t(variables) * tables_.edge_point_count * std::size_t(view_.facets)),
+        block_speed_(blocks_for(view_.elements, detail::element_block_size)),
+        block_bad_point_(blocks_for(view_.elements, detail::element_block_size)),
+        result_(1),
+        result_host_(1) {
+    // The reductions' partials fit both launch shapes (element and reduction blocks).
+    static_assert(detail::element_block_size <= detail::reduction_block_size);
+    if (!fuses_stage_update()) rate_ = Vector(coefficient_count());
+  }
+
+  /// The same from the mesh: ExplicitTriangleDG(mesh, degree, law)'s checks (degree range, a
+  /// mesh with cells), then the upload.
+  DeviceExplicitTriangleDG(const SimplexMesh<2>& mesh, int degree, Law law = {},
+                           DeviceResidualKernels kernels = DeviceResidualKernels::fixed_degree)
+      : DeviceExplicitTriangleDG(ExplicitTriangleDG<Law>(mesh, degree, law), kernels) {}
+
+  const Law& law() const { return law_; }
+  int degree() const { return degree_; }
+  int basis_size() const { return tables_.basis_size; }
+  Index element_count() const { return view_.elements; }
+  Index facet_count() const { return view_.facets; }
+  /// The kernels that run (fixed_degree asked for above p = 4 gives generic).
+  DeviceResidualKernels kernels() const { return kernels_; }
+  /// Whether the element kernel applies the Runge–Kutta stage update and reduces the next wave
+  /// speed itself (fixed-degree kernels with m·N ≤ 12; the file comment).
+  bool fuses_stage_update() const {
+    // The run-time form of detail::fuses_stage_update<Law, p>, which picks the kernel.
+    return kernels_ == DeviceResidualKernels::fixed_degree &&
+           variables * basis_size() <= detail::largest_fused_update_size;
+  }
+  /// m · N · element_count.
+  std::size_t coefficient_count() const {
+    return std::size_t(variables) * basis_size() * std::size_t(element_count());
+  }
+  /// Position of mode i of variable v of element c (element-fastest, as on the CPU).
+  std::size_t coefficient_index(Index c, int v, int i) const { return view_.coefficient(c, v, i); }
+  /// The kernels' view: explicit_dg.hpp's ResidualView with device pointers.
+  const ResidualView& view() const { return view_; }
+  /// The facet fluxes of the last residual or stage, flux[(v · Q + q) · facet_count + f].
+  const Vector& facet_fluxes() const { return flux_; }
+
+  /// A device vector of coefficient_count() zeros.
+  Vector make_vector() const {
+    Vector u(coefficient_count());
+    u.fill_zero();
+    return u;
+  }
+  /// Host coefficients (ExplicitTriangleDG's layout) to a new device vector / into `target`.
+  Vector upload(std::span<const double> u) const {
+    require_size(u.size(), "upload");
+    return Vector(u);
+  }
+  void upload(std::span<const double> u, Vector& target) const {
+    require_size(u.size(), "upload");
+    require_size(target.size(), "upload (target)");
+    target.assign(u);
+  }
+  std::vector<double> download(const Vector& u) const {
+    require_size(u.size(), "download");
+    return u.to_host();
+  }
+  void download(const Vector& u, std::span<double> target) const {
+    require_size(u.size(), "download");
+    require_size(target.size(), "download (target)");
+    if (!target.empty()) device::copy_device_to_host(target.data(), u.data(), target.size_bytes());
+  }
+
+  /// r = R(u) at time t, as ExplicitTriangleDG::residual. Uses the object's flux scratch: one
+  /// residual (or stepper) at a time per object. Does not wait for the device.
+  template <BoundaryCondition<Law> Boundary>
+  void residual(const Vector& u, double t, const Boundary& boundary, Vector& r) {
+    require(u.size() == coefficient_count() && r.size() == coefficient_count(),
+            "DeviceExplicitTriangleDG::residual: vectors of ", u.size(), " and ", r.size(),
+            " coefficients, expected ", coefficient_count());
+    detail::StageUpdate update;
+    update.out = r.data();
+    run_stage(u.data(), t, boundary, update, {});
+  }
+
+  /// λ_max as ExplicitTriangleDG::max_wave_speed (the same points, directions and max); waits
+  /// for the device. Throws polydg::Error naming the time, the element and the point of the
+  /// first state that is not physical (least element, then least point).
+  double max_wave_speed(const Vector& u, double t) const {
+    require_size(u.size(), "max_wave_speed");
+    const detail::WaveSpeedResult result = finish_wave_speed(launch_wave_speed(u.data(), t));
+    if (result.bad_point != detail::no_bad_point)
+      report_non_physical(u.data(), t, result.bad_point);
+    return result.speed;
+  }
+
+  /// Δt = cfl · min_K h_K / (λ_max (2p + 1)), as ExplicitTriangleDG::stable_time_step. Throws
+  /// as max_wave_speed, and for a non-positive cfl.
+  double stable_time_step(const Vector& u, double t, double cfl) const {
+    check_cfl(cfl);
+    return time_step_for_speed(max_wave_speed(u, t), cfl);
+  }
+
+  /// Δt for a largest wave speed `speed` (stable_time_step's formula; ∞ for speed ≤ 0).
+  double time_step_for_speed(double speed, double cfl) const {
+    check_cfl(cfl);
+    if (speed <= 0) return std::numeric_limits<double>::infinity();
+    return cfl * min_size_ / (speed * (2 * degree_ + 1));
+  }
+
+ private:
+  friend class DeviceTimeStepper<Law>;
+
+  /// The device copies of TriangleGeometry's and ReferenceTables' arrays (TriangleGeometry::size
+  /// stays on the host: only its minimum is used).
+  struct Arrays {
+    device::DeviceBuffer<double> origin, jacobian, inverse_jacobian, determinant;
+    device::DeviceBuffer<Index> element_facet;
+    device::DeviceBuffer<signed char> element_facet_side;
+    device::DeviceBuffer<Index> facet_element;
+    device::DeviceBuffer<signed char> facet_local_edge, facet_orientation;
+    device::DeviceBuffer<double> facet_origin, facet_tangent, facet_length, facet_normal;
+    device::DeviceBuffer<int> facet_tag;
+    device::DeviceBuffer<double> volume_points, volume_weights, volume_values, volume_gradients;
+    device::DeviceBuffer<double> edge_parameters, edge_weights, edge_values;
+
+    Arrays(const TriangleGeometry& g, const ReferenceTables& t)
+        : origin(std::span<const double>(g.origin)),
+          jacobian(std::span<const double>(g.jacobian)),
+          inverse_jacobian(std::span<const double>(g.inverse_jacobian)),
+          determinant(std::span<const double>(g.determinant)),
+          element_facet(std::span<const Index>(g.element_facet)),
+          element_facet_side(std::span<const signed char>(g.element_facet_side)),
+          facet_element(std::span<const Index>(g.facet_element)),
+          facet_local_edge(std::span<const signed char>(g.facet_local_edge)),
+          facet_orientation(std::span<const signed char>(g.facet_orientation)),
+          facet_origin(std::span<const double>(g.facet_origin)),
+          facet_tangent(std::span<const double>(g.facet_tangent)),
+          facet_length(std::span<const double>(g.facet_length)),
+          facet_normal(std::span<const double>(g.facet_normal)),
+          facet_tag(std::span<const int>(g.facet_tag)),
+          volume_points(std::span<const double>(t.volume_points)),
+          volume_weights(std::span<const double>(t.volume_weights)),
+          volume_values(std::span<const double>(t.volume_values)),
+          volume_gradients(std::span<const double>(t.volume_gradients)),
+          edge_parameters(std::span<const double>(t.edge_parameters)),
+          edge_weights(std::span<const double>(t.edge_weights)),
+          edge_values(std::span<const double>(t.edge_values)) {}
+
+    /// ExplicitTriangleDG::view() with these arrays' pointers.
+    ResidualView view(const TriangleGeometry& g, const ReferenceTables& t) const {
+      return {g.element_count,
+              g.facet_count,
+              t.basis_size,
+              t.volume_point_count,
+              t.edge_point_count,
+              origin.data(),
+              jacobian.data(),
+              inverse_jacobian.data(),
+              determinant.data(),
+              element_facet.data(),
+              element_facet_side.data(),
+              facet_element.data(),
+              facet_local_edge.data(),
+              facet_orientation.data(),
+              facet_origin.data(),
+              facet_tangent.data(),
+              facet_length.data(),
+              facet_normal.data(),
+              facet_tag.data(),
+              volume_points.data(),
+              volume_weights.data(),
+              volume_values.data(),
+              volume_gradients.data(),
+              edge_parameters.data(),
+              edge_weights.data(),
+              edge_values.data()};
+    }
+  };
+
+  static unsigned blocks_for(std::int64_t count, int block_size) {
+    const std::int64_t blocks = (count + block_size - 1) / block_size;
+    require(blocks <= std::numeric_limits<int>::max(), "DeviceExplicitTriangleDG: ", count,
+            " items need more than 2^31 blocks of ", block_size, " threads");
+    return unsigned(blocks);
+  }
+
+  void require_size(std::size_t size, const char* what) const {
+    require(size == coefficient_count(), "DeviceExplicitTriangleDG::", what, ": ", size,
+            " coefficients, expected ", coefficient_count());
+  }
+
+  static void check_cfl(double cfl) {
+    require(cfl > 0 && std::isfinite(cfl), "DeviceExplicitTriangleDG: CFL number ", cfl,
+            " is not positive");
+  }
+
+  detail::WaveSpeedPartials partials(double time) const {
+    return {block_speed_.data(), block_bad_point_.data(), time};
+  }
+
+  /// f(std::integral_constant<int, p>) for the run-time degree p ≤ largest_fixed_degree.
+  template <class Function>
+  static void with_fixed_degree(int degree, Function&& function) {
+    static_assert(detail::largest_fixed_degree == 4, "one case per fixed degree below");
+    switch (degree) {
+      case 0:
+        function(std::integral_constant<int, 0>{});
+        break;
+      case 1:
+        function(std::integral_constant<int, 1>{});
+        break;
+      case 2:
+        function(std::integral_constant<int, 2>{});
+        break;
+      case 3:
+        function(std::integral_constant<int, 3>{});
+        break;
+      case 4:
+        function(std::integral_constant<int, 4>{});
+        break;
+      default:
+        raise("DeviceExplicitTriangleDG: no fixed-degree kernels for p = ", degree);
+    }
+  }
+
+  /// One residual evaluation at (u, t) and `update` applied to it; with partials.speed, also
+  /// the wave speed of update.out at partials.time, reduced per block. Returns the number of
+  /// blocks whose partials were written (0 without). Asynchronous.
+  template <class Boundary>
+  int run_stage(const double* u, double t, const Boundary& boundary,
+                const detail::StageUpdate& update, const detail::WaveSpeedPartials& partials) {
+    static_assert(std::is_trivially_copyable_v<Boundary>,
+                  "DeviceExplicitTriangleDG: the boundary functor is copied into the kernels by "
+                  "value, so it must be trivially copyable");
+    double* flux = flux_.data();
+    const unsigned facet_blocks = blocks_for(view_.facets, detail::facet_block_size);
+    const unsigned element_blocks = blocks_for(view_.elements, detail::element_block_size);
+    // Unfused, a plain residual goes straight to its target and a stage through rate_.
+    const bool plain = update.kind == detail::StageUpdate::Kind::residual;
+    double* residual_target = plain ? update.out : rate_.data();
+    if (kernels_ == DeviceResidualKernels::fixed_degree) {
+      with_fixed_degree(degree_, [&](auto fixed) {
+        constexpr int p = decltype(fixed)::value;
+        detail::fixed_degree_facet_kernel<p, Law, Boundary>
+            <<<facet_blocks, detail::facet_block_size>>>(view_, law_, boundary, u, t, flux);
+        POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitTriangleDG fixed_degree_facet_kernel");
+        // Decided at compile time (fuses_stage_update() is the same test): one element kernel
+        // per degree is compiled.
+        if constexpr (detail::fuses_stage_update<Law, p>) {
+          detail::fixed_degree_element_kernel<p, Law, true>
+              <<<element_blocks, detail::element_block_size>>>(view_, law_, u, t, flux, update,
+                                                               partials);
+        } else {
+          detail::StageUpdate residual_only;
+          residual_only.out = residual_target;
+          detail::fixed_degree_element_kernel<p, Law, false>
+              <<<element_blocks, detail::element_block_size>>>(view_, law_, u, t, flux,
+                                                               residual_only, {});
+        }
+        POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitTriangleDG fixed_degree_element_kernel");
+      });
+      if (fuses_stage_update()) return partials.speed ? int(element_blocks) : 0;
+    } else {
+      detail::generic_facet_kernel<Law, Boundary>
+          <<<facet_blocks, detail::facet_block_size>>>(view_, law_, boundary, u, t, flux);
+      POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitTriangleDG generic_facet_kernel");
+      detail::generic_element_kernel<Law><<<element_blocks, detail::element_block_size>>>(
+          view_, law_, u, t, flux, residual_target);
+      POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitTriangleDG generic_element_kernel");
+    }
+    if (!plain) {
+      const std::size_t count = coefficient_count();
+      detail::stage_update_kernel<<<blocks_for(std::int64_t(count), detail::reduction_block_size),
+                                    detail::reduction_block_size>>>(update, u, rate_.data(), count);
+      POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitTriangleDG stage_update_kernel");
+    }
+    return partials.speed ? launch_wave_speed(update.out, partials.time) : 0;
+  }
+
+  /// The per-block partials of the wave speed of u at time t (fixed-degree or generic kernel,
+  /// blocks of reduction_block_size); returns the block count. Asynchronous.
+  int launch_wave_speed(const double* u, double t) const {
+    const unsigned blocks = blocks_for(view_.elements, detail::reduction_block_size);
+    if (kernels_ == DeviceResidualKernels::fixed_degree) {
+      with_fixed_degree(degree_, [&](auto fixed) {
+        constexpr int p = decltype(fixed)::value;
+        detail::fixed_degree_wave_speed_kernel<p, Law>
+            <<<blocks, detail::reduction_block_size>>>(view_, law_, u, partials(t));
+      });
+      POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitTriangleDG fixed_degree_wave_speed_kernel");
+    } else {
+      detail::wave_speed_kernel<<<blocks, detail::reduction_block_size>>>(view_, law_, u,
+                                                                          partials(t));
+      POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitTriangleDG wave_speed_kernel");
+    }
+    return int(blocks);
+  }
+
+  /// The last pass of the reduction over `blocks` partials, copied to the host (waits).
+  detail::WaveSpeedResult finish_wave_speed(int blocks) const {
+    detail::finish_wave_speed_kernel<<<1, detail::reduction_block_size>>>(
+        block_speed_.data(), block_bad_point_.data(), blocks, result_.data());
+    POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitTriangleDG finish_wave_speed_kernel");
+    POLYDG_CUDA_CHECK(cudaMemcpyAsync(result_host_.data(), result_.data(),
+                                      sizeof(detail::WaveSpeedResult), cudaMemcpyDeviceToHost,
+                                      nullptr));
+    POLYDG_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+    return result_host_[0];
+  }
+
+  /// Throws polydg::Error for the non-physical state at bad_point = element · Q_v + q of the
+  /// coefficients u (device) at time t: the element's coefficients and map are copied back
+  /// entry by entry (an error path) and the point and state evaluated on the host, x as
+  /// ResidualView::volume_point computes it.
+  [[noreturn]] void report_non_physical(const double* u, double t, long long bad_point) const {
+    const int points = tables_.volume_point_count;
+    const Index c = Index(bad_point / points);
+    const int q = int(bad_point % points);
+    const int n = basis_size();
+    const std::size_t k = std::size_t(element_count());
+    std::vector<double> coefficients(std::size_t(variables) * n);
+    for (int v = 0; v < variables; ++v)
+      for (int i = 0; i < n; ++i)
+        device::copy_device_to_host(&coefficients[std::size_t(v) * n + i],
+                                    u + coefficient_index(c, v, i), sizeof(double));
+    double origin[2], jacobian[4];
+    for (int d = 0; d < 2; ++d)
+      device::copy_device_to_host(&origin[d], arrays_.origin.data() + d * k + c, sizeof(double));
+    for (int j = 0; j < 4; ++j)
+      device::copy_device_to_host(&jacobian[j], arrays_.jacobian.data() + j * k + c,
+                                  sizeof(double));
+    const double r = tables_.volume_points[2 * q], s = tables_.volume_points[2 * q + 1];
+    const Point<2> x{origin[0] + jacobian[0] * r + jacobian[1] * s,
+                     origin[1] + jacobian[2] * r + jacobian[3] * s};
+    std::string state = "(";
+    for (int v = 0; v < variables; ++v) {
+      double sum = 0;
+      for (int i = 0; i < n; ++i)
+        sum += coefficients[std::size_t(v) * n + i] * tables_.volume_values[std::size_t(q) * n + i];
+      state += (v ? ", " : "") + polydg::detail::concatenate(sum);
+    }
+    raise("DeviceExplicitTriangleDG at t = ", t, ": the state ", state, ") at x = (", x[0], ", ",
+          x[1], ") in element ", c,
+          " is not physical (non-finite or outside the law's admissible states)");
+  }
+
+  Law law_;
+  int degree_;
+  ReferenceTables tables_;  // host copy: the error messages evaluate the basis
+  double min_size_;
+  DeviceResidualKernels kernels_;
+  Arrays arrays_;
+  ResidualView view_;
+  Vector flux_;
+  Vector rate_;  // where the update is not fused: R(u) before the stage update
+  // The wave-speed reduction: per-block partials, the result, its host copy. Mutable: the const
+  // queries (max_wave_speed) use them, one at a time per object.
+  mutable device::DeviceBuffer<double> block_speed_;
+  mutable device::DeviceBuffer<long long> block_bad_point_;
+  mutable device::DeviceBuffer<detail::WaveSpeedResult> result_;
+  mutable device::PinnedBuffer<detail::WaveSpeedResult> result_host_;
+};
+
+/// TimeStepper on the device: the same schemes, stage times and formulas (StageUpdate in the
+/// kernels' header), each stage one facet and one element kernel; u stays on the device. The
+/// stage limiter of TimeStepper has no device counterpart yet.
+template <ConservationLaw Law>
+class DeviceTimeStepper {
+ public:
+  using Vector = device::DeviceBuffer<double>;
+
+  DeviceTimeStepper(DeviceExplicitTriangleDG<Law>& dg, TimeScheme scheme)
+      : dg_(dg),
+        scheme_(scheme),
+        stage_(dg.coefficient_count()),
+        sum_(scheme == TimeScheme::rk4 ? dg.coefficient_count() : 0) {}
+
+  /// One step of size dt from (u, t), in place. Does not wait for the device.
+  template <BoundaryCondition<Law> Boundary>
+  void step(Vector& u, double t, double dt, const Boundary& boundary) {
+    dg_.require_size(u.size(), "step");
+    take_step(u, t, dt, boundary, std::nullopt);
+  }
+
+  /// Steps from t_start to t_end with the CFL step of number `cfl`, as TimeStepper::advance
+  /// (the same Δt, the last step shortened to land on t_end). Each step but the last also
+  /// reduces the next step's wave speed and checks the new state (the file comment); waits for
+  /// the device once per step. Throws polydg::Error for t_end < t_start, a non-positive cfl or
+  /// a state that is not physical.
+  template <BoundaryCondition<Law> Boundary>
+  TimeSteppingStatistics advance(Vector& u, double t_start, double t_end, const Boundary& boundary,
+                                 double cfl) {
+    require(t_end >= t_start, "DeviceTimeStepper::advance: t_end = ", t_end,
+            " < t_start = ", t_start);
+    dg_.require_size(u.size(), "advance");
+    DeviceExplicitTriangleDG<Law>::check_cfl(cfl);
+    TimeSteppingStatistics stats;
+    stats.smallest_step = std::numeric_limits<double>::infinity();
+    double t = t_start;
+    double speed = t < t_end ? dg_.max_wave_speed(u, t) : 0.0;
+    while (t < t_end) {
+      double dt = dg_.time_step_for_speed(speed, cfl);
+      // Avoid a last sliver step: land on t_end exactly (TimeStepper::advance).
+      if (t + 1.0000001 * dt >= t_end) dt = t_end - t;
+      const double next = (t + dt >= t_end) ? t_end : t + dt;
+      const bool last = !(next < t_end);
+      const int blocks =
+          take_step(u, t, dt, boundary, last ? std::nullopt : std::optional<double>(next));
+      if (!last) {
+        const detail::WaveSpeedResult result = dg_.finish_wave_speed(blocks);
+        if (result.bad_point != detail::no_bad_point)
+          dg_.report_non_physical(u.data(), next, result.bad_point);
+        speed = result.speed;
+      }
+      t = next;
+      ++stats.steps;
+      stats.smallest_step = std::min(stats.smallest_step, dt);
+      stats.largest_step = std::max(stats.largest_step, dt);
+    }
+    stats.final_time = t;
+    return stats;
+  }
+
+ private:
+  /// One step; with next_time, the last stage also reduces the new coefficients' wave speed at
+  /// next_time. Returns the number of partial blocks of that reduction (0 without).
+  template <class Boundary>
+  int take_step(Vector& u, double t, double dt, const Boundary& boundary,
+                std::optional<double> next_time) {
+    using Kind = detail::StageUpdate::Kind;
+    const auto combine = [](double* out, const double* start, double start_weight,
+                            double stage_weight, double rate_weight) {
+      detail::StageUpdate update;
+      update.kind = Kind::combine;
+      update.out = out;
+      update.start = start;
+      update.start_weight = start_weight;
+      update.stage_weight = stage_weight;
+      update.rate_weight = rate_weight;
+      return update;
+    };
+    const auto rk4 = [](Kind kind, double* out, const double* start, double* sum,
+                        double rate_weight, bool first) {
+      detail::StageUpdate update;
+      update.kind = kind;
+      update.out = out;
+      update.start = start;
+      update.sum = sum;
+      update.rate_weight = rate_weight;
+      update.first_rk4_stage = first;
+      return update;
+    };
+    const detail::WaveSpeedPartials none{};
+    const detail::WaveSpeedPartials last =
+        next_time ? dg_.partials(*next_time) : detail::WaveSpeedPartials{};
+    double* y = u.data();
+    double* stage = stage_.data();
+    switch (scheme_) {
+      case TimeScheme::ssp_rk2:
+        // stage = y + dt R(y); y = ½ y + ½ (stage + dt R(stage)).
+        dg_.run_stage(y, t, boundary, combine(stage, nullptr, 0.0, 1.0, dt), none);
+        return dg_.run_stage(stage, t + dt, boundary, combine(y, y, 0.5, 0.5, dt), last);
+      case TimeScheme::ssp_rk3:
+        // stage = y + dt R(y); stage = ¾ y + ¼ (stage + dt R(stage));
+        // y = ⅓ y + ⅔ (stage + dt R(stage)).
+        dg_.run_stage(y, t, boundary, combine(stage, nullptr, 0.0, 1.0, dt), none);
+        dg_.run_stage(stage, t + dt, boundary, combine(stage, y, 0.75, 0.25, dt), none);
+        return dg_.run_stage(stage, t + 0.5 * dt, boundary, combine(y, y, 1.0 / 3.0, 2.0 / 3.0, dt),
+                             last);
+      case TimeScheme::rk4: {
+        // k1..k4 as TimeStepper: the sum k1 + 2k2 + 2k3 accumulates in sum_.
+        double* sum = sum_.data();
+        const double half = 0.5 * dt;
+        dg_.run_stage(y, t, boundary, rk4(Kind::rk4_stage, stage, y, sum, half, true), none);
+        dg_.run_stage(stage, t + half, boundary, rk4(Kind::rk4_stage, stage, y, sum, half, false),
+                      none);
+        dg_.run_stage(stage, t + half, boundary, rk4(Kind::rk4_stage, stage, y, sum, dt, false),
+                      none);
+        return dg_.run_stage(stage, t + dt, boundary,
+                             rk4(Kind::rk4_final, y, y, sum, dt / 6.0, false), last);
+      }
+    }
+    raise("DeviceTimeStepper: unknown time scheme ", int(scheme_));
+  }
+
+  DeviceExplicitTriangleDG<Law>& dg_;
+  TimeScheme scheme_;
+  Vector stage_, sum_;
+};
+
+}  // namespace polydg::hyperbolic
