@@ -151,6 +151,8 @@ assembly), same slab, same KSP; then the pieces of a GPU step timed apart.
   --cells-per-element X    fine triangles per polygon (default 3)
   --steps N                steps per march (default 4)
   --march 0|1              run the marches (default 1; 0: only the pieces)
+  --marches LIST           which: cpu, gpu (data in the kernels), host_data (default all
+                           three; e.g. gpu alone for a slab too large for the CPU march)
   --products aij[,dense_blocks]  the matrix of the KSP's products (default aij)
   --json FILE              also write the numbers as JSON
   --help                   this text
@@ -166,6 +168,7 @@ int main(int argc, char** argv) {
   std::vector<int> degrees = {1, 2};
   int steps = 4;
   bool run_marches = true;
+  std::vector<std::string> marches = {"cpu", "gpu", "host_data"};
   std::vector<polydg::SlabProducts> products_list = {polydg::SlabProducts::aij};
   std::string json_path;
   try {
@@ -186,6 +189,8 @@ int main(int argc, char** argv) {
         degrees = polydg::parse_integer_list(flag, value);
       else if (flag == "--march")
         run_marches = polydg::parse_integer(flag, value) != 0;
+      else if (flag == "--marches")
+        marches = polydg::parse_choice_list(flag, value, {"cpu", "gpu", "host_data"});
       else if (flag == "--steps")
         steps = polydg::parse_integer(flag, value);
       else if (flag == "--json")
@@ -241,31 +246,42 @@ int main(int argc, char** argv) {
           options.products = products;
           MarchTimes cpu_times, gpu_times, host_data_times;
           long long dofs = 0;
-          {
+          const auto wanted = [&](const char* name) {
+            return std::find(marches.begin(), marches.end(), name) != marches.end();
+          };
+          const bool run_cpu = wanted("cpu"), run_gpu = gpu_present && wanted("gpu"),
+                     run_host_data = gpu_present && wanted("host_data");
+          if (run_cpu) {
             polydg::SlabSolver cpu(mesh, conditions, data, options);
             cpu.set_initial_condition(
                 [](const polydg::Point<2>& x) { return InitialCondition{}(x); });
             cpu_times = march(cpu, steps, tau);
             dofs = static_cast<long long>(cpu.solution().size());
           }
-          if (gpu_present) {
+          if (run_gpu) {
             polydg::DeviceFunctorSlabSolver<decltype(data), InitialCondition> gpu(mesh, conditions,
                                                                                   data, options);
             gpu.set_initial_condition(InitialCondition{});
             gpu_times = march(gpu, steps, tau);
+            dofs = static_cast<long long>(gpu.solution().size());
+          }
+          if (run_host_data) {
             polydg::DeviceSlabSolver<decltype(data), InitialCondition> host_data(mesh, conditions,
                                                                                  data, options);
             host_data.set_initial_condition(InitialCondition{});
             host_data_times = march(host_data, steps, tau);
+            dofs = static_cast<long long>(host_data.solution().size());
           }
-          const double difference =
-              gpu_present ? std::max(polydg::bench::relative_difference(gpu_times.solution,
-                                                                        cpu_times.solution),
-                                     polydg::bench::relative_difference(host_data_times.solution,
-                                                                        cpu_times.solution))
-                          : -1;
-          const double speed_up = gpu_present ? cpu_times.assembly_s / gpu_times.assembly_s : -1;
-          const long long iterations = gpu_present ? gpu_times.iterations : cpu_times.iterations;
+          // -1 where a march did not run (no device, or not in --marches).
+          double difference = -1;
+          if (run_cpu && run_gpu)
+            difference = polydg::bench::relative_difference(gpu_times.solution, cpu_times.solution);
+          if (run_cpu && run_host_data)
+            difference = std::max(difference, polydg::bench::relative_difference(
+                                                  host_data_times.solution, cpu_times.solution));
+          const double speed_up =
+              run_cpu && run_gpu ? cpu_times.assembly_s / gpu_times.assembly_s : -1;
+          const long long iterations = run_gpu ? gpu_times.iterations : cpu_times.iterations;
           std::printf(
               "%2d %10lld %-11s %-12s %12.4f %12.4f %12.4f %9.1f %10.4f %10.4f %8lld %10.1e\n", p,
               dofs, depend ? "every step" : "reused", dense ? "dense_blocks" : "aij",

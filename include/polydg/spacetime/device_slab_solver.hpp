@@ -16,6 +16,8 @@
 /// Vecs' device arrays in place. -[prefix]vec_type and -[prefix]mat_type (prefix:
 /// options.solver.options_prefix) choose other types, e.g. standard and aij for host Vecs and
 /// a host preconditioner. With Debian's PETSc (no CUDA) the Vecs and the matrix are on the host.
+/// -[prefix]pc_type mg builds the slab's agglomeration hierarchy (slab_hierarchy_options()) with
+/// its coarse levels assembled on the GPU as the fine one (DeviceSlabLevelOperators).
 ///
 ///   auto data = polydg::space_time_coefficients(spatial_data);
 ///   polydg::DeviceSlabSolver solver(spatial_mesh, conditions, data);
