@@ -6,7 +6,9 @@
 //   build/bin/euler
 //   build/bin/euler --case supersonic_vortex --p 2 --level 1 --json vortex.json --progress 500
 //   build/bin/euler --case rotating_hill --p 3 --level 2 --cfl 0.9
-//   build/bin/euler --case double_mach --level 2 --progress 200
+//   build/bin/euler --case double_mach --level 2 --progress 200 --vtk dmr --vtk-every 100
+//   build/bin/euler --case double_mach --level 2 --stop-after-steps 1000 --save-restart dmr.restart
+//   build/bin/euler --case double_mach --level 2 --restart dmr.restart
 //
 // Description: the explicit modal DG path for conservation laws (docs/theory.md, "Explicit path
 // for conservation laws") on its two smooth tests, with RK time steps at a CFL number:
@@ -22,6 +24,12 @@
 //    positivity fix after every stage, SSP-RK2, to t = 0.2 (CFL 0.5 unless --cfl); no exact
 //    solution: the run reports the smallest density and pressure at its points instead, and
 //    fails if they are not positive.
+// Output (hyperbolic/explicit_output.hpp): --vtk writes a ParaView series of u_h sampled on
+// sub-triangles; --stop-after-steps with --save-restart stops a time-dependent march and saves
+// (u, t, step), which --restart resumes bit for bit: the resumed run's final coefficients, and
+// so its JSON, are those of the run that was never stopped (the steps depend only on (u, t):
+// TimeStepper, the limiter and the positivity fix keep no state between steps). The steady
+// march of supersonic_vortex is not resumable (parse_options says why).
 #include "polydg/hyperbolic/euler.hpp"
 
 #include <algorithm>
@@ -30,23 +38,28 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <limits>
 #include <numbers>
+#include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "polydg/core/command_line.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/hyperbolic/double_mach_reflection.hpp"
 #include "polydg/hyperbolic/explicit_dg.hpp"
+#include "polydg/hyperbolic/explicit_output.hpp"
 #include "polydg/hyperbolic/explicit_time_stepping.hpp"
 #include "polydg/hyperbolic/linear_advection.hpp"
 #include "polydg/hyperbolic/positivity.hpp"
 #include "polydg/hyperbolic/slope_limiter.hpp"
 #include "polydg/hyperbolic/supersonic_vortex.hpp"
+#include "polydg/io/pvd_writer.hpp"
 #include "polydg/mesh/generators.hpp"
 
 namespace {
@@ -62,6 +75,11 @@ struct Options {
   double cfl = 0;  ///< 0: the case's default (0.9; double_mach 0.5)
   long progress = 0;
   std::string json_path;
+  std::string vtk_directory;  ///< empty: no VTU series
+  long vtk_every = 0;         ///< 0: only the first and the last state
+  long stop_after_steps = 0;  ///< 0: march to the case's end
+  std::string save_restart_path;
+  std::string restart_path;
 };
 
 const char* help_text = R"(Usage: euler [options]
@@ -73,9 +91,25 @@ const char* help_text = R"(Usage: euler [options]
                    dt = C h_min / (lambda_max (2p + 1))
   --progress N     a line every N steps: step, t, dt, seconds per step, and min density and
                    pressure (Euler) or min / max of the scalar (default 0: none)
-  --json FILE      {"case", "p", "level", "elements", "dofs", "steps", "l2_error", "seconds",
-                    "seconds_per_element_step"}; double_mach: "min_density", "min_pressure"
-                    instead of "l2_error"
+  --json FILE      {"case", "p", "level", "elements", "dofs", "steps", "first_step", "time",
+                    "l2_error", "seconds", "seconds_per_element_step"}; double_mach:
+                    "min_density", "min_pressure" instead of "l2_error". steps: the step count
+                    at the end (a resumed run's included), first_step: where this run began,
+                    time: the time reached; seconds: this run's steps, the output left out
+  --vtk DIR        a ParaView series DIR/<case>.pvd of DIR/<case>_NNNN.vtu (NNNN: the step):
+                   the first state, every --vtk-every steps, the last state; u_h sampled on
+                   r^2 sub-triangles per triangle, r = max(1, p): density, momentum_x,
+                   momentum_y, energy and pressure (Euler) or u (rotating_hill)
+  --vtk-every N    also every N steps (default 0: the first and the last state only)
+  --stop-after-steps N
+                   stop after N steps of this run, before the case's end time (default 0: run
+                   to the end); l2_error is then the error at the time reached
+  --save-restart FILE
+                   write the state where the run stops (u, t, step; binary, atomic)
+  --restart FILE   resume from a --save-restart file of the same case, --p and --level (checked):
+                   with the same --cfl, the run ends bit for bit as if it had never stopped.
+                   Not for supersonic_vortex (nor --stop-after-steps, --save-restart): its steady
+                   march stops on a residual test whose state a restart file does not hold
   --help           this text
 )";
 
@@ -102,6 +136,16 @@ Options parse_options(int argc, char** argv) {
       o.progress = parse_integer(flag, value);
     else if (flag == "--json")
       o.json_path = value;
+    else if (flag == "--vtk")
+      o.vtk_directory = value;
+    else if (flag == "--vtk-every")
+      o.vtk_every = parse_integer(flag, value);
+    else if (flag == "--stop-after-steps")
+      o.stop_after_steps = parse_integer(flag, value);
+    else if (flag == "--save-restart")
+      o.save_restart_path = value;
+    else if (flag == "--restart")
+      o.restart_path = value;
     else
       raise("unknown option '", flag, "' (see --help)");
   }
@@ -117,6 +161,23 @@ Options parse_options(int argc, char** argv) {
   require(o.level >= 0 && o.level <= 5, "--level ", o.level, ": use 0..5");
   require(o.cfl > 0, "--cfl ", o.cfl, ": must be positive");
   require(o.progress >= 0, "--progress ", o.progress, ": must be at least 0");
+  require(o.vtk_every >= 0, "--vtk-every ", o.vtk_every, ": must be at least 0");
+  require(o.vtk_every == 0 || !o.vtk_directory.empty(), "--vtk-every ", o.vtk_every,
+          ": needs --vtk DIR");
+  require(o.stop_after_steps >= 0, "--stop-after-steps ", o.stop_after_steps,
+          ": must be at least 0");
+  // march_to_steady_state stops when max |R| at a check (every 20 steps) is below 1e-4 of its
+  // value at the projection: state that a restart file (u, t, step) does not hold, so a resumed
+  // march could stop at another step than the uninterrupted one; it would also need a stop
+  // after N steps that the march does not have. Refused rather than resumed approximately.
+  if (o.name == "supersonic_vortex")
+    for (const auto& [flag, given] : {std::pair{"--stop-after-steps", o.stop_after_steps > 0},
+                                      std::pair{"--save-restart", !o.save_restart_path.empty()},
+                                      std::pair{"--restart", !o.restart_path.empty()}})
+      require(!given, flag,
+              ": not for supersonic_vortex, whose march to a steady state stops on a residual "
+              "test (max |R| against its value at the start, every 20 steps) that a restart "
+              "file does not hold");
   return o;
 }
 
@@ -152,10 +213,134 @@ struct Progress {
   }
 };
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// --vtk: the series DIR/<case>.pvd of DIR/<case>_NNNN.vtu, NNNN the step (so a resumed run
+/// continues the numbering and the --vtk-every cadence). Nothing without --vtk.
+class SolutionSeries {
+ public:
+  explicit SolutionSeries(const Options& o) : o_(o) {
+    if (o.vtk_directory.empty()) return;
+    std::error_code error;
+    std::filesystem::create_directories(o.vtk_directory, error);
+    require(!error, "--vtk ", o.vtk_directory, ": cannot create the folder: ", error.message());
+    pvd_.emplace(std::filesystem::path(o.vtk_directory) / (o.name + ".pvd"));
+  }
+
+  /// The state after `step` steps at time t, unless that step was the last one written (the
+  /// last state of a march that ended on a --vtk-every step).
+  template <class Dg>
+  void write(const Dg& dg, std::span<const double> u, double t, long step) {
+    if (!pvd_ || step == last_step_) return;
+    const auto start = std::chrono::steady_clock::now();
+    char name[64];
+    std::snprintf(name, sizeof name, "_%04ld.vtu", step);
+    const std::filesystem::path file = std::filesystem::path(o_.vtk_directory) / (o_.name + name);
+    if constexpr (Dg::variables == 4)
+      write_explicit_solution_vtu(
+          file, dg, u, {"density", "momentum_x", "momentum_y", "energy"}, 0,
+          {{"pressure", [&](const State<4>& w) { return dg.law().pressure(w); }}});
+    else
+      write_explicit_solution_vtu(file, dg, u, {"u"});
+    pvd_->add(t, file);
+    last_step_ = step;
+    ++files_;
+    seconds_ += seconds_since(start);
+  }
+  /// After step `step`: every --vtk-every steps.
+  template <class Dg>
+  void after_step(const Dg& dg, std::span<const double> u, double t, long step) {
+    if (o_.vtk_every > 0 && step % o_.vtk_every == 0) write(dg, u, t, step);
+  }
+  /// The time spent writing so far: left out of the runs' timings.
+  double seconds() const { return seconds_; }
+  void report() const {
+    if (pvd_)
+      std::printf("wrote %s (%ld files, %.3f s)\n", pvd_->path().string().c_str(), files_,
+                  seconds_);
+  }
+
+ private:
+  const Options& o_;
+  std::optional<PvdWriter> pvd_;
+  long last_step_ = -1;
+  long files_ = 0;
+  double seconds_ = 0;
+};
+
+/// Where a time-dependent march is: the coefficients, the time and the step count.
+struct MarchState {
+  std::vector<double> u;
+  double t = 0;
+  long step = 0;
+  long first_step = 0;  ///< where this run began: 0, or the --restart file's step
+};
+
+/// The state the march begins from: the --restart file's (the same case, p and level, checked
+/// by load_explicit_restart through the solver's shape and mesh fingerprint; t ≤ end), or
+/// initial() at t = 0.
+template <class Dg, class Initial>
+MarchState starting_state(const Options& o, const Dg& dg, double end, const Initial& initial) {
+  if (o.restart_path.empty()) return {initial(), 0.0, 0, 0};
+  ExplicitRestart restart;
+  try {
+    restart = load_explicit_restart(o.restart_path, dg);
+  } catch (const Error& error) {
+    raise("--restart: ", error.what(), " (resume with the --case, --p and --level of the run ",
+          "that saved it)");
+  }
+  require(restart.t <= end, "--restart ", o.restart_path, ": t = ", restart.t, " is past ", o.name,
+          "'s end time ", end);
+  std::printf("resumed from %s at step %ld, t = %.17g\n", o.restart_path.c_str(), restart.step,
+              restart.t);
+  return {std::move(restart.u), restart.t, restart.step, restart.step};
+}
+
+/// Marches `state` towards `end` with the CFL step of --cfl, the last step shortened to land
+/// on `end` exactly (TimeStepper::advance's loop), until `end` or --stop-after-steps steps of
+/// this run; step(u, t, dt) takes one step. Progress lines, and the --vtk series: the first
+/// state, every --vtk-every steps, the last state; --save-restart where it stops. Returns the
+/// seconds of the steps (the output left out).
+template <class Dg, class Step>
+double march(const Options& o, const Dg& dg, MarchState& state, double end, const Step& step) {
+  SolutionSeries series(o);
+  Progress<Dg> progress{o, dg, state.u};
+  series.write(dg, state.u, state.t, state.step);
+  const double writing_before = series.seconds();
+  const auto start = std::chrono::steady_clock::now();
+  long taken = 0;
+  while (state.t < end && (o.stop_after_steps == 0 || taken < o.stop_after_steps)) {
+    double dt = dg.stable_time_step(state.u, state.t, o.cfl);
+    if (state.t + 1.0000001 * dt >= end) dt = end - state.t;
+    step(state.u, state.t, dt);
+    state.t = state.t + dt >= end ? end : state.t + dt;
+    ++state.step;
+    ++taken;
+    progress(state.step, state.t, dt);
+    series.after_step(dg, state.u, state.t, state.step);
+  }
+  const double seconds = seconds_since(start) - (series.seconds() - writing_before);
+  series.write(dg, state.u, state.t, state.step);
+  series.report();
+  if (state.t < end)
+    std::printf("stopped after %ld steps (--stop-after-steps) at step %ld, t = %.17g\n", taken,
+                state.step, state.t);
+  if (!o.save_restart_path.empty()) {
+    save_explicit_restart(o.save_restart_path, dg, state.u, state.t, state.step);
+    std::printf("wrote %s (step %ld, t = %.17g)\n", o.save_restart_path.c_str(), state.step,
+                state.t);
+  }
+  return seconds;
+}
+
 struct Result {
   Index elements = 0;
   std::size_t dofs = 0;
-  long steps = 0;
+  long steps = 0;  ///< the step count at the end, a resumed run's earlier steps included
+  long first_step = 0;
+  double time = 0;  ///< the time reached
   double l2_error = 0;
   double seconds = 0;
   double min_density = 0, min_pressure = 0;  ///< double_mach: the smallest at the vertices
@@ -177,24 +362,21 @@ Result rotating_hill(const Options& o) {
     if (unit.is_boundary_facet(f)) tags.push_back({unit.facet_vertices(f), unit.facet_tag(f)});
   const SimplexMesh<2> mesh(std::move(vertices), unit.cells(), {}, std::move(tags));
   ExplicitTriangleDG dg(mesh, o.p, law);
-  auto u = dg.project([&](const Point<2>& x) { return exact(x, 0.0); });
+  const double end = 1.0;
+  MarchState state = starting_state(
+      o, dg, end, [&] { return dg.project([&](const Point<2>& x) { return exact(x, 0.0); }); });
   const auto boundary = exact_boundary(exact);
   TimeStepper stepper(dg, TimeScheme::rk4);
-  Progress<decltype(dg)> progress{o, dg, u};
-  const auto start = std::chrono::steady_clock::now();
-  double t = 0;
-  long steps = 0;
-  while (t < 1.0) {  // TimeStepper::advance's loop, with progress lines
-    double dt = dg.stable_time_step(u, t, o.cfl);
-    if (t + 1.0000001 * dt >= 1.0) dt = 1.0 - t;
+  const double seconds = march(o, dg, state, end, [&](std::vector<double>& u, double t, double dt) {
     stepper.step(u, t, dt, boundary);
-    t = t + dt >= 1.0 ? 1.0 : t + dt;
-    progress(++steps, t, dt);
-  }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return {mesh.cell_count(), dg.coefficient_count(), steps, dg.l2_errors(u, exact, 1.0)[0],
-          seconds};
+  });
+  return {.elements = mesh.cell_count(),
+          .dofs = dg.coefficient_count(),
+          .steps = state.step,
+          .first_step = state.first_step,
+          .time = state.t,
+          .l2_error = dg.l2_errors(state.u, exact, state.t)[0],
+          .seconds = seconds};
 }
 
 Result supersonic_vortex(const Options& o) {
@@ -203,17 +385,28 @@ Result supersonic_vortex(const Options& o) {
   ExplicitTriangleDG dg(mesh, o.p, vortex.gas);
   auto u = dg.project([&](const Point<2>& x) { return vortex.exact(x); });
   Progress<decltype(dg)> progress{o, dg, u};
+  SolutionSeries series(o);
+  series.write(dg, u, 0.0, 0);
+  const double writing_before = series.seconds();
   const auto start = std::chrono::steady_clock::now();
   const auto march =
       march_to_steady_state(dg, TimeScheme::ssp_rk3, u, SupersonicVortexBoundary{vortex}, o.cfl,
-                            1e-4, 20.0, [&](long s, double t, double dt) { progress(s, t, dt); });
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                            1e-4, 20.0, [&](long s, double t, double dt) {
+                              progress(s, t, dt);
+                              series.after_step(dg, u, t, s);
+                            });
+  const double seconds = seconds_since(start) - (series.seconds() - writing_before);
+  series.write(dg, u, march.time, march.steps);
+  series.report();
   if (!march.converged)
     std::cerr << "euler: warning: not steady at t = " << march.time << ": max |R| "
               << march.final_residual << " > 1e-4 * " << march.initial_residual << '\n';
-  return {mesh.cell_count(), dg.coefficient_count(), march.steps, dg.l2_errors(u, vortex, 0.0)[0],
-          seconds};
+  return {.elements = mesh.cell_count(),
+          .dofs = dg.coefficient_count(),
+          .steps = march.steps,
+          .time = march.time,
+          .l2_error = dg.l2_errors(u, vortex, 0.0)[0],
+          .seconds = seconds};
 }
 
 /// The smallest density and pressure of u_h at the triangles' vertices (where a p = 1 field
@@ -245,26 +438,27 @@ Result double_mach_reflection(const Options& o) {
     limiter(v);
     positivity(v);
   };
-  auto u = dg.project([&](const Point<2>& x) { return problem.initial_state(x); });
-  limit(u);  // the projected shock overshoots
+  const double end = 0.2;
+  // A restart file holds a limited state already: it is not limited again.
+  MarchState state = starting_state(o, dg, end, [&] {
+    auto u = dg.project([&](const Point<2>& x) { return problem.initial_state(x); });
+    limit(u);  // the projected shock overshoots
+    return u;
+  });
   TimeStepper stepper(dg, TimeScheme::ssp_rk2, limit);
   const auto boundary = double_mach_reflection_boundary(problem);
-  Progress<decltype(dg)> progress{o, dg, u};
-  const double end = 0.2;
-  const auto start = std::chrono::steady_clock::now();
-  double t = 0;
-  long steps = 0;
-  while (t < end) {
-    double dt = dg.stable_time_step(u, t, o.cfl);
-    if (t + 1.0000001 * dt >= end) dt = end - t;
+  const double seconds = march(o, dg, state, end, [&](std::vector<double>& u, double t, double dt) {
     stepper.step(u, t, dt, boundary);
-    t = t + dt >= end ? end : t + dt;
-    progress(++steps, t, dt);
-  }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const auto [density, pressure] = smallest_density_and_pressure(dg, positivity, u);
-  return {mesh.cell_count(), dg.coefficient_count(), steps, 0.0, seconds, density, pressure};
+  });
+  const auto [density, pressure] = smallest_density_and_pressure(dg, positivity, state.u);
+  return {.elements = mesh.cell_count(),
+          .dofs = dg.coefficient_count(),
+          .steps = state.step,
+          .first_step = state.first_step,
+          .time = state.t,
+          .seconds = seconds,
+          .min_density = density,
+          .min_pressure = pressure};
 }
 
 }  // namespace
@@ -276,7 +470,10 @@ int main(int argc, char** argv) {
     const Result r = o.name == "rotating_hill" ? rotating_hill(o)
                      : double_mach             ? double_mach_reflection(o)
                                                : supersonic_vortex(o);
-    const double per_element_step = r.seconds / (double(r.elements) * double(r.steps));
+    // This run's steps only (a resumed run's earlier ones took their own time); 0 for none.
+    const long steps_taken = r.steps - r.first_step;
+    const double per_element_step =
+        steps_taken > 0 ? r.seconds / (double(r.elements) * double(steps_taken)) : 0.0;
     std::printf("%s, p = %d, level %d: %ld triangles, %zu DoFs, %ld steps, ", o.name.c_str(), o.p,
                 o.level, long(r.elements), r.dofs, r.steps);
     if (double_mach)
@@ -290,7 +487,8 @@ int main(int argc, char** argv) {
       json.precision(17);
       json << "{\"case\": \"" << o.name << "\", \"p\": " << o.p << ", \"level\": " << o.level
            << ", \"elements\": " << r.elements << ", \"dofs\": " << r.dofs
-           << ", \"steps\": " << r.steps;
+           << ", \"steps\": " << r.steps << ", \"first_step\": " << r.first_step
+           << ", \"time\": " << r.time;
       if (double_mach)
         json << ", \"min_density\": " << r.min_density << ", \"min_pressure\": " << r.min_pressure;
       else
@@ -300,7 +498,7 @@ int main(int argc, char** argv) {
     }
     // A positive solution is what the limiter and the positivity fix are for.
     if (double_mach && !(r.min_density > 0 && r.min_pressure > 0)) {
-      std::cerr << "euler: double_mach: density or pressure not positive at t = 0.2\n";
+      std::cerr << "euler: double_mach: density or pressure not positive at t = " << r.time << '\n';
       return 1;
     }
     return 0;

@@ -5,3 +5,4 @@ target_sources(polydg PRIVATE ${PROJECT_SOURCE_DIR}/src/hyperbolic/explicit_poly
 target_sources(polydg PRIVATE ${PROJECT_SOURCE_DIR}/src/hyperbolic/slope_limiter.cpp)
 target_sources(polydg PRIVATE ${PROJECT_SOURCE_DIR}/src/hyperbolic/positivity.cpp)
 target_sources(polydg PRIVATE ${PROJECT_SOURCE_DIR}/src/hyperbolic/double_mach_reflection.cpp)
+target_sources(polydg PRIVATE ${PROJECT_SOURCE_DIR}/src/hyperbolic/explicit_output.cpp)

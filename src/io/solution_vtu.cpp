@@ -5,6 +5,7 @@
 
 #include "polydg/core/error.hpp"
 #include "polydg/dg/discrete_function.hpp"
+#include "triangle_lattice.hpp"
 #include "vtu_xml_writer.hpp"
 
 namespace polydg {
@@ -20,45 +21,33 @@ struct SampledSolution {
   std::vector<int> degrees;
 };
 
-// Splits the triangle `vertices` into r² triangles and samples u_h (and u) at their vertices.
-// Lattice point (i, j), i + j ≤ r, lies at v0 + (i/r)(v1 − v0) + (j/r)(v2 − v0).
-void sample_sub_triangle(const std::array<Point<2>, 3>& vertices, int r, Index e, int p,
-                         const Box<2>& box, const double* coefficients,
-                         const SolutionVtuOptions& options, SampledSolution& out) {
-  std::vector<Index> lattice((r + 1) * (r + 1), -1);
-  for (int j = 0; j <= r; ++j)
-    for (int i = 0; i + j <= r; ++i) {
-      Point<2> x = vertices[0];
-      x += (double(i) / r) * (vertices[1] - vertices[0]);
-      x += (double(j) / r) * (vertices[2] - vertices[0]);
-      lattice[j * (r + 1) + i] = Index(out.points.size());
-      out.points.push_back(x);
-      out.u.push_back(evaluate_dg_function(p, box, coefficients, x));
-      if (options.exact_solution) out.exact.push_back(options.exact_solution(x));
-    }
-  const auto at = [&](int i, int j) { return lattice[j * (r + 1) + i]; };
-  const auto add_triangle = [&](Index a, Index b, Index c) {
-    out.connectivity.insert(out.connectivity.end(), {a, b, c});
+// Samples u_h (and u) of element e at the lattice points of the sub-triangle `vertices`
+// (triangle_lattice.hpp) and adds its r² triangles.
+void sample_sub_triangle(const std::array<Point<2>, 3>& vertices,
+                         const io::TriangleLattice& lattice, Index e, int p, const Box<2>& box,
+                         const double* coefficients, const SolutionVtuOptions& options,
+                         SampledSolution& out) {
+  const Index first = Index(out.points.size());
+  for (const Point<2>& reference : lattice.reference_points) {
+    Point<2> x = vertices[0];
+    x += reference[0] * (vertices[1] - vertices[0]);
+    x += reference[1] * (vertices[2] - vertices[0]);
+    out.points.push_back(x);
+    out.u.push_back(evaluate_dg_function(p, box, coefficients, x));
+    if (options.exact_solution) out.exact.push_back(options.exact_solution(x));
+  }
+  for (const auto& [a, b, c] : lattice.triangles) {
+    out.connectivity.insert(out.connectivity.end(), {first + a, first + b, first + c});
     out.element_ids.push_back(e);
     out.degrees.push_back(p);
-  };
-  // Both kinds keep the orientation of the sub-triangle.
-  for (int j = 0; j < r; ++j)
-    for (int i = 0; i + j < r; ++i) {
-      add_triangle(at(i, j), at(i + 1, j), at(i, j + 1));
-      if (i + j + 1 < r) add_triangle(at(i + 1, j), at(i + 1, j + 1), at(i, j + 1));
-    }
+  }
 }
 
 void write_sample(const std::filesystem::path& path, const SampledSolution& sample) {
-  const std::size_t n_cells = sample.element_ids.size();
-  std::vector<GlobalIndex> offsets(n_cells + 1);
-  for (std::size_t k = 0; k <= n_cells; ++k) offsets[k] = 3 * GlobalIndex(k);
-
   io::VtuXmlWriter file(path, "solution VTU writer");
-  file.begin(GlobalIndex(sample.points.size()), GlobalIndex(n_cells));
+  file.begin(GlobalIndex(sample.points.size()), GlobalIndex(sample.element_ids.size()));
   file.points(sample.points);
-  file.cells(offsets, sample.connectivity, io::vtk_triangle);
+  file.triangles(sample.connectivity);
 
   file.begin_point_data("u");
   file.data_array("Float64", "u", sample.u);
@@ -92,9 +81,10 @@ void write_solution_vtu(const std::filesystem::path& path, const PolytopicMesh<2
   SampledSolution sample;
   for (Index e = 0; e < mesh.element_count(); ++e) {
     const int p = mesh.element_degree(e);
-    const int r = options.subdivisions > 0 ? options.subdivisions : std::max(1, p);
+    const io::TriangleLattice lattice =
+        io::make_triangle_lattice(options.subdivisions > 0 ? options.subdivisions : std::max(1, p));
     for (const auto& simplex : mesh.element_simplices(e))
-      sample_sub_triangle(mesh.simplex_points(simplex), r, e, p, mesh.element_box(e),
+      sample_sub_triangle(mesh.simplex_points(simplex), lattice, e, p, mesh.element_box(e),
                           solution.data() + offsets[e], options, sample);
   }
   write_sample(path, sample);

@@ -50,6 +50,12 @@ void VtuXmlWriter::cells(std::span<const GlobalIndex> offsets, std::span<const I
   out_ << "      </Cells>\n";
 }
 
+void VtuXmlWriter::triangles(std::span<const Index> connectivity) {
+  std::vector<GlobalIndex> offsets(connectivity.size() / 3 + 1);
+  for (std::size_t k = 0; k < offsets.size(); ++k) offsets[k] = 3 * GlobalIndex(k);
+  cells(offsets, connectivity, vtk_triangle);
+}
+
 void VtuXmlWriter::begin_point_data(const char* scalars) {
   out_ << "      <PointData Scalars=\"" << scalars << "\">\n";
 }

@@ -32,6 +32,8 @@ class VtuXmlWriter {
   /// The Cells section from CSR offsets (cell k has connectivity[offsets[k] .. offsets[k+1]),
   /// offsets[0] = 0), all of VTK cell type `type`. VTK wants the end offsets only.
   void cells(std::span<const GlobalIndex> offsets, std::span<const Index> connectivity, int type);
+  /// The Cells section of triangles: three points each from `connectivity`.
+  void triangles(std::span<const Index> connectivity);
 
   /// <PointData Scalars="scalars"> .. </PointData>.
   void begin_point_data(const char* scalars);

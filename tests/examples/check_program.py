@@ -22,8 +22,10 @@ Checks (any combination):
   --rate-allowance A       convergence: observed rates may fall A below the theoretical ones
   --reference-l2-error-T V heat: the L2 error at T must round to V as written (e.g. 1.1861e-04:
                            within half a unit of its last digit)
-  --compare FILE           heat / convergence: the errors must equal those of FILE (another run's
-                           JSON) to within --relative-tolerance
+  --compare FILE           heat / convergence / euler: the errors must equal those of FILE
+                           (another run's JSON) to within --relative-tolerance (euler: also the
+                           steps and the time reached; tolerance 0: equal, as written with 17
+                           digits, i.e. bitwise)
   --relative-tolerance X   for --compare
 """
 import json
@@ -414,7 +416,8 @@ def check_euler(checks, command, data, arguments):
     positive error below the exact solution's L2 norm scale (the scalar's, < 1; the vortex's
     density, ~1.2 times sqrt(area 0.72)), or for double_mach (no exact solution) a positive
     smallest density and pressure, the density at most the pre-shock 1.4 (the smallest value of
-    the data); and finite positive times."""
+    the data); and finite positive times. Then the march (check_euler_march), --compare
+    (check_euler_compare) and the --vtk series (check_euler_series)."""
     case = option(command, "--case", "rotating_hill")
     double_mach = case == "double_mach"
     p = int(option(command, "--p", "1" if double_mach else "2"))
@@ -439,6 +442,104 @@ def check_euler(checks, command, data, arguments):
         checks.check(finite_positive(error) and error < 1, f"l2_error = {error} in (0, 1)")
     for key in ("seconds", "seconds_per_element_step"):
         checks.check(finite_positive(data.get(key, math.nan)), f"{key} = {data.get(key)}")
+    check_euler_march(checks, command, data, case)
+    if arguments["compare"]:
+        check_euler_compare(checks, data, arguments, double_mach)
+    vtk = option(command, "--vtk", None)
+    if vtk:
+        check_euler_series(checks, command, data, case, p, vtk)
+
+
+# The end times of the time-dependent cases; supersonic_vortex marches to a steady state, at
+# most to t = 20.
+EULER_END_TIME = {"rotating_hill": 1.0, "double_mach": 0.2, "supersonic_vortex": 20.0}
+
+
+def check_euler_march(checks, command, data, case):
+    """This run began at first_step (0 unless --restart) and took at most --stop-after-steps
+    steps; a run that was not stopped reached the case's end time (rotating_hill, double_mach:
+    exactly, the last step lands on it), one that was stopped took exactly that many."""
+    first, steps, time = data.get("first_step"), data.get("steps"), data.get("time", math.nan)
+    end = EULER_END_TIME[case]
+    if not checks.check(isinstance(first, int) and isinstance(steps, int) and 0 <= first <= steps,
+                        f"this run's steps {first}..{steps}"):
+        return
+    checks.check(option(command, "--restart", None) is not None or first == 0,
+                 f"first_step {first} (0 unless --restart)")
+    checks.check(math.isfinite(time) and 0 <= time <= end, f"time = {time} in [0, {end}]")
+    stop = int(option(command, "--stop-after-steps", "0"))
+    if stop > 0:
+        checks.check(steps - first <= stop, f"{steps - first} steps <= --stop-after-steps {stop}")
+    if case != "supersonic_vortex":
+        stopped = f", or stopped after --stop-after-steps {stop}" if stop > 0 else ""
+        checks.check(time == end or steps - first == stop,
+                     f"t = {time}: the end time {end}{stopped}")
+
+
+def check_euler_compare(checks, data, arguments, double_mach):
+    """The same steps, time and results as another run's JSON; with --relative-tolerance 0 the
+    same values as written with 17 significant digits, i.e. the same doubles."""
+    with open(arguments["compare"]) as file:
+        other = json.load(file)
+    tolerance = arguments["relative_tolerance"]
+    for key in ("elements", "dofs", "steps"):
+        checks.check(data.get(key) == other.get(key),
+                     f"{key} {data.get(key)} equals {arguments['compare']}'s {other.get(key)}")
+    keys = ("time", "min_density", "min_pressure") if double_mach else ("time", "l2_error")
+    for key in keys:
+        a, b = data.get(key, math.nan), other.get(key, math.nan)
+        if tolerance == 0:
+            checks.check(a == b, f"{key} {a!r} equals {arguments['compare']}'s {b!r} exactly")
+        else:
+            checks.check(relative_difference(a, b) <= tolerance,
+                         f"{key} {a:.10e} equals {arguments['compare']}'s {b:.10e} to "
+                         f"{tolerance} relative")
+
+
+EULER_FIELDS = {"rotating_hill": ["u"]}
+GAS_FIELDS = ["density", "momentum_x", "momentum_y", "energy", "pressure"]
+
+
+def check_euler_series(checks, command, data, case, p, vtk):
+    """--vtk DIR: DIR/<case>.pvd lists DIR/<case>_NNNN.vtu for the first step of the run, every
+    --vtk-every steps after it and the last step (once), at increasing times from the first
+    state's to the time reached; each file exists and holds elements x (r+1)(r+2)/2 points
+    (r = max(1, p) sub-triangles per edge, no points shared), r^2 cells per element, and the
+    case's fields with finite values."""
+    pvd_path = os.path.join(vtk, f"{case}.pvd")
+    if not checks.check(os.path.isfile(pvd_path), f"{pvd_path} written"):
+        return
+    every = int(option(command, "--vtk-every", "0"))
+    first, last = data["first_step"], data["steps"]
+    written = [first] + [k for k in range(first + 1, last + 1) if every and k % every == 0]
+    if written[-1] != last:
+        written.append(last)
+    datasets = ElementTree.parse(pvd_path).getroot().findall("./Collection/DataSet")
+    files = [d.get("file") for d in datasets]
+    checks.check(files == [f"{case}_{k:04d}.vtu" for k in written],
+                 f"{pvd_path} lists steps {written} (--vtk-every {every})")
+    times = [float(d.get("timestep")) for d in datasets]
+    checks.check(all(a < b for a, b in zip(times, times[1:])) and times[-1] == data["time"],
+                 f"times increasing to the time reached {data['time']}")
+    r = max(1, p)
+    fields = EULER_FIELDS.get(case, GAS_FIELDS)
+    for name in files:
+        vtu = os.path.join(vtk, name)
+        if not checks.check(os.path.isfile(vtu), f"{vtu} exists"):
+            continue
+        piece = ElementTree.parse(vtu).getroot().find("./UnstructuredGrid/Piece")
+        checks.check(
+            int(piece.get("NumberOfPoints")) == data["elements"] * (r + 1) * (r + 2) // 2
+            and int(piece.get("NumberOfCells")) == data["elements"] * r * r,
+            f"{name}: {piece.get('NumberOfPoints')} points, {piece.get('NumberOfCells')} cells "
+            f"({data['elements']} triangles, r = {r})",
+        )
+        arrays = {a.get("Name"): a.text for a in piece.findall("./PointData/DataArray")}
+        checks.check(list(arrays) == fields, f"{name}: point data {list(arrays)}")
+        checks.check(
+            all(math.isfinite(float(v)) for text in arrays.values() for v in text.split()),
+            f"{name}: finite values",
+        )
 
 
 # ---- saved system ----------------------------------------------------------------------------
@@ -515,6 +616,12 @@ def main(argv):
         sys.exit(f"check_program.py: --check {arguments['check']} needs the program's --json FILE")
     if json_path and os.path.exists(json_path):
         os.remove(json_path)  # a stale file from an earlier run proves nothing
+    vtk = option(command, "--vtk", None) if arguments["check"] == "euler" else None
+    if vtk and os.path.isdir(vtk):  # likewise stale series files (only the program's own names)
+        case = option(command, "--case", "rotating_hill")
+        for name in os.listdir(vtk):
+            if name == f"{case}.pvd" or re.fullmatch(rf"{case}_\d+\.vtu", name):
+                os.remove(os.path.join(vtk, name))
     print("running:", " ".join(command), flush=True)
     run = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     sys.stdout.write(run.stdout)
