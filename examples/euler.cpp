@@ -57,6 +57,7 @@
 #include "polydg/hyperbolic/explicit_time_stepping.hpp"
 #include "polydg/hyperbolic/linear_advection.hpp"
 #include "polydg/hyperbolic/positivity.hpp"
+#include "polydg/hyperbolic/rotating_hill.hpp"
 #include "polydg/hyperbolic/slope_limiter.hpp"
 #include "polydg/hyperbolic/supersonic_vortex.hpp"
 #include "polydg/io/pvd_writer.hpp"
@@ -66,7 +67,6 @@ namespace {
 
 using namespace polydg;
 using namespace polydg::hyperbolic;
-constexpr double pi = std::numbers::pi;
 
 struct Options {
   std::string name = "rotating_hill";
@@ -347,20 +347,9 @@ struct Result {
 };
 
 Result rotating_hill(const Options& o) {
-  const LinearAdvection law{RotatingVelocity{{0.0, 0.0}, 2 * pi}};
-  const auto exact = [](const Point<2>& x, double t) {
-    const double c = std::cos(2 * pi * t), s = std::sin(2 * pi * t);
-    const double dx = x[0] * c + x[1] * s - 0.2;
-    const double dy = -x[0] * s + x[1] * c;
-    return State<1>{{std::exp(-(dx * dx + dy * dy) / (2 * 0.15 * 0.15))}};
-  };
-  const SimplexMesh<2> unit = unit_square_mesh(8 << o.level);
-  std::vector<Point<2>> vertices = unit.vertices();
-  for (auto& x : vertices) x = Point<2>{-1 + 2 * x[0], -1 + 2 * x[1]};
-  std::vector<SimplexMesh<2>::TaggedFacet> tags;
-  for (Index f = 0; f < unit.facet_count(); ++f)
-    if (unit.is_boundary_facet(f)) tags.push_back({unit.facet_vertices(f), unit.facet_tag(f)});
-  const SimplexMesh<2> mesh(std::move(vertices), unit.cells(), {}, std::move(tags));
+  const RotatingHill exact;
+  const LinearAdvection law = rotating_hill_law();
+  const SimplexMesh<2> mesh = rotating_hill_mesh(o.level);
   ExplicitTriangleDG dg(mesh, o.p, law);
   const double end = 1.0;
   MarchState state = starting_state(

@@ -55,7 +55,6 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <numbers>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -70,15 +69,14 @@
 #include "polydg/hyperbolic/explicit_dg.hpp"
 #include "polydg/hyperbolic/explicit_time_stepping.hpp"
 #include "polydg/hyperbolic/linear_advection.hpp"
+#include "polydg/hyperbolic/rotating_hill.hpp"
 #include "polydg/hyperbolic/supersonic_vortex.hpp"
-#include "polydg/mesh/generators.hpp"
 
 namespace {
 
 using namespace polydg;
 using namespace polydg::hyperbolic;
 
-constexpr double pi = std::numbers::pi;
 /// Achievable HBM bandwidth of an H200 (B/s) and its FP64 rate without tensor cores (FLOP/s):
 /// the floors' denominators.
 constexpr double achievable_bandwidth = 4.0e12;
@@ -101,28 +99,6 @@ supersonic vortex (Euler) and the rotating hill (linear advection).
   --json FILE         also write every row as JSON
   --help              this text
 )";
-
-/// The rotating hill: a Gaussian of radius 0.15 at (0.2, 0) turned by 2πt (the exact solution
-/// and the boundary data).
-struct RotatingHill {
-  POLYDG_HD State<1> operator()(const Point<2>& x, double t) const {
-    const double c = cos(2 * pi * t), s = sin(2 * pi * t);
-    const double dx = x[0] * c + x[1] * s - 0.2;
-    const double dy = -x[0] * s + x[1] * c;
-    return State<1>{{exp(-(dx * dx + dy * dy) / (2 * 0.15 * 0.15))}};
-  }
-};
-
-/// [−1, 1]² with 8 · 2^level squares per side.
-SimplexMesh<2> hill_mesh(int level) {
-  const SimplexMesh<2> unit = unit_square_mesh(8 << level);
-  std::vector<Point<2>> vertices = unit.vertices();
-  for (auto& x : vertices) x = Point<2>{2 * x[0] - 1, 2 * x[1] - 1};
-  std::vector<SimplexMesh<2>::TaggedFacet> tags;
-  for (Index f = 0; f < unit.facet_count(); ++f)
-    if (unit.is_boundary_facet(f)) tags.push_back({unit.facet_vertices(f), unit.facet_tag(f)});
-  return SimplexMesh<2>(std::move(vertices), unit.cells(), {}, std::move(tags));
-}
 
 struct Options {
   std::vector<int> degrees = {1, 2, 3, 4};
@@ -416,11 +392,11 @@ int main(int argc, char** argv) {
             record(run_cpu(law, euler_cost, cpu_mesh, p, vortex.gas, boundary, initial, options));
         }
       } else {
-        const LinearAdvection hill{RotatingVelocity{{0.0, 0.0}, 2 * pi}};
+        const auto hill = rotating_hill_law();
         const auto boundary = exact_boundary(RotatingHill{});
         const auto initial = [](const Point<2>& x) { return RotatingHill{}(x, 0.0); };
-        const SimplexMesh<2> mesh = hill_mesh(options.level);
-        const SimplexMesh<2> cpu_mesh = hill_mesh(options.cpu_level);
+        const SimplexMesh<2> mesh = rotating_hill_mesh(options.level);
+        const SimplexMesh<2> cpu_mesh = rotating_hill_mesh(options.cpu_level);
         for (int p : options.degrees) {
           for (const std::string& kernels : options.kernels)
             record(run_gpu(law, advection_cost, mesh, p, hill, boundary, initial,

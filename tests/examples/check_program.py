@@ -370,7 +370,9 @@ def check_agglomerate(checks, command, data, arguments):
 
 
 # ---- provenance ------------------------------------------------------------------------------
-GPU_BENCHMARKS = ("bench_spmv", "bench_ksp", "bench_slab_march", "bench_explicit")
+GPU_BENCHMARKS = (
+    "bench_spmv", "bench_ksp", "bench_slab_march", "bench_explicit", "explicit_accuracy"
+)
 
 
 def check_provenance(checks, command, data, arguments):
