@@ -26,4 +26,17 @@ SimplexMesh<2> unit_square_mesh(int n, double perturbation, std::uint64_t seed) 
                         MeshSource{"unit_square_mesh", {}});
 }
 
+SimplexMesh<2> square_mesh(int n, double low, double high, double perturbation,
+                           std::uint64_t seed) {
+  require(low < high, "square_mesh: the side [", low, ", ", high, "] is empty");
+  const SimplexMesh<2> unit = unit_square_mesh(n, perturbation, seed);
+  std::vector<Point<2>> vertices = unit.vertices();
+  for (auto& x : vertices) x = Point<2>{low + (high - low) * x[0], low + (high - low) * x[1]};
+  std::vector<SimplexMesh<2>::TaggedFacet> tags;
+  for (Index f = 0; f < unit.facet_count(); ++f)
+    if (unit.is_boundary_facet(f)) tags.push_back({unit.facet_vertices(f), unit.facet_tag(f)});
+  return SimplexMesh<2>(std::move(vertices), unit.cells(), {}, std::move(tags),
+                        MeshSource{"square_mesh", {}});
+}
+
 }  // namespace polydg

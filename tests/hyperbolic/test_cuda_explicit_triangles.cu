@@ -45,19 +45,6 @@ namespace {
 constexpr double pi = std::numbers::pi;
 constexpr double tolerance = 1e-12;
 
-/// unit_square_mesh(n, perturbation) mapped affinely onto [a, b]², tags kept (as in
-/// test_explicit_triangles.cpp): perturbed, so the element maps are general and both facet
-/// orientations occur.
-SimplexMesh<2> square_mesh(int n, double a, double b, double perturbation) {
-  const SimplexMesh<2> unit = unit_square_mesh(n, perturbation, 7);
-  std::vector<Point<2>> vertices = unit.vertices();
-  for (auto& x : vertices) x = Point<2>{a + (b - a) * x[0], a + (b - a) * x[1]};
-  std::vector<SimplexMesh<2>::TaggedFacet> tags;
-  for (Index f = 0; f < unit.facet_count(); ++f)
-    if (unit.is_boundary_facet(f)) tags.push_back({unit.facet_vertices(f), unit.facet_tag(f)});
-  return SimplexMesh<2>(std::move(vertices), unit.cells(), {}, std::move(tags));
-}
-
 /// The rotating hill's exact solution: a Gaussian of radius 0.15 at (0.2, 0) turned by 2πt.
 struct RotatingHill {
   POLYDG_HD State<1> operator()(const Point<2>& x, double t) const {
@@ -153,7 +140,7 @@ std::vector<double> compare_advance(ExplicitTriangleDG<Law>& dg,
 // (a) The rotating hill, p = 1..3 (the fixed-degree kernels), RK4 and SSP-RK3; p = 2 on the
 // generic kernels by request, p = 5 on them as the fallback.
 BOOST_AUTO_TEST_CASE(rotating_hill_matches_the_cpu) {
-  const SimplexMesh<2> mesh = square_mesh(8, -1.0, 1.0, 0.2);
+  const SimplexMesh<2> mesh = square_mesh(8, -1.0, 1.0, 0.2, 7);
   const auto boundary = exact_boundary(RotatingHill{});
   struct Case {
     int p;
@@ -286,7 +273,7 @@ BOOST_AUTO_TEST_CASE(non_physical_states_are_reported) {
 }
 
 BOOST_AUTO_TEST_CASE(wrong_sizes_are_reported) {
-  const SimplexMesh<2> mesh = square_mesh(2, 0.0, 1.0, 0.0);
+  const SimplexMesh<2> mesh = square_mesh(2, 0.0, 1.0, 0.0, 7);
   ExplicitTriangleDG dg(mesh, 1, hill_law);
   DeviceExplicitTriangleDG device_dg(dg);
   const std::vector<double> wrong(5);

@@ -49,13 +49,7 @@ inline LinearAdvection<RotatingVelocity> rotating_hill_law() {
 inline SimplexMesh<2> rotating_hill_mesh(int level) {
   require(level >= 0 && level <= 8, "rotating_hill_mesh: level ", level,
           " is outside 0..8 (2 (8 · 2^level)² triangles)");
-  const SimplexMesh<2> unit = unit_square_mesh(8 << level);
-  std::vector<Point<2>> vertices = unit.vertices();
-  for (auto& x : vertices) x = Point<2>{-1 + 2 * x[0], -1 + 2 * x[1]};
-  std::vector<SimplexMesh<2>::TaggedFacet> tags;
-  for (Index f = 0; f < unit.facet_count(); ++f)
-    if (unit.is_boundary_facet(f)) tags.push_back({unit.facet_vertices(f), unit.facet_tag(f)});
-  return SimplexMesh<2>(std::move(vertices), unit.cells(), {}, std::move(tags));
+  return square_mesh(8 << level, -1.0, 1.0);
 }
 
 }  // namespace polydg::hyperbolic

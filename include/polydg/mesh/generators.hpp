@@ -15,4 +15,10 @@ namespace polydg {
 /// Throws polydg::Error for n < 1 or perturbation outside [0, 0.25].
 SimplexMesh<2> unit_square_mesh(int n, double perturbation = 0.0, std::uint64_t seed = 1);
 
+/// unit_square_mesh(n, perturbation, seed) mapped affinely onto [low, high]²: the same cells,
+/// vertex offsets (relative to the side) and boundary tags. Throws as unit_square_mesh, and for
+/// low ≥ high.
+SimplexMesh<2> square_mesh(int n, double low, double high, double perturbation = 0.0,
+                           std::uint64_t seed = 1);
+
 }  // namespace polydg
