@@ -14,6 +14,18 @@
 // triangles), TimeStepper::advance over --cpu-steps steps after one, host clock.
 // The targets (H200, FP64, Euler, p = 1..4): 1.3e-9, 2.4e-9, 4.0e-9, 6.5e-9 s per element-step.
 //
+// --case double_mach: instead of the tables, the double Mach reflection as examples/euler.cpp
+// runs it (double_mach_reflection.hpp: p = 1, the Barth–Jespersen limiter and the positivity fix
+// after every stage, SSP-RK2, CFL --cfl, to t = 0.2), marched on the GPU with the device
+// limiters (polydg/cuda/device_stage_limiters.cuh) on double_mach_reflection_mesh(--resolution),
+// about 8 · resolution² triangles (347: 963,272, docs/theory.md's finest reference mesh). It
+// reports the march's wall-clock seconds (every kernel and wait of the steps, the set-up left
+// out) against the target of 30 s on an H200, and the smallest density and pressure at the
+// vertices. The loop is TimeStepper::advance's, a step at a time (DeviceTimeStepper::step after
+// DeviceExplicitTriangleDG::stable_time_step: the kernels advance launches with a limiter) so
+// that --max-seconds S can stop a march that has run S seconds or is projected to need more;
+// it is then reported as not finished.
+//
 // Work model (per element and step; the "floor" columns; estimates, see work_per_element_step):
 // m variables, N = (p+1)(p+2)/2 modes, Q = p + 1 edge points, V volume points (the degree-2p
 // rule), φ = facets / elements (≈ 1.5), s stages (RK4 4, SSP-RK3 3, SSP-RK2 2), x = 1 where
@@ -44,6 +56,8 @@
 //   bench_explicit [--p 1,2,3,4] [--level 7] [--cpu-level 4] [--steps 50] [--warmup 5]
 //                  [--cpu-steps 5] [--scheme rk4] [--cfl 0.5] [--laws euler,advection]
 //                  [--kernels fixed_degree] [--json FILE]
+//   bench_explicit --case double_mach [--resolution 347] [--cfl 0.5] [--max-seconds 120]
+//                  [--json FILE]
 #include <cuda_runtime.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -55,8 +69,11 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <limits>
+#include <span>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuda_event_timing.hpp"
@@ -64,12 +81,16 @@
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/cuda/device_explicit_dg.cuh"
+#include "polydg/cuda/device_stage_limiters.cuh"
 #include "polydg/detail/core/cuda_check.cuh"
+#include "polydg/hyperbolic/double_mach_reflection.hpp"
 #include "polydg/hyperbolic/euler.hpp"
 #include "polydg/hyperbolic/explicit_dg.hpp"
 #include "polydg/hyperbolic/explicit_time_stepping.hpp"
 #include "polydg/hyperbolic/linear_advection.hpp"
+#include "polydg/hyperbolic/positivity.hpp"
 #include "polydg/hyperbolic/rotating_hill.hpp"
+#include "polydg/hyperbolic/slope_limiter.hpp"
 #include "polydg/hyperbolic/supersonic_vortex.hpp"
 
 namespace {
@@ -98,6 +119,12 @@ supersonic vortex (Euler) and the rotating hill (linear advection).
   --kernels K[,K...]  fixed_degree, generic: the GPU residual kernels (default fixed_degree)
   --json FILE         also write every row as JSON
   --help              this text
+  --case double_mach  instead: the double Mach reflection (p = 1, Barth-Jespersen limiter and
+                      positivity fix, SSP-RK2, CFL --cfl) to t = 0.2 on the GPU, its wall time
+                      (target 30 s on an H200) and smallest density and pressure; with
+      --resolution R  about 8 R^2 triangles (default 347: 963,272)
+      --max-seconds S stop the march after S s or when projected to need more (default 120;
+                      0: no limit)
 )";
 
 struct Options {
@@ -108,6 +135,10 @@ struct Options {
   std::vector<std::string> laws = {"euler", "advection"};
   std::vector<std::string> kernels = {"fixed_degree"};
   std::string json;
+  // --case double_mach
+  bool double_mach = false;
+  int resolution = 347;
+  double max_seconds = 120;  ///< 0: no limit
 };
 
 int openmp_threads() {
@@ -308,6 +339,140 @@ std::string json_row(const Row& r) {
   return out.str();
 }
 
+/// The double Mach reflection's target: the march to t = 0.2 on 963,272 triangles, H200.
+constexpr double double_mach_target_seconds = 30;
+
+/// The smallest density and pressure of a p = 1 Euler field at the triangles' vertices, where it
+/// takes its minimum (positivity.hpp); examples/euler.cpp's measure.
+std::pair<double, double> smallest_density_and_pressure(const ExplicitTriangleDG<Euler>& dg,
+                                                        const PositivityFix& positivity,
+                                                        const std::vector<double>& u) {
+  const int n = dg.basis_size();
+  const std::span<const double> phi = positivity.vertex_values();
+  double density = std::numeric_limits<double>::infinity(), pressure = density;
+#pragma omp parallel for schedule(static) reduction(min : density, pressure)
+  for (Index c = 0; c < dg.element_count(); ++c)
+    for (int k = 0; k < 3; ++k) {
+      State<4> w{};
+      for (int v = 0; v < 4; ++v)
+        for (int i = 0; i < n; ++i) w[v] += u[dg.coefficient_index(c, v, i)] * phi[k * n + i];
+      density = std::min(density, w[0]);
+      pressure = std::min(pressure, dg.law().pressure(w));
+    }
+  return {density, pressure};
+}
+
+/// --case double_mach (the file comment). Returns the exit status: 1 where the march failed or
+/// density or pressure is not positive at the end.
+int run_double_mach(const Options& options, int argc, char** argv, const std::string& started) {
+  using Clock = std::chrono::steady_clock;
+  const auto seconds_since = [](Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  const double end = 0.2;
+  const auto setup_start = Clock::now();
+  const DoubleMachReflection problem;
+  const SimplexMesh<2> mesh = double_mach_reflection_mesh(options.resolution, problem);
+  ExplicitTriangleDG dg(mesh, 1, problem.gas);
+  const BarthJespersenLimiter limiter(dg);
+  const PositivityFix positivity(dg);
+  DeviceExplicitTriangleDG device_dg(dg);
+  const DeviceBarthJespersenLimiter device_limiter(device_dg, limiter);
+  const DevicePositivityFix device_positivity(device_dg, positivity);
+  const auto limit = [&](device::DeviceBuffer<double>& v) {
+    device_limiter(v);
+    device_positivity(v);
+  };
+  auto u =
+      device_dg.upload(dg.project([&](const Point<2>& x) { return problem.initial_state(x); }));
+  limit(u);  // the projected shock overshoots (examples/euler.cpp)
+  DeviceTimeStepper stepper(device_dg, TimeScheme::ssp_rk2, limit);
+  const auto boundary = double_mach_reflection_boundary(problem);
+  POLYDG_CUDA_CHECK(cudaDeviceSynchronize());
+  const double setup_seconds = seconds_since(setup_start);
+  std::printf(
+      "%s; double Mach reflection, p = 1, limiter and positivity fix, SSP-RK2, CFL %g, "
+      "t = %g: resolution %d, %d triangles, %zu DoFs (set-up %.1f s)\n",
+      bench::device_name().c_str(), options.cfl, end, options.resolution, int(dg.element_count()),
+      dg.coefficient_count(), setup_seconds);
+  std::fflush(stdout);
+
+  // TimeStepper::advance's loop, a step at a time (the file comment).
+  std::string stopped, failure;
+  long steps = 0;
+  double t = 0;
+  const auto start = Clock::now();
+  double first_step_end = 0;  // the first step loads the kernels: left out of the projection
+  try {
+    while (t < end) {
+      double dt = device_dg.stable_time_step(u, t, options.cfl);  // waits for the device
+      if (t + 1.0000001 * dt >= end) dt = end - t;
+      stepper.step(u, t, dt, boundary);
+      t = t + dt >= end ? end : t + dt;
+      ++steps;
+      const double now = seconds_since(start);
+      if (steps == 1) first_step_end = now;
+      if (t >= end || options.max_seconds <= 0) continue;
+      // Ten steps: enough for a steady seconds-per-step after the first.
+      const double projected =
+          steps > 10 ? now + (end - t) / dt * (now - first_step_end) / double(steps - 1) : 0.0;
+      if (now > options.max_seconds || projected > options.max_seconds) {
+        char why[160];
+        if (now > options.max_seconds)
+          std::snprintf(why, sizeof why, "stopped at step %ld, t = %.4f, after %.1f s > %s %.1f",
+                        steps, t, now, "--max-seconds", options.max_seconds);
+        else
+          std::snprintf(why, sizeof why,
+                        "stopped at step %ld, t = %.4f: projected %.1f s > %s %.1f", steps, t,
+                        projected, "--max-seconds", options.max_seconds);
+        stopped = why;
+        break;
+      }
+    }
+  } catch (const Error& error) {
+    failure = error.what();
+  }
+  POLYDG_CUDA_CHECK(cudaDeviceSynchronize());
+  const double seconds = seconds_since(start);
+  const auto [density, pressure] =
+      smallest_density_and_pressure(dg, positivity, device_dg.download(u));
+  const bool finished = failure.empty() && stopped.empty();
+  const bool positive = density > 0 && pressure > 0;
+  const double element_steps = double(dg.element_count()) * double(steps);
+  std::printf("%ld steps to t = %.6f in %.2f s (%.3e s per element-step); target %.0f s: %s\n",
+              steps, t, seconds, element_steps > 0 ? seconds / element_steps : 0.0,
+              double_mach_target_seconds,
+              !finished                               ? "-"
+              : seconds <= double_mach_target_seconds ? "met"
+                                                      : "NOT MET");
+  std::printf("min density %.6e, min pressure %.6e at the vertices%s\n", density, pressure,
+              positive ? "" : "  NOT POSITIVE");
+  if (!stopped.empty()) std::printf("NOT FINISHED: %s\n", stopped.c_str());
+  if (!failure.empty()) std::printf("FAILED: %s\n", failure.c_str());
+
+  if (!options.json.empty()) {
+    std::ofstream json(options.json);
+    require(bool(json), "bench_explicit: cannot write ", options.json);
+    json.precision(17);
+    json << "{" << bench::provenance_json(argc, argv, started, bench::device_json())
+         << ", \"case\": \"double_mach\", \"scheme\": \"ssp_rk2\", \"p\": 1, \"cfl\": "
+         << options.cfl << ", \"end_time\": " << end << ", \"resolution\": " << options.resolution
+         << ", \"triangles\": " << dg.element_count() << ", \"steps\": " << steps
+         << ", \"time\": " << t << ", \"finished\": " << (finished ? "true" : "false")
+         << ", \"not_finished_because\": "
+         << (finished ? "null" : bench::json_string(failure.empty() ? stopped : failure))
+         << ", \"seconds\": " << seconds << ", \"setup_seconds\": " << setup_seconds
+         << ", \"seconds_per_element_step\": "
+         << (element_steps > 0 ? seconds / element_steps : 0.0)
+         << ", \"target_seconds\": " << double_mach_target_seconds << ", \"target_met\": "
+         << (finished && seconds <= double_mach_target_seconds ? "true" : "false")
+         << ", \"min_density\": " << density << ", \"min_pressure\": " << pressure
+         << ", \"max_seconds\": " << options.max_seconds << "}\n";
+    require(bool(json), "bench_explicit: cannot write ", options.json);
+  }
+  return failure.empty() && positive ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -323,7 +488,8 @@ int main(int argc, char** argv) {
       const bool known = flag == "--p" || flag == "--level" || flag == "--cpu-level" ||
                          flag == "--steps" || flag == "--warmup" || flag == "--cpu-steps" ||
                          flag == "--scheme" || flag == "--cfl" || flag == "--laws" ||
-                         flag == "--kernels" || flag == "--json";
+                         flag == "--kernels" || flag == "--json" || flag == "--case" ||
+                         flag == "--resolution" || flag == "--max-seconds";
       require(known, "unknown option ", flag, " (see --help)");
       require(i + 1 < argc, "option ", flag, " needs a value (see --help)");
       const std::string value = argv[i + 1];
@@ -350,6 +516,12 @@ int main(int argc, char** argv) {
         options.laws = parse_choice_list(flag, value, {"euler", "advection"});
       } else if (flag == "--kernels") {
         options.kernels = parse_choice_list(flag, value, {"fixed_degree", "generic"});
+      } else if (flag == "--case") {
+        options.double_mach = parse_choice_list(flag, value, {"double_mach"})[0] == "double_mach";
+      } else if (flag == "--resolution") {
+        options.resolution = parse_integer(flag, value);
+      } else if (flag == "--max-seconds") {
+        options.max_seconds = parse_number(flag, value);
       } else {
         options.json = value;
       }
@@ -362,6 +534,9 @@ int main(int argc, char** argv) {
     for (int p : options.degrees)
       require(p >= 0 && p <= max_dubiner_degree, "--p: degree ", p, " is outside 0..",
               max_dubiner_degree);
+    require(options.cfl > 0 && options.max_seconds >= 0,
+            "--cfl must be positive, --max-seconds not negative");
+    if (options.double_mach) return run_double_mach(options, argc, argv, started);
 
     const std::string device = bench::device_name();
     std::printf(

@@ -32,7 +32,8 @@
 /// Synchronisation: everything runs on the default stream. max_wave_speed, stable_time_step and
 /// advance wait for the device — advance once per step, for 16 bytes (the wave speed and the
 /// first non-physical point): the host needs Δt to land on t_end and must report a non-physical
-/// state before the next step, as the CPU does. residual, step and make_vector do not wait;
+/// state before the next step, as the CPU does (a stage limiter may wait more often:
+/// DevicePositivityFix does once per stage). residual, step and make_vector do not wait;
 /// upload and download copy as DeviceBuffer does (the host data is free when they return).
 ///
 /// Checks (polydg::Error): vector sizes; a non-positive CFL number; a state that is not physical
@@ -47,11 +48,13 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "polydg/core/device_buffer.hpp"
@@ -78,7 +81,21 @@ enum class DeviceResidualKernels {
   generic,
 };
 
-template <ConservationLaw Law>
+/// The default stage limiter of DeviceTimeStepper: nothing (and no code), as TimeStepper's
+/// NoStageLimiter.
+struct NoDeviceStageLimiter {
+  void operator()(device::DeviceBuffer<double>&) const {}
+};
+
+/// Post-processes a stage's coefficients on the device in place (DeviceTimeStepper; the device
+/// limiters are in polydg/cuda/device_stage_limiters.cuh). A device vector rather than a span:
+/// a host limiter handed device memory does not compile.
+template <class Limiter>
+concept DeviceStageLimiter = requires(Limiter& limiter, device::DeviceBuffer<double>& v) {
+  limiter(v);
+};
+
+template <ConservationLaw Law, DeviceStageLimiter Limiter = NoDeviceStageLimiter>
 class DeviceTimeStepper;
 
 template <ConservationLaw Law>
@@ -209,7 +226,8 @@ class DeviceExplicitTriangleDG {
   }
 
  private:
-  friend class DeviceTimeStepper<Law>;
+  template <ConservationLaw, DeviceStageLimiter>
+  friend class DeviceTimeStepper;
 
   /// The device copies of TriangleGeometry's and ReferenceTables' arrays (TriangleGeometry::size
   /// stays on the host: only its minimum is used).
@@ -463,20 +481,36 @@ class DeviceExplicitTriangleDG {
 };
 
 /// TimeStepper on the device: the same schemes, stage times and formulas (StageUpdate in the
-/// kernels' header), each stage one facet and one element kernel; u stays on the device. The
-/// stage limiter of TimeStepper has no device counterpart yet.
-template <ConservationLaw Law>
+/// kernels' header), each stage one facet and one element kernel; u stays on the device.
+///
+/// Stage limiter (optional), as TimeStepper's: a callable limiter(DeviceBuffer<double>& v)
+/// applied in place to the result of every stage — each intermediate stage and the new
+/// solution — e.g. the device Barth–Jespersen limiter and positivity fix
+/// (polydg/cuda/device_stage_limiters.cuh):
+///   const auto limit = [&](device::DeviceBuffer<double>& v) { limiter(v); positivity(v); };
+///   DeviceTimeStepper stepper(device_dg, TimeScheme::ssp_rk2, limit);
+/// The default, NoDeviceStageLimiter, is skipped at compile time: without a limiter the steps
+/// launch the same kernels with the same arguments, bit for bit, as before the hook existed.
+/// With one, the stage updates stay fused into the element kernel where they are (the limiter
+/// acts on what the stage writes), but the next step's wave speed is not: it must be that of
+/// the limited coefficients, so advance reduces it in a kernel of its own after the last
+/// limiter call. The data given to step / advance is not limited first (TimeStepper's rule).
+template <ConservationLaw Law, DeviceStageLimiter Limiter>
 class DeviceTimeStepper {
  public:
   using Vector = device::DeviceBuffer<double>;
 
-  DeviceTimeStepper(DeviceExplicitTriangleDG<Law>& dg, TimeScheme scheme)
+  DeviceTimeStepper(DeviceExplicitTriangleDG<Law>& dg, TimeScheme scheme, Limiter limiter = {})
       : dg_(dg),
         scheme_(scheme),
+        limiter_(std::move(limiter)),
         stage_(dg.coefficient_count()),
         sum_(scheme == TimeScheme::rk4 ? dg.coefficient_count() : 0) {}
 
-  /// One step of size dt from (u, t), in place. Does not wait for the device.
+  const Limiter& stage_limiter() const { return limiter_; }
+
+  /// One step of size dt from (u, t), in place; the stage limiter is applied to each stage and
+  /// to the new u. Does not wait for the device (a limiter may: the positivity fix does).
   template <BoundaryCondition<Law> Boundary>
   void step(Vector& u, double t, double dt, const Boundary& boundary) {
     dg_.require_size(u.size(), "step");
@@ -487,7 +521,7 @@ class DeviceTimeStepper {
   /// (the same Δt, the last step shortened to land on t_end). Each step but the last also
   /// reduces the next step's wave speed and checks the new state (the file comment); waits for
   /// the device once per step. Throws polydg::Error for t_end < t_start, a non-positive cfl or
-  /// a state that is not physical.
+  /// a state that is not physical, and as the stage limiter throws.
   template <BoundaryCondition<Law> Boundary>
   TimeSteppingStatistics advance(Vector& u, double t_start, double t_end, const Boundary& boundary,
                                  double cfl) {
@@ -523,8 +557,15 @@ class DeviceTimeStepper {
   }
 
  private:
-  /// One step; with next_time, the last stage also reduces the new coefficients' wave speed at
-  /// next_time. Returns the number of partial blocks of that reduction (0 without).
+  static constexpr bool limits = !std::is_same_v<Limiter, NoDeviceStageLimiter>;
+
+  void limit(Vector& v) {
+    if constexpr (limits) std::invoke(limiter_, v);
+  }
+
+  /// One step; with next_time, also the new coefficients' wave speed at next_time, reduced per
+  /// block: by the last stage's kernels without a limiter, after the last limiter call with
+  /// one. Returns the number of partial blocks of that reduction (0 without).
   template <class Boundary>
   int take_step(Vector& u, double t, double dt, const Boundary& boundary,
                 std::optional<double> next_time) {
@@ -552,33 +593,49 @@ class DeviceTimeStepper {
       return update;
     };
     const detail::WaveSpeedPartials none{};
+    // With a limiter the last stage reduces no wave speed: finish() does, after limiting.
     const detail::WaveSpeedPartials last =
-        next_time ? dg_.partials(*next_time) : detail::WaveSpeedPartials{};
+        next_time && !limits ? dg_.partials(*next_time) : detail::WaveSpeedPartials{};
+    // After the last stage: the new u limited and its wave speed reduced (with a limiter).
+    const auto finish = [&](int blocks) {
+      if constexpr (limits) {
+        limit(u);
+        return next_time ? dg_.launch_wave_speed(u.data(), *next_time) : 0;
+      } else {
+        return blocks;
+      }
+    };
     double* y = u.data();
     double* stage = stage_.data();
     switch (scheme_) {
       case TimeScheme::ssp_rk2:
         // stage = y + dt R(y); y = ½ y + ½ (stage + dt R(stage)).
         dg_.run_stage(y, t, boundary, combine(stage, nullptr, 0.0, 1.0, dt), none);
-        return dg_.run_stage(stage, t + dt, boundary, combine(y, y, 0.5, 0.5, dt), last);
+        limit(stage_);
+        return finish(dg_.run_stage(stage, t + dt, boundary, combine(y, y, 0.5, 0.5, dt), last));
       case TimeScheme::ssp_rk3:
         // stage = y + dt R(y); stage = ¾ y + ¼ (stage + dt R(stage));
         // y = ⅓ y + ⅔ (stage + dt R(stage)).
         dg_.run_stage(y, t, boundary, combine(stage, nullptr, 0.0, 1.0, dt), none);
+        limit(stage_);
         dg_.run_stage(stage, t + dt, boundary, combine(stage, y, 0.75, 0.25, dt), none);
-        return dg_.run_stage(stage, t + 0.5 * dt, boundary, combine(y, y, 1.0 / 3.0, 2.0 / 3.0, dt),
-                             last);
+        limit(stage_);
+        return finish(dg_.run_stage(stage, t + 0.5 * dt, boundary,
+                                    combine(y, y, 1.0 / 3.0, 2.0 / 3.0, dt), last));
       case TimeScheme::rk4: {
         // k1..k4 as TimeStepper: the sum k1 + 2k2 + 2k3 accumulates in sum_.
         double* sum = sum_.data();
         const double half = 0.5 * dt;
         dg_.run_stage(y, t, boundary, rk4(Kind::rk4_stage, stage, y, sum, half, true), none);
+        limit(stage_);
         dg_.run_stage(stage, t + half, boundary, rk4(Kind::rk4_stage, stage, y, sum, half, false),
                       none);
+        limit(stage_);
         dg_.run_stage(stage, t + half, boundary, rk4(Kind::rk4_stage, stage, y, sum, dt, false),
                       none);
-        return dg_.run_stage(stage, t + dt, boundary,
-                             rk4(Kind::rk4_final, y, y, sum, dt / 6.0, false), last);
+        limit(stage_);
+        return finish(dg_.run_stage(stage, t + dt, boundary,
+                                    rk4(Kind::rk4_final, y, y, sum, dt / 6.0, false), last));
       }
     }
     raise("DeviceTimeStepper: unknown time scheme ", int(scheme_));
@@ -586,6 +643,7 @@ class DeviceTimeStepper {
 
   DeviceExplicitTriangleDG<Law>& dg_;
   TimeScheme scheme_;
+  Limiter limiter_;
   Vector stage_, sum_;
 };
 
