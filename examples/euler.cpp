@@ -398,25 +398,6 @@ Result supersonic_vortex(const Options& o) {
           .seconds = seconds};
 }
 
-/// The smallest density and pressure of u_h at the triangles' vertices (where a p = 1 field
-/// takes its minimum: positivity.hpp).
-std::array<double, 2> smallest_density_and_pressure(const ExplicitTriangleDG<Euler>& dg,
-                                                    const PositivityFix& positivity,
-                                                    const std::vector<double>& u) {
-  const int n = dg.basis_size();
-  const std::span<const double> phi = positivity.vertex_values();
-  double density = std::numeric_limits<double>::infinity(), pressure = density;
-  for (Index c = 0; c < dg.element_count(); ++c)
-    for (int k = 0; k < 3; ++k) {
-      State<4> w{};
-      for (int v = 0; v < 4; ++v)
-        for (int i = 0; i < n; ++i) w[v] += u[dg.coefficient_index(c, v, i)] * phi[k * n + i];
-      density = std::min(density, w[0]);
-      pressure = std::min(pressure, dg.law().pressure(w));
-    }
-  return {density, pressure};
-}
-
 Result double_mach_reflection(const Options& o) {
   const DoubleMachReflection problem;
   const SimplexMesh<2> mesh = double_mach_reflection_mesh(12 << o.level, problem);
@@ -439,7 +420,7 @@ Result double_mach_reflection(const Options& o) {
   const double seconds = march(o, dg, state, end, [&](std::vector<double>& u, double t, double dt) {
     stepper.step(u, t, dt, boundary);
   });
-  const auto [density, pressure] = smallest_density_and_pressure(dg, positivity, state.u);
+  const auto [density, pressure] = positivity.smallest_at_vertices(state.u);
   return {.elements = mesh.cell_count(),
           .dofs = dg.coefficient_count(),
           .steps = state.step,

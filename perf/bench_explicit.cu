@@ -342,26 +342,6 @@ std::string json_row(const Row& r) {
 /// The double Mach reflection's target: the march to t = 0.2 on 963,272 triangles, H200.
 constexpr double double_mach_target_seconds = 30;
 
-/// The smallest density and pressure of a p = 1 Euler field at the triangles' vertices, where it
-/// takes its minimum (positivity.hpp); examples/euler.cpp's measure.
-std::pair<double, double> smallest_density_and_pressure(const ExplicitTriangleDG<Euler>& dg,
-                                                        const PositivityFix& positivity,
-                                                        const std::vector<double>& u) {
-  const int n = dg.basis_size();
-  const std::span<const double> phi = positivity.vertex_values();
-  double density = std::numeric_limits<double>::infinity(), pressure = density;
-#pragma omp parallel for schedule(static) reduction(min : density, pressure)
-  for (Index c = 0; c < dg.element_count(); ++c)
-    for (int k = 0; k < 3; ++k) {
-      State<4> w{};
-      for (int v = 0; v < 4; ++v)
-        for (int i = 0; i < n; ++i) w[v] += u[dg.coefficient_index(c, v, i)] * phi[k * n + i];
-      density = std::min(density, w[0]);
-      pressure = std::min(pressure, dg.law().pressure(w));
-    }
-  return {density, pressure};
-}
-
 /// --case double_mach (the file comment). Returns the exit status: 1 where the march failed or
 /// density or pressure is not positive at the end.
 int run_double_mach(const Options& options, int argc, char** argv, const std::string& started) {
@@ -434,8 +414,7 @@ int run_double_mach(const Options& options, int argc, char** argv, const std::st
   }
   POLYDG_CUDA_CHECK(cudaDeviceSynchronize());
   const double seconds = seconds_since(start);
-  const auto [density, pressure] =
-      smallest_density_and_pressure(dg, positivity, device_dg.download(u));
+  const auto [density, pressure] = positivity.smallest_at_vertices(device_dg.download(u));
   const bool finished = failure.empty() && stopped.empty();
   const bool positive = density > 0 && pressure > 0;
   const double element_steps = double(dg.element_count()) * double(steps);

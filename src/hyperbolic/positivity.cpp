@@ -20,6 +20,24 @@ PositivityFix::PositivityFix(const ExplicitTriangleDG<Euler>& dg, double epsilon
     evaluate_dubiner_basis(dg.degree(), corner[k], vertex_values_.data() + std::size_t(k) * n);
 }
 
+std::array<double, 2> PositivityFix::smallest_at_vertices(std::span<const double> u) const {
+  require(u.size() == dg_.coefficient_count(), "PositivityFix::smallest_at_vertices: ", u.size(),
+          " coefficients, expected ", dg_.coefficient_count());
+  const int n = dg_.basis_size();
+  double density = std::numeric_limits<double>::infinity(), pressure = density;
+#pragma omp parallel for schedule(static) reduction(min : density, pressure)
+  for (Index c = 0; c < dg_.element_count(); ++c)
+    for (int k = 0; k < 3; ++k) {
+      State<4> w{};
+      for (int v = 0; v < 4; ++v)
+        for (int i = 0; i < n; ++i)
+          w[v] += u[dg_.coefficient_index(c, v, i)] * vertex_values_[std::size_t(k) * n + i];
+      density = std::min(density, w[0]);
+      pressure = std::min(pressure, dg_.law().pressure(w));
+    }
+  return {density, pressure};
+}
+
 void PositivityFix::operator()(std::span<double> u) const {
   require(u.size() == dg_.coefficient_count(), "PositivityFix: ", u.size(),
           " coefficients, expected ", dg_.coefficient_count());

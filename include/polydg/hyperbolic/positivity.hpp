@@ -26,6 +26,7 @@
 /// and reports it; PositivityFix throws polydg::Error naming it. Means stay admissible under a
 /// small enough time step (docs/theory.md); a failure says the CFL number is too large for
 /// this problem or the data is not physical.
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <span>
@@ -105,6 +106,11 @@ class PositivityFix {
   double epsilon() const { return epsilon_; }
   /// The basis at the reference vertices: [k · basis_size + i].
   std::span<const double> vertex_values() const { return vertex_values_; }
+
+  /// The smallest density and pressure of u_h at the triangles' vertices — where a p = 1 field
+  /// takes its minimum over each element (file comment) — as {density, pressure}; a check of a
+  /// limited run. Throws polydg::Error for a wrong size.
+  std::array<double, 2> smallest_at_vertices(std::span<const double> u) const;
 
   /// Fixes u in place (file comment); deterministic. Throws polydg::Error for a wrong size, and
   /// naming the first element (lowest index) whose mean is not admissible, after fixing all
