@@ -1,7 +1,5 @@
 #include "polydg/mesh/agglomeration.hpp"
 
-#include <metis.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +10,7 @@
 #include <tuple>
 #include <utility>
 
+#include "metis_partition.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/core/log.hpp"
 #include "polydg/mesh/element_order.hpp"
@@ -19,16 +18,6 @@
 namespace polydg {
 
 namespace {
-
-// METIS is built with 32- or 64-bit idx_t (IDXTYPEWIDTH in metis.h); every count handed to it
-// is checked to fit before conversion.
-template <class Integer>
-idx_t to_metis_index(Integer value, const char* what) {
-  require(value >= 0 && std::uint64_t(value) <= std::uint64_t(std::numeric_limits<idx_t>::max()),
-          "agglomerate: ", what, " = ", value, " does not fit METIS's idx_t (", IDXTYPEWIDTH,
-          " bits)");
-  return idx_t(value);
-}
 
 // Labels each cell with its connected piece of the dual graph restricted to cells of equal
 // label. Pieces are numbered in the order of their first cell.
@@ -177,57 +166,16 @@ bool is_connected(const CellAdjacency& graph) {
   return piece_count <= 1;
 }
 
-// METIS on the dual graph. For k-way, contiguous parts are requested only when the dual graph
-// is connected: METIS 5.1 stops with an error (through a signal) on a disconnected graph with
-// METIS_OPTION_CONTIG set.
+// METIS on the dual graph (metis_partition.hpp). For k-way, contiguous parts are requested only
+// when the dual graph is connected.
 std::vector<Index> metis_partition(const CellAdjacency& graph, Index part_count,
                                    const AgglomerationOptions& settings) {
-  idx_t vertex_count = to_metis_index(graph.cell_count(), "cell count");
-  idx_t constraint_count = 1;
-  idx_t parts = to_metis_index(part_count, "part count");
-  std::vector<idx_t> offsets(graph.offsets.size()), neighbours(graph.neighbours.size());
-  to_metis_index(graph.neighbours.size(), "dual graph edge count × 2");
-  std::copy(graph.offsets.begin(), graph.offsets.end(), offsets.begin());
-  std::copy(graph.neighbours.begin(), graph.neighbours.end(), neighbours.begin());
-
-  idx_t options[METIS_NOPTIONS];
-  METIS_SetDefaultOptions(options);
-  options[METIS_OPTION_SEED] = settings.seed;
-  options[METIS_OPTION_NUMBERING] = 0;
-  const bool kway = settings.method == PartitionMethod::kway;
-  if (kway) options[METIS_OPTION_CONTIG] = is_connected(graph) ? 1 : 0;
-
-  idx_t edge_cut = 0;
-  std::vector<idx_t> part(vertex_count, 0);
-  const auto partitioner = kway ? METIS_PartGraphKway : METIS_PartGraphRecursive;
-  const auto partition = [&] {
-    return partitioner(&vertex_count, &constraint_count, offsets.data(), neighbours.data(), nullptr,
-                       nullptr, nullptr, &parts, nullptr, nullptr, options, &edge_cut, part.data());
-  };
-  int status = partition();
-  // METIS 5.1's k-way with contiguous parts fails (METIS_ERROR, after "Cannot bisect a graph
-  // with 0 vertices" from its initial partitioning) on some large graphs cut into ~4 vertices
-  // per part, as a multigrid level's element graph is; without the constraint it succeeds, and
-  // the caller splits a disconnected part into connected pieces anyway.
-  if (status == METIS_ERROR && kway && options[METIS_OPTION_CONTIG] == 1) {
-    options[METIS_OPTION_CONTIG] = 0;
-    status = partition();
-  }
-  require(status == METIS_OK,
-          "agglomerate: ", kway ? "METIS_PartGraphKway" : "METIS_PartGraphRecursive", " into ",
-          part_count, " parts failed with status ", status,
-          status == METIS_ERROR_MEMORY  ? " (out of memory)"
-          : status != METIS_ERROR_INPUT ? ""
-          : part_count < 500000         ? " (invalid input)"
-                                        : " (invalid input: METIS checks that its single-precision "
-                                          "target weights, 1 / parts each, sum to 1, which fails "
-                                          "for some part counts from about a million on; "
-                                          "PartitionMethod::greedy_growth takes them)");
-  std::vector<Index> result(part.begin(), part.end());
-  for (Index c = 0; c < Index(result.size()); ++c)
-    require(result[c] >= 0 && result[c] < part_count, "agglomerate: METIS put cell ", c,
-            " in part ", result[c], " outside [0, ", part_count, ")");
-  return result;
+  detail::MetisSettings metis;
+  metis.caller = "agglomerate";
+  metis.kway = settings.method == PartitionMethod::kway;
+  metis.contiguous = metis.kway && is_connected(graph);
+  metis.seed = settings.seed;
+  return detail::metis_partition(graph, part_count, metis);
 }
 
 template <int Dim>

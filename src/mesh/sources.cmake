@@ -21,9 +21,14 @@ target_sources(polydg PRIVATE
 # Agglomeration (METIS) and polytopic meshes built from it.
 target_sources(polydg PRIVATE
   ${PROJECT_SOURCE_DIR}/src/mesh/agglomeration.cpp
+  ${PROJECT_SOURCE_DIR}/src/mesh/metis_partition.cpp
   ${PROJECT_SOURCE_DIR}/src/mesh/element_order.cpp
   ${PROJECT_SOURCE_DIR}/src/mesh/polytopic_mesh.cpp
   ${PROJECT_SOURCE_DIR}/src/mesh/polytopic_boundary_loops.cpp
   ${PROJECT_SOURCE_DIR}/src/mesh/polytopic_retriangulation.cpp
   ${PROJECT_SOURCE_DIR}/src/mesh/polytopic_quality.cpp
+)
+# Partition of a polytopic mesh's elements over MPI ranks (METIS, weighted by quadrature cost).
+target_sources(polydg PRIVATE
+  ${PROJECT_SOURCE_DIR}/src/mesh/mesh_partition.cpp
 )
