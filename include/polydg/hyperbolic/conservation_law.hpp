@@ -27,8 +27,10 @@
 /// checks (is_physical, finiteness) report it on the host. To run in CUDA kernels a law must be
 /// trivially copyable (it is passed by value) with POLYDG_HD members.
 #include <concepts>
+#include <string>
 #include <type_traits>
 
+#include "polydg/core/error.hpp"
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
 
@@ -113,6 +115,30 @@ POLYDG_HD constexpr State<Law::variables> physical_normal_flux(const Law& law,
                                                                const Point<2>& n, const Point<2>& x,
                                                                double t) {
   return dot(law.flux(u, x, t), n);
+}
+
+/// The largest max_normal_wave_speed of u at x over the directions e_x, e_y, (e_x ± e_y)/√2 —
+/// for speeds |v·n| + c (advection, Euler) within cos(π/8) of the maximum over all directions;
+/// the explicit solvers' CFL step takes it, its CFL number absorbing the factor.
+template <ConservationLaw Law>
+POLYDG_HD double sampled_max_wave_speed(const Law& law, const State<Law::variables>& u,
+                                        const Point<2>& x, double t) {
+  const double d = 0.70710678118654752;
+  const Point<2> directions[4] = {{1.0, 0.0}, {0.0, 1.0}, {d, d}, {d, -d}};
+  double speed = 0;
+  for (const Point<2>& n : directions) {
+    const double s = double(law.max_normal_wave_speed(u, n, x, t));
+    speed = speed < s ? s : speed;
+  }
+  return speed;
+}
+
+/// "(u_0, u_1, …)": a state in an error message.
+template <int M>
+std::string describe_state(const State<M>& u) {
+  std::string text = "(";
+  for (int v = 0; v < M; ++v) text += (v ? ", " : "") + polydg::detail::concatenate(u[v]);
+  return text + ")";
 }
 
 }  // namespace polydg::hyperbolic

@@ -359,7 +359,7 @@ class ExplicitTriangleDG {
         const StateType value = initial(x);
         if (!law_.is_physical(value))
           raise("ExplicitTriangleDG::project on ", mesh_name_, ": the initial state ",
-                describe(value), " at x = (", x[0], ", ", x[1], ") in element ", bad,
+                describe_state(value), " at x = (", x[0], ", ", x[1], ") in element ", bad,
                 " is not physical (non-finite or outside the law's admissible states)");
       }
     }
@@ -375,8 +375,6 @@ class ExplicitTriangleDG {
     require(u.size() == coefficient_count(), "ExplicitTriangleDG::max_wave_speed: ", u.size(),
             " coefficients, expected ", coefficient_count());
     const ResidualView g = view();
-    const double d = 0.70710678118654752;
-    const Point<2> directions[4] = {{1.0, 0.0}, {0.0, 1.0}, {d, d}, {d, -d}};
     double speed = 0;
     Index bad = std::numeric_limits<Index>::max();
 #pragma omp parallel for schedule(static) reduction(max : speed) reduction(min : bad)
@@ -388,16 +386,15 @@ class ExplicitTriangleDG {
           continue;
         }
         const Point<2> x = g.volume_point(c, q);
-        for (const Point<2>& n : directions)
-          speed = std::max(speed, double(law_.max_normal_wave_speed(uq, n, x, t)));
+        speed = std::max(speed, sampled_max_wave_speed(law_, uq, x, t));
       }
     if (bad != std::numeric_limits<Index>::max())
       for (int q = 0; q < g.volume_points; ++q) {
         const StateType uq = g.volume_state<variables>(u.data(), bad, q);
         if (!law_.is_physical(uq)) {
           const Point<2> x = g.volume_point(bad, q);
-          raise("ExplicitTriangleDG on ", mesh_name_, " at t = ", t, ": the state ", describe(uq),
-                " at x = (", x[0], ", ", x[1], ") in element ", bad,
+          raise("ExplicitTriangleDG on ", mesh_name_, " at t = ", t, ": the state ",
+                describe_state(uq), " at x = (", x[0], ", ", x[1], ") in element ", bad,
                 " is not physical (non-finite or outside the law's admissible states)");
         }
       }
@@ -469,11 +466,6 @@ class ExplicitTriangleDG {
     require(degree >= 0 && degree <= max_dubiner_degree, "ExplicitTriangleDG: degree p = ", degree,
             " is outside the supported range 0..", max_dubiner_degree);
     return degree;
-  }
-  static std::string describe(const StateType& u) {
-    std::string text = "(";
-    for (int v = 0; v < variables; ++v) text += (v ? ", " : "") + polydg::detail::concatenate(u[v]);
-    return text + ")";
   }
 
   Law law_;

@@ -505,7 +505,7 @@ class ExplicitPolygonDG {
           const StateType value = initial(x);
           if (!law_.is_physical(value))
             raise("ExplicitPolygonDG::project on ", mesh_name_, ": the initial state ",
-                  describe(value), " at x = (", x[0], ", ", x[1], ") in element ", bad,
+                  describe_state(value), " at x = (", x[0], ", ", x[1], ") in element ", bad,
                   " is not physical (non-finite or outside the law's admissible states)");
         }
     return u;
@@ -519,8 +519,6 @@ class ExplicitPolygonDG {
     require(u.size() == coefficient_count(), "ExplicitPolygonDG::max_wave_speed: ", u.size(),
             " coefficients, expected ", coefficient_count());
     const PolygonResidualView g = view();
-    const double d = 0.70710678118654752;
-    const Point<2> directions[4] = {{1.0, 0.0}, {0.0, 1.0}, {d, d}, {d, -d}};
     double speed = 0;
     Index bad = std::numeric_limits<Index>::max();
 #pragma omp parallel for schedule(static) reduction(max : speed) reduction(min : bad)
@@ -537,8 +535,7 @@ class ExplicitPolygonDG {
             bad = std::min(bad, c);
             continue;
           }
-          for (const Point<2>& n : directions)
-            speed = std::max(speed, double(law_.max_normal_wave_speed(uq, n, x, t)));
+          speed = std::max(speed, sampled_max_wave_speed(law_, uq, x, t));
         }
     }
     if (bad != std::numeric_limits<Index>::max()) {
@@ -551,8 +548,8 @@ class ExplicitPolygonDG {
           g.legendre_values(bad, x, phi);
           const StateType uq = g.local_state_at<variables>(legendre, phi);
           if (!law_.is_physical(uq))
-            raise("ExplicitPolygonDG on ", mesh_name_, " at t = ", t, ": the state ", describe(uq),
-                  " at x = (", x[0], ", ", x[1], ") in element ", bad,
+            raise("ExplicitPolygonDG on ", mesh_name_, " at t = ", t, ": the state ",
+                  describe_state(uq), " at x = (", x[0], ", ", x[1], ") in element ", bad,
                   " is not physical (non-finite or outside the law's admissible states)");
         }
     }
@@ -624,11 +621,6 @@ class ExplicitPolygonDG {
     require(degree >= 0 && degree <= max_basis_degree, "ExplicitPolygonDG: degree p = ", degree,
             " is outside the supported range 0..", max_basis_degree);
     return degree;
-  }
-  static std::string describe(const StateType& u) {
-    std::string text = "(";
-    for (int v = 0; v < variables; ++v) text += (v ? ", " : "") + polydg::detail::concatenate(u[v]);
-    return text + ")";
   }
   PolygonResidualView make_view(const PolygonQuadratureRules& rules) const {
     const auto& g = geometry_;

@@ -145,14 +145,8 @@ __device__ void accumulate_wave_speed(const ResidualView& g, const Law& law,
     bad_point = point < bad_point ? point : bad_point;
     return;
   }
-  const Point<2> x = g.volume_point(c, q);
-  const double d = 0.70710678118654752;
-  const Point<2> directions[4] = {{1.0, 0.0}, {0.0, 1.0}, {d, d}, {d, -d}};
-  POLYDG_UNROLL
-  for (int k = 0; k < 4; ++k) {
-    const double s = double(law.max_normal_wave_speed(uq, directions[k], x, t));
-    speed = speed < s ? s : speed;
-  }
+  const double s = sampled_max_wave_speed(law, uq, g.volume_point(c, q), t);
+  speed = speed < s ? s : speed;
 }
 
 /// Max of `speed` and min of `bad_point` over the block, written by thread 0 to *block_speed
