@@ -1,5 +1,7 @@
 #include "polydg/dg/assembler.hpp"
 
+#include <utility>
+
 #include "polydg/core/error.hpp"
 #include "polydg/fem/basis_indexing.hpp"
 
@@ -8,7 +10,13 @@ namespace polydg {
 template <int Dim>
 Assembler<Dim>::Assembler(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
                           const AssemblyOptions& options)
-    : mesh_(mesh, conditions, options.pieces), options_(options) {
+    : Assembler(QuadratureMesh<Dim>(mesh, conditions, options.pieces), options) {}
+
+template <int Dim>
+Assembler<Dim>::Assembler(QuadratureMesh<Dim> quadrature_mesh, const AssemblyOptions& options)
+    : mesh_(std::move(quadrature_mesh)), options_(options) {
+  require(mesh_.pieces == options.pieces,
+          "Assembler: the quadrature mesh's pieces are not options.pieces");
   require(options.penalty_constant > 0,
           "Assembler: penalty constant C_sigma = ", options.penalty_constant, " must be positive");
   require(options.quadrature.extra >= 0, "Assembler: extra quadrature degree ",

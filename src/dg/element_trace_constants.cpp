@@ -247,6 +247,13 @@ GeometryArray<double> compute_element_trace_constants(const QuadratureMesh<Dim>&
       for (Index f = mesh.interface_facet_offsets[i]; f < mesh.interface_facet_offsets[i + 1]; ++f)
         add_facet(mesh.interface_facet_vertices[f].data(), interface_rule, 0.5);
     }
+    // A ghost's interfaces to elements not on this rank (quadrature_mesh.hpp).
+    if (e >= mesh.owned_element_count) {
+      const Index g = e - mesh.owned_element_count;
+      for (Index f = mesh.ghost_outer_facet_offsets[g]; f < mesh.ghost_outer_facet_offsets[g + 1];
+           ++f)
+        add_facet(mesh.ghost_outer_facet_vertices[f].data(), interface_rule, 0.5);
+    }
     const QuadratureRule<Dim - 1>& boundary_rule = simplex_rule<Dim - 1>(degree);
     for (Index f = mesh.element_boundary_offsets[e]; f < mesh.element_boundary_offsets[e + 1]; ++f)
       if (mesh.boundary_facet_kinds[f] == BoundaryKind::dirichlet)

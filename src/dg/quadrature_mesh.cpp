@@ -158,13 +158,101 @@ const QuadratureRule<Dim - 1>& interface_piece_rule(QuadraturePieces pieces, Sla
   }
 }
 
+/// Which elements and interfaces of a PolytopicMesh a QuadratureMesh holds: all of them (whole),
+/// or a rank's part (the header's file comment), in its local order.
+template <int Dim>
+struct QuadratureMesh<Dim>::Selection {
+  bool whole = true;
+  /// The mesh element of each element here (owned first), and the owned count.
+  std::vector<Index> elements;
+  Index owned = 0;
+  /// The mesh interface of each interface here, and whether its elements are here in the
+  /// other order (local first < local second, as on a whole mesh).
+  std::vector<Index> interfaces;
+  std::vector<char> flipped;
+  /// Per ghost (CSR): its mesh interfaces that are not here (to another ghost or to an element
+  /// not here).
+  std::vector<Index> outer_offsets, outer_interfaces;
+
+  Index element_count(const PolytopicMesh<Dim>& mesh) const {
+    return whole ? mesh.element_count() : Index(elements.size());
+  }
+  Index element(Index k) const { return whole ? k : elements[k]; }
+  Index interface_count(const PolytopicMesh<Dim>& mesh) const {
+    return whole ? mesh.interface_count() : Index(interfaces.size());
+  }
+  Index interface(Index k) const { return whole ? k : interfaces[k]; }
+  bool is_flipped(Index k) const { return !whole && flipped[k]; }
+
+  /// Rank `rank`'s part (header's file comment).
+  static Selection rank_part(const PolytopicMesh<Dim>& mesh, const MeshPartition& partition,
+                             int rank) {
+    require(Index(partition.part_of_element.size()) == mesh.element_count(),
+            "QuadratureMesh: the partition has ", partition.part_of_element.size(),
+            " elements, the mesh ", mesh.element_count(), ": it is not this mesh's");
+    require(rank >= 0 && rank < partition.part_count, "QuadratureMesh: rank ", rank,
+            " is not a part of the partition's ", partition.part_count);
+    Selection s;
+    s.whole = false;
+    const Index begin = partition.part_begin[rank], end = partition.part_begin[rank + 1];
+    const auto& ghosts = partition.ghosts[rank];
+    s.owned = end - begin;
+    s.elements.reserve(std::size_t(s.owned) + ghosts.size());
+    for (Index n = begin; n < end; ++n) s.elements.push_back(partition.old_from_new[n]);
+    for (Index n : ghosts) s.elements.push_back(partition.old_from_new[n]);
+    std::vector<Index> local(std::size_t(mesh.element_count()), -1);
+    for (std::size_t k = 0; k < s.elements.size(); ++k) local[s.elements[k]] = Index(k);
+
+    // The interfaces of owned elements (each once: listed from its lower local side), sorted by
+    // local pair.
+    std::vector<std::pair<std::array<Index, 2>, Index>> pairs;
+    for (Index k = 0; k < s.owned; ++k)
+      for (Index i : mesh.element_interfaces(s.elements[k])) {
+        const Index other = local[mesh.neighbour(i, s.elements[k])];
+        require(other >= 0, "QuadratureMesh: the partition's ghosts of rank ", rank,
+                " lack a neighbour of element ", s.elements[k], ": it is not this mesh's");
+        if (other < s.owned && other < k) continue;
+        pairs.push_back({{std::min(k, other), std::max(k, other)}, i});
+      }
+    std::sort(pairs.begin(), pairs.end());
+    s.interfaces.reserve(pairs.size());
+    s.flipped.reserve(pairs.size());
+    for (const auto& [pair, i] : pairs) {
+      s.interfaces.push_back(i);
+      s.flipped.push_back(local[mesh.interface_elements(i)[0]] != pair[0]);
+    }
+    s.outer_offsets.assign(ghosts.size() + 1, 0);
+    for (std::size_t g = 0; g < ghosts.size(); ++g) {
+      const Index e = s.elements[std::size_t(s.owned) + g];
+      for (Index i : mesh.element_interfaces(e))
+        if (local[mesh.neighbour(i, e)] < 0 || local[mesh.neighbour(i, e)] >= s.owned)
+          s.outer_interfaces.push_back(i);
+      s.outer_offsets[g + 1] = Index(s.outer_interfaces.size());
+    }
+    return s;
+  }
+};
+
 template <int Dim>
 QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
                                     const BoundaryConditions& conditions, QuadraturePieces pieces_)
+    : QuadratureMesh(mesh, conditions, pieces_, Selection{}) {}
+
+template <int Dim>
+QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
+                                    const BoundaryConditions& conditions, QuadraturePieces pieces_,
+                                    const MeshPartition& partition, int rank)
+    : QuadratureMesh(mesh, conditions, pieces_, Selection::rank_part(mesh, partition, rank)) {}
+
+template <int Dim>
+QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
+                                    const BoundaryConditions& conditions, QuadraturePieces pieces_,
+                                    const Selection& selection)
     : pieces(pieces_) {
   const SimplexMesh<Dim>& fine = mesh.fine_mesh();
   conditions.require_all(fine.boundary_tag_values(), fine.source().name);
-  const Index elements = mesh.element_count();
+  const Index elements = selection.element_count(mesh);
+  owned_element_count = selection.whole ? elements : selection.owned;
   std::optional<SlabPrisms<Dim>> prisms;
   if (pieces == QuadraturePieces::slab_prisms) prisms.emplace(fine);
 
@@ -179,68 +267,64 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
   element_measures.resize(elements);
   element_simplex_offsets.assign(std::size_t(elements) + 1, 0);
   parallel_for(0, elements, [&](GlobalIndex e) {
-    element_boxes[e] = mesh.element_box(Index(e));
-    element_degrees[e] = mesh.element_degree(Index(e));
-    element_measures[e] = mesh.element_measure(Index(e));
-    element_simplex_offsets[e + 1] = prisms ? Index((mesh.element_cells(Index(e)).size() + 2) / 3)
-                                            : Index(mesh.element_simplices(Index(e)).size());
+    const Index m = selection.element(Index(e));
+    element_boxes[e] = mesh.element_box(m);
+    element_degrees[e] = mesh.element_degree(m);
+    element_measures[e] = mesh.element_measure(m);
+    element_simplex_offsets[e + 1] = prisms ? Index((mesh.element_cells(m).size() + 2) / 3)
+                                            : Index(mesh.element_simplices(m).size());
   });
   std::partial_sum(element_simplex_offsets.begin(), element_simplex_offsets.end(),
                    element_simplex_offsets.begin());
   simplex_vertices.resize(std::size_t(element_simplex_offsets.back()));
   parallel_for(0, elements, [&](GlobalIndex e) {
+    const Index m = selection.element(Index(e));
     Index at = element_simplex_offsets[e];
     if (prisms) {
-      const auto cells = mesh.element_cells(Index(e));
+      const auto cells = mesh.element_cells(m);
       for (std::size_t c = 0; c < cells.size(); c += 3) {
         require(cells[c] % 3 == 0 && c + 2 < cells.size() && cells[c + 2] == cells[c] + 2,
-                "QuadratureMesh: slab_prisms: element ", e, " of ", fine.source().name,
+                "QuadratureMesh: slab_prisms: element ", m, " of ", fine.source().name,
                 " does not consist of whole prisms (fine cells 3k..3k+2)");
         simplex_vertices[at++] = prisms->vertices(SlabPrisms<Dim>::of_cell(cells[c]));
       }
     } else {
-      for (const auto& simplex : mesh.element_simplices(Index(e))) {
+      for (const auto& simplex : mesh.element_simplices(m)) {
         const auto points = mesh.simplex_points(simplex);
         std::copy(points.begin(), points.end(), simplex_vertices[at++].begin());
       }
     }
   });
-  const int max_p = *std::max_element(element_degrees.begin(), element_degrees.end());
-  group_by_key(element_degrees, max_p, elements_by_degree, degree_offsets);
+  const int max_p =
+      elements == 0 ? 0 : *std::max_element(element_degrees.begin(), element_degrees.end());
+  // Only owned elements are integrated over: the degree groups list them alone.
+  group_by_key(
+      std::vector<int>(element_degrees.begin(), element_degrees.begin() + owned_element_count),
+      max_p, elements_by_degree, degree_offsets);
 
-  // Interfaces: the normal of each piece points out of the interface's first element. With
-  // prisms, the two triangles of a lateral rectangle (the facets between the same two
-  // prisms) become one piece, in the order of their first triangle (so an interface has half
-  // as many pieces as facets, or it is not made of rectangles and raises below).
-  const Index interfaces = mesh.interface_count();
-  interface_elements.resize(interfaces);
-  interface_facet_offsets.assign(std::size_t(interfaces) + 1, 0);
-  std::vector<int> interface_degrees(interfaces);
-  parallel_for(0, interfaces, [&](GlobalIndex i) {
-    interface_elements[i] = mesh.interface_elements(Index(i));
-    const auto [first, second] = interface_elements[i];
-    interface_degrees[i] = std::max(element_degrees[first], element_degrees[second]);
-    const std::size_t facets = mesh.interface_facets(Index(i)).size();
-    interface_facet_offsets[i + 1] = Index(prisms ? facets / 2 : facets);
-  });
-  std::partial_sum(interface_facet_offsets.begin(), interface_facet_offsets.end(),
-                   interface_facet_offsets.begin());
-  const std::size_t interface_pieces = std::size_t(interface_facet_offsets.back());
-  interface_facet_vertices.resize(interface_pieces);
-  interface_facet_normals.resize(interface_pieces);
-  interface_facet_measures.resize(interface_pieces);
-  interface_facet_cell_measures.resize(interface_pieces);
-  parallel_for(0, interfaces, [&](GlobalIndex i) {
-    const Index first = interface_elements[i][0];
-    const auto facets = mesh.interface_facets(Index(i));
+  // The pieces of mesh interface i seen from mesh element `first` (normals out of it, the
+  // |K_F| of its side first). With prisms, the two triangles of a lateral rectangle (the
+  // facets between the same two prisms) become one piece, in the order of their first triangle
+  // (so an interface has half as many pieces as facets, or it is not made of rectangles and
+  // raises). Writes from `at` on; normals, measures and cell measures where non-null.
+  const auto piece_count = [&](Index i) {
+    const std::size_t facets = mesh.interface_facets(i).size();
+    return Index(prisms ? facets / 2 : facets);
+  };
+  const auto write_pieces = [&](Index i, Index first, Index at, FacetVertices* vertices,
+                                Point<Dim>* normals, double* measures,
+                                std::array<double, 2>* cell_measures) {
+    const auto facets = mesh.interface_facets(i);
+    const int side = mesh.interface_elements(i)[0] == first ? 0 : 1;
     thread_local std::vector<char> done;  // per thread: no allocation per interface
     done.assign(facets.size(), 0);
-    Index at = interface_facet_offsets[i];
     for (std::size_t k = 0; k < facets.size(); ++k) {
       if (done[k]) continue;
       const auto& facet = facets[k];
       Point<Dim> normal = fine.facet_unit_normal(facet.facet);
       if (mesh.element_of_cell(fine.facet_cells(facet.facet)[0]) != first) normal *= -1.0;
+      double facet_measure = 0;
+      std::array<double, 2> cell_measure{};
       if (prisms) {
         const Index prism[2] = {SlabPrisms<Dim>::of_cell(facet.cells[0]),
                                 SlabPrisms<Dim>::of_cell(facet.cells[1])};
@@ -250,44 +334,97 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
         // falls with |K_F|) and never below the simplex pieces' σ.
         std::array<Index, 2> rectangle{};
         std::size_t rectangle_facets = 0;
-        double facet_measure = 0;
-        std::array<double, 2> cell_measures{std::numeric_limits<double>::infinity(),
-                                            std::numeric_limits<double>::infinity()};
+        cell_measure = {std::numeric_limits<double>::infinity(),
+                        std::numeric_limits<double>::infinity()};
         for (std::size_t m = k; m < facets.size(); ++m)
           if (SlabPrisms<Dim>::of_cell(facets[m].cells[0]) == prism[0] &&
               SlabPrisms<Dim>::of_cell(facets[m].cells[1]) == prism[1]) {
             if (rectangle_facets < rectangle.size()) rectangle[rectangle_facets] = facets[m].facet;
             ++rectangle_facets;
             facet_measure = std::max(facet_measure, fine.facet_measure(facets[m].facet));
-            for (int side = 0; side < 2; ++side)
-              cell_measures[side] =
-                  std::min(cell_measures[side], fine.cell_measure(facets[m].cells[side]));
+            for (int s = 0; s < 2; ++s)
+              cell_measure[s] = std::min(cell_measure[s], fine.cell_measure(facets[m].cells[s]));
             done[m] = 1;
           }
         require(rectangle_facets == 2, "QuadratureMesh: slab_prisms: ", rectangle_facets,
                 " fine facets of interface ", i, " lie between prisms ", prism[0], " and ",
                 prism[1], " of ", fine.source().name, " (a lateral rectangle has two)");
-        interface_facet_vertices[at] = prisms->rectangle(rectangle);
-        interface_facet_measures[at] = facet_measure;
-        interface_facet_cell_measures[at] = cell_measures;
+        vertices[at] = prisms->rectangle(rectangle);
       } else {
         const auto points = fine.facet_points(facet.facet);
-        std::copy(points.begin(), points.end(), interface_facet_vertices[at].begin());
-        interface_facet_measures[at] = fine.facet_measure(facet.facet);
-        interface_facet_cell_measures[at] = {fine.cell_measure(facet.cells[0]),
-                                             fine.cell_measure(facet.cells[1])};
+        std::copy(points.begin(), points.end(), vertices[at].begin());
+        facet_measure = fine.facet_measure(facet.facet);
+        cell_measure = {fine.cell_measure(facet.cells[0]), fine.cell_measure(facet.cells[1])};
       }
-      interface_facet_normals[at++] = normal;
+      if (normals) normals[at] = normal;
+      if (measures) measures[at] = facet_measure;
+      if (cell_measures) cell_measures[at] = {cell_measure[side], cell_measure[1 - side]};
+      ++at;
     }
+  };
+
+  // Interfaces: the normal of each piece points out of the interface's first element.
+  const Index interfaces = selection.interface_count(mesh);
+  interface_elements.resize(interfaces);
+  interface_facet_offsets.assign(std::size_t(interfaces) + 1, 0);
+  std::vector<int> interface_degrees(interfaces);
+  parallel_for(0, interfaces, [&](GlobalIndex i) {
+    const Index m = selection.interface(Index(i));
+    auto pair = mesh.interface_elements(m);
+    if (selection.is_flipped(Index(i))) std::swap(pair[0], pair[1]);
+    interface_elements[i] = pair;  // mesh numbers; made local below
+    interface_degrees[i] = std::max(mesh.element_degree(pair[0]), mesh.element_degree(pair[1]));
+    interface_facet_offsets[i + 1] = piece_count(m);
   });
+  std::partial_sum(interface_facet_offsets.begin(), interface_facet_offsets.end(),
+                   interface_facet_offsets.begin());
+  const std::size_t interface_pieces = std::size_t(interface_facet_offsets.back());
+  interface_facet_vertices.resize(interface_pieces);
+  interface_facet_normals.resize(interface_pieces);
+  interface_facet_measures.resize(interface_pieces);
+  interface_facet_cell_measures.resize(interface_pieces);
+  parallel_for(0, interfaces, [&](GlobalIndex i) {
+    write_pieces(selection.interface(Index(i)), interface_elements[i][0],
+                 interface_facet_offsets[i], interface_facet_vertices.data(),
+                 interface_facet_normals.data(), interface_facet_measures.data(),
+                 interface_facet_cell_measures.data());
+  });
+  if (!selection.whole) {
+    std::vector<Index> local(std::size_t(mesh.element_count()), -1);
+    for (Index k = 0; k < elements; ++k) local[selection.elements[k]] = k;
+    for (auto& pair : interface_elements) pair = {local[pair[0]], local[pair[1]]};
+  }
   group_by_key(interface_degrees, max_p, interfaces_by_degree, interface_degree_offsets);
+
+  // Ghosts' outer interface pieces (vertices only: the trace constants read nothing else).
+  if (!selection.whole) {
+    const Index ghosts = elements - owned_element_count;
+    ghost_outer_facet_offsets.assign(std::size_t(ghosts) + 1, 0);
+    for (Index g = 0; g < ghosts; ++g) {
+      Index count = 0;
+      for (Index k = selection.outer_offsets[g]; k < selection.outer_offsets[g + 1]; ++k)
+        count += piece_count(selection.outer_interfaces[k]);
+      ghost_outer_facet_offsets[g + 1] = ghost_outer_facet_offsets[g] + count;
+    }
+    ghost_outer_facet_vertices.resize(std::size_t(ghost_outer_facet_offsets.back()));
+    parallel_for(0, ghosts, [&](GlobalIndex g) {
+      Index at = ghost_outer_facet_offsets[g];
+      for (Index k = selection.outer_offsets[g]; k < selection.outer_offsets[g + 1]; ++k) {
+        const Index i = selection.outer_interfaces[k];
+        write_pieces(i, selection.element(owned_element_count + Index(g)), at,
+                     ghost_outer_facet_vertices.data(), nullptr, nullptr, nullptr);
+        at += piece_count(i);
+      }
+    });
+  }
 
   // Boundary sub-facets by element; the fine mesh's normal of a boundary facet points out.
   // They stay triangles (with their tetrahedra's measures) also with prisms.
   element_boundary_offsets.assign(std::size_t(elements) + 1, 0);
   for (Index e = 0; e < elements; ++e)
     element_boundary_offsets[e + 1] =
-        element_boundary_offsets[e] + Index(mesh.element_boundary_facets(e).size());
+        element_boundary_offsets[e] +
+        Index(mesh.element_boundary_facets(selection.element(e)).size());
   const std::size_t boundary_pieces = std::size_t(element_boundary_offsets.back());
   boundary_facet_vertices.resize(boundary_pieces);
   boundary_facet_normals.resize(boundary_pieces);
@@ -302,7 +439,7 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
     // once): the previous_slab facets first, then the others not on top, each in the mesh's
     // order, then the others whose normal is along +e_last (is_last_axis_top) filled from the
     // end (so in reverse mesh order).
-    const auto facets = mesh.element_boundary_facets(Index(e));
+    const auto facets = mesh.element_boundary_facets(selection.element(Index(e)));
     thread_local std::vector<Point<Dim>> normals;  // per thread: no allocation per element
     thread_local std::vector<BoundaryKind> kinds;
     thread_local std::vector<char> groups;  // 0 previous slab, 1 other, 2 top

@@ -55,8 +55,14 @@ void destroy(Mat& mat) {
 
 AijMatrix::AijMatrix(const BlockPattern& pattern, const std::string& options_prefix,
                      Placement placement)
-    : row_count_(pattern.dof_count()), value_count_(pattern.value_count()), pattern_(pattern) {
-  detail::require_single_rank("polydg::petsc::AijMatrix");
+    : row_count_(pattern.dof_count()),
+      value_count_(pattern.value_count()),
+      source_row_count_(pattern.dof_count()),
+      source_value_count_(pattern.value_count()),
+      pattern_(pattern) {
+  detail::require_single_rank(
+      "polydg::petsc::AijMatrix(BlockPattern)",
+      "; give each rank its RankBlockPattern (partition_numbering.hpp) instead");
   require(row_count_ <= GlobalIndex(std::numeric_limits<PetscInt>::max()),
           "polydg::petsc::AijMatrix: the pattern has ", row_count_,
           " unknowns, more than PetscInt (", sizeof(PetscInt) * 8,
@@ -106,6 +112,60 @@ AijMatrix::AijMatrix(const BlockPattern& pattern, const std::string& options_pre
   }
 }
 
+AijMatrix::AijMatrix(const RankBlockPattern& rows, const std::string& options_prefix,
+                     Placement placement)
+    : row_count_(rows.global_dof_count()),
+      value_count_(rows.owned_value_count()),
+      source_row_count_(rows.local().dof_count()),
+      source_value_count_(rows.local().value_count()),
+      distributed_(true) {
+  require(row_count_ <= GlobalIndex(std::numeric_limits<PetscInt>::max()),
+          "polydg::petsc::AijMatrix: the distributed pattern has ", row_count_,
+          " unknowns, more than PetscInt (", sizeof(PetscInt) * 8,
+          " bits) can index; use a PETSc configured with --with-64-bit-indices");
+  require(value_count_ <= GlobalIndex(std::numeric_limits<PetscCount>::max()),
+          "polydg::petsc::AijMatrix: this rank has ", value_count_,
+          " values, more than PetscCount can count");
+  std::vector<GlobalIndex> coo_rows(value_count_), coo_columns(value_count_);
+  rows.coo_indices(coo_rows, coo_columns);
+  const BlockPattern& local = rows.local();
+  // One block size for every element on every rank (-1: none here; 0: several).
+  PetscInt size = local.block_row_count() > 0 ? PetscInt(local.block_size(0)) : -1;
+  for (Index e = 0; e < rows.owned_block_rows(); ++e)
+    if (PetscInt(local.block_size(e)) != size) size = 0;
+  if (rows.owned_block_rows() == 0) size = -1;
+  PetscInt largest = 0, smallest = 0;
+  require(MPI_Allreduce(&size, &largest, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD) == MPI_SUCCESS,
+          "polydg::petsc::AijMatrix: MPI_Allreduce failed");
+  const PetscInt for_min = size < 0 ? largest : size;
+  require(MPI_Allreduce(&for_min, &smallest, 1, MPIU_INT, MPI_MIN, PETSC_COMM_WORLD) == MPI_SUCCESS,
+          "polydg::petsc::AijMatrix: MPI_Allreduce failed");
+
+  const PetscInt local_rows = PetscInt(rows.owned_dof_count());
+  POLYDG_PETSC_CALL(MatCreate(PETSC_COMM_WORLD, &mat_));
+  try {
+    POLYDG_PETSC_CALL(
+        MatSetSizes(mat_, local_rows, local_rows, PetscInt(row_count_), PetscInt(row_count_)));
+    if (!options_prefix.empty())
+      POLYDG_PETSC_CALL(MatSetOptionsPrefix(mat_, options_prefix.c_str()));
+    POLYDG_PETSC_CALL(MatSetType(mat_, default_aij_type(placement)));
+    POLYDG_PETSC_CALL(MatSetFromOptions(mat_));
+    if (smallest > 0 && smallest == largest) POLYDG_PETSC_CALL(MatSetBlockSize(mat_, largest));
+    std::vector<PetscInt> petsc_rows = to_petsc_indices(coo_rows);
+    std::vector<PetscInt> petsc_columns = to_petsc_indices(coo_columns);
+    POLYDG_PETSC_CALL(MatSetPreallocationCOO(mat_, PetscCount(value_count_), petsc_rows.data(),
+                                             petsc_columns.data()));
+    std::vector<PetscInt> block_sizes(std::size_t(rows.owned_block_rows()));
+    for (Index e = 0; e < rows.owned_block_rows(); ++e)
+      block_sizes[std::size_t(e)] = PetscInt(local.block_size(e));
+    POLYDG_PETSC_CALL(
+        MatSetVariableBlockSizes(mat_, PetscInt(block_sizes.size()), block_sizes.data()));
+  } catch (...) {
+    destroy(mat_);
+    throw;
+  }
+}
+
 AijMatrix::AijMatrix() = default;
 
 AijMatrix::~AijMatrix() { destroy(mat_); }
@@ -114,6 +174,9 @@ AijMatrix::AijMatrix(AijMatrix&& other) noexcept
     : mat_(std::exchange(other.mat_, nullptr)),
       row_count_(std::exchange(other.row_count_, 0)),
       value_count_(std::exchange(other.value_count_, 0)),
+      source_row_count_(std::exchange(other.source_row_count_, 0)),
+      source_value_count_(std::exchange(other.source_value_count_, 0)),
+      distributed_(std::exchange(other.distributed_, false)),
       staging_(std::move(other.staging_)),
       csr_order_(std::move(other.csr_order_)),
       pattern_(std::move(other.pattern_)) {}
@@ -124,6 +187,9 @@ AijMatrix& AijMatrix::operator=(AijMatrix&& other) noexcept {
     mat_ = std::exchange(other.mat_, nullptr);
     row_count_ = std::exchange(other.row_count_, 0);
     value_count_ = std::exchange(other.value_count_, 0);
+    source_row_count_ = std::exchange(other.source_row_count_, 0);
+    source_value_count_ = std::exchange(other.source_value_count_, 0);
+    distributed_ = std::exchange(other.distributed_, false);
     staging_ = std::move(other.staging_);
     csr_order_ = std::move(other.csr_order_);
     pattern_ = std::move(other.pattern_);
@@ -134,11 +200,12 @@ AijMatrix& AijMatrix::operator=(AijMatrix&& other) noexcept {
 void AijMatrix::update(const BlockMatrix<double>& matrix) {
   require(mat_ != nullptr, "polydg::petsc::AijMatrix::update: the AijMatrix is empty");
   const std::span<const double> values = matrix.values();
-  require(matrix.pattern().dof_count() == row_count_ && GlobalIndex(values.size()) == value_count_,
+  require(matrix.pattern().dof_count() == source_row_count_ &&
+              GlobalIndex(values.size()) == source_value_count_,
           "polydg::petsc::AijMatrix::update: the BlockMatrix has ", matrix.pattern().dof_count(),
-          " rows and ", values.size(), " values, the AijMatrix was created for ", row_count_,
-          " rows and ", value_count_, " values");
-  set_values(values);
+          " rows and ", values.size(), " values, the AijMatrix was created for ", source_row_count_,
+          " rows and ", source_value_count_, " values");
+  set_values(values.first(std::size_t(value_count_)));
   set_symmetry_flags(values);
 }
 
@@ -166,6 +233,7 @@ void AijMatrix::set_values(std::span<const double> values) {
 }
 
 void AijMatrix::set_symmetry_flags(std::span<const double> values) {
+  if (distributed_) return;  // the other ranks' blocks are not here (see the constructor)
   const bool symmetric = is_symmetric(pattern_, values, symmetry_tolerance);
   POLYDG_PETSC_CALL(MatSetOption(mat_, MAT_SYMMETRIC, symmetric ? PETSC_TRUE : PETSC_FALSE));
   // The next update() brings other values: the flag is theirs to set.
@@ -210,6 +278,7 @@ void AijMatrix::update_from_device(const double* device_values) {
   }
   if (staging_.size() != std::size_t(value_count_))
     staging_ = device::PinnedBuffer<double>(std::size_t(value_count_));
+  // The owned values are a prefix of a distributed pattern's local values.
   device::copy_device_to_host(staging_.data(), device_values, staging_.size() * sizeof(double));
   set_values(std::as_const(staging_).span());
   set_symmetry_flags(std::as_const(staging_).span());

@@ -37,13 +37,25 @@ void require_local_size(Vec vec, std::size_t size, const char* who) {
 }  // namespace
 
 Vector::Vector(GlobalIndex size, Placement placement, const std::string& options_prefix) {
-  detail::require_single_rank("polydg::petsc::Vector");
+  detail::require_single_rank(
+      "polydg::petsc::Vector(size)",
+      "; give each rank its RankBlockPattern (partition_numbering.hpp) instead");
+  create(size, size, placement, options_prefix);
+}
+
+Vector::Vector(const RankBlockPattern& rows, Placement placement,
+               const std::string& options_prefix) {
+  create(rows.owned_dof_count(), rows.global_dof_count(), placement, options_prefix);
+}
+
+void Vector::create(GlobalIndex local_size, GlobalIndex size, Placement placement,
+                    const std::string& options_prefix) {
   require(size >= 0 && size <= GlobalIndex(std::numeric_limits<PetscInt>::max()),
           "polydg::petsc::Vector: size ", size, " is outside the range of PetscInt (",
           sizeof(PetscInt) * 8, " bits)");
   POLYDG_PETSC_CALL(VecCreate(PETSC_COMM_WORLD, &vec_));
   try {
-    POLYDG_PETSC_CALL(VecSetSizes(vec_, PetscInt(size), PetscInt(size)));
+    POLYDG_PETSC_CALL(VecSetSizes(vec_, PetscInt(local_size), PetscInt(size)));
     if (!options_prefix.empty())
       POLYDG_PETSC_CALL(VecSetOptionsPrefix(vec_, options_prefix.c_str()));
     POLYDG_PETSC_CALL(VecSetType(vec_, default_vec_type(placement)));

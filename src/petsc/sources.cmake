@@ -6,6 +6,7 @@ target_sources(polydg PRIVATE
   ${PROJECT_SOURCE_DIR}/src/petsc/csr_value_order.cpp
   ${PROJECT_SOURCE_DIR}/src/petsc/placement.cpp
   ${PROJECT_SOURCE_DIR}/src/petsc/petsc_vector.cpp
+  ${PROJECT_SOURCE_DIR}/src/petsc/ghost_scatter.cpp
   ${PROJECT_SOURCE_DIR}/src/petsc/linear_solver.cpp
   ${PROJECT_SOURCE_DIR}/src/petsc/shell_matrix.cpp
   ${PROJECT_SOURCE_DIR}/src/petsc/device_dense_block_operator.cpp

@@ -78,6 +78,12 @@ class Assembler {
  public:
   Assembler(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
             const AssemblyOptions& options = {});
+  /// From a quadrature mesh the caller built, QuadratureMesh(mesh, conditions, options.pieces)
+  /// or a rank's part of a distributed mesh (the constructor with a MeshPartition: the pattern
+  /// then has the owned block rows first, then the ghosts' rows, which get only the halo
+  /// interfaces' blocks). Its space and penalty scaling are set from `options`. Throws
+  /// polydg::Error when its pieces are not options.pieces.
+  explicit Assembler(QuadratureMesh<Dim> quadrature_mesh, const AssemblyOptions& options = {});
 
   const QuadratureMesh<Dim>& quadrature_mesh() const { return mesh_; }
   const std::shared_ptr<const BlockPattern>& pattern() const { return pattern_; }

@@ -174,7 +174,7 @@ void for_each_boundary_point(const AssemblyData<Dim>& data, const Select& select
                              const Visit& visit) {
   const auto& mesh = data.mesh;
   prepare_rules(mesh, data.degrees);
-  parallel_for(0, mesh.element_count(), [&](Index e) {
+  parallel_for(0, mesh.owned_element_count, [&](Index e) {
     const ElementTargets targets = element_targets(data, e);
     for (Index f = mesh.element_boundary_offsets[e]; f < mesh.element_boundary_offsets[e + 1];
          ++f) {
@@ -189,12 +189,13 @@ void for_each_boundary_point(const AssemblyData<Dim>& data, const Select& select
 
 }  // namespace detail
 
-/// Element integrals into the diagonal blocks and the rhs. Parallel over elements.
+/// Element integrals into the diagonal blocks and the rhs. Parallel over the owned elements (all
+/// of them on a whole mesh; a rank's part: quadrature_mesh.hpp).
 template <int Dim, class Coefficients>
 void assemble_elements(const AssemblyData<Dim>& data, const Coefficients& coefficients) {
   const auto& mesh = data.mesh;
   detail::prepare_rules(mesh, data.degrees);
-  parallel_for(0, mesh.element_count(), [&](Index e) {
+  parallel_for(0, mesh.owned_element_count, [&](Index e) {
     const auto [element, p, n, block, rhs] = detail::element_targets(data, e);
     const auto& rule =
         element_piece_rule<Dim>(mesh.pieces, mesh.slab_rules, data.degrees.element(p));
@@ -297,7 +298,7 @@ void assemble_interior_faces(const AssemblyData<Dim>& data, const Coefficients& 
     }
   });
   // Gather the diagonal contributions per element, interfaces in a fixed order.
-  parallel_for(0, mesh.element_count(), [&](Index e) {
+  parallel_for(0, mesh.owned_element_count, [&](Index e) {
     const int n = space_basis_size(mesh.space, Dim, mesh.element_degrees[e]);
     double* block =
         data.matrix.data() + data.pattern.block_value_offset(data.pattern.diagonal_block(e));

@@ -102,8 +102,13 @@ ErrorNorms compute_error_norms(const QuadratureMesh<Dim>& mesh, const Coefficien
   const double c_sigma = options.penalty_constant;
 
   // Elements: volume terms and their boundary facets. partial[e] = {‖v‖², ‖∇v‖², |||v|||²}.
+  // On a rank's part (quadrature_mesh.hpp) the owned elements only; the solution holds the
+  // ghosts' coefficients too, which the halo interfaces' jumps read.
   std::vector<std::array<double, 3>> element_sums(mesh.element_count());
-  parallel_for(0, mesh.element_count(), [&](Index e) {
+  for (Index e = mesh.owned_element_count; e < mesh.element_count(); ++e)
+    require_finite_coefficients(solution.data() + offsets[e],
+                                basis_size(Dim, mesh.element_degrees[e]), e, "error norms");
+  parallel_for(0, mesh.owned_element_count, [&](Index e) {
     const int p = mesh.element_degrees[e];
     const Box<Dim>& box = mesh.element_boxes[e];
     const double* u_h = solution.data() + offsets[e];
@@ -183,7 +188,8 @@ ErrorNorms compute_error_norms(const QuadratureMesh<Dim>& mesh, const Coefficien
               jump * jump;
       }
     }
-    interface_sums[i] = dg;
+    // A halo interface (one element a ghost) is counted half here and half by its other rank.
+    interface_sums[i] = b < mesh.owned_element_count ? dg : 0.5 * dg;
   });
 
   double l2 = 0, h1 = 0, dg = 0;

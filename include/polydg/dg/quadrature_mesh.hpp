@@ -34,6 +34,16 @@
 /// |K_F| on each side the smaller of its two triangles' cells, so σ on the rectangle is the
 /// larger of its triangles' σ (equal to them where the polytopic cap binds, e.g. p = 1).
 /// element_piece_rule() and interface_piece_rule() give the reference rules (pieces, slab_rules).
+///
+/// A rank's part of a distributed mesh (the constructor with a MeshPartition): the elements the
+/// rank owns, [0, owned_element_count), in the partition's new order, then its ghosts (the
+/// partition's ghosts of that rank, ascending); the interfaces with an owned element, oriented
+/// and sorted by local index as on a whole mesh; the boundary sub-facets of every element here.
+/// The assembly kernels integrate over owned elements and their boundary only, and over every
+/// interface here, so the owned block rows are complete while the ghost rows get only their
+/// halo interfaces' blocks (to be discarded). A ghost's trace constant needs its whole boundary:
+/// the sub-facets of its interfaces that are not here (to other ghosts, or to elements not
+/// here) are kept as ghost_outer_facet_vertices.
 #include <array>
 #include <string>
 #include <vector>
@@ -45,6 +55,7 @@
 #include "polydg/dg/penalty.hpp"
 #include "polydg/fem/basis_space.hpp"
 #include "polydg/fem/quadrature_rule.hpp"
+#include "polydg/mesh/mesh_partition.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
 
 namespace polydg {
@@ -100,8 +111,16 @@ struct QuadratureMesh {
   /// not the three tetrahedra of one prism between two time levels (extrude_to_slab's order).
   QuadratureMesh(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
                  QuadraturePieces pieces = QuadraturePieces::simplices);
+  /// Rank `rank`'s part of `mesh` split by `partition` (see the file comment): the partition
+  /// must be of this mesh (its element count is checked). Throws polydg::Error as above, and
+  /// for a rank outside [0, partition.part_count).
+  QuadratureMesh(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
+                 QuadraturePieces pieces, const MeshPartition& partition, int rank);
 
   Index element_count() const { return Index(element_degrees.size()); }
+  /// Elements [0, owned_element_count) are assembled; the rest are ghosts (file comment). The
+  /// element count on a whole mesh.
+  Index owned_element_count = 0;
   /// What simplex_vertices and interface_facet_vertices describe (see the file comment).
   QuadraturePieces pieces = QuadraturePieces::simplices;
   Index interface_count() const { return Index(interface_elements.size()); }
@@ -153,6 +172,16 @@ struct QuadratureMesh {
   GeometryArray<double> boundary_facet_cell_measures;
   std::vector<int> boundary_facet_tags;
   std::vector<BoundaryKind> boundary_facet_kinds;
+
+  // ghosts' sub-facets of interfaces not here (CSR over ghosts g = e − owned; empty on a whole
+  // mesh): read by the trace constants only
+  std::vector<Index> ghost_outer_facet_offsets;
+  GeometryArray<FacetVertices> ghost_outer_facet_vertices;
+
+ private:
+  struct Selection;
+  QuadratureMesh(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
+                 QuadraturePieces pieces, const Selection& selection);
 };
 
 /// T_κ of element e for penalty_term: element_trace_constants[e], or 0 where the scaling does

@@ -21,6 +21,7 @@
 #include "polydg/petsc/placement.hpp"
 #include "polydg/sparse/block_matrix.hpp"
 #include "polydg/sparse/block_pattern.hpp"
+#include "polydg/sparse/rank_block_pattern.hpp"
 
 namespace polydg::petsc {
 
@@ -69,6 +70,37 @@ class AijMatrix {
   ///
   /// See also: update(), MatSetPreallocationCOO(), BlockPattern::coo_indices()
   explicit AijMatrix(const BlockPattern& pattern, const std::string& options_prefix = "",
+                     Placement placement = Placement::host);
+
+  /// AijMatrix - creates an MPIAIJ Mat on PETSC_COMM_WORLD with this rank's rows of a
+  /// distributed pattern.
+  ///
+  /// Collective on PETSC_COMM_WORLD.
+  ///
+  /// Input parameters:
+  ///   rows           - this rank's share (RankBlockPattern; partition_numbering.hpp): the Mat
+  ///                    has rows.global_dof_count() rows and columns, owned_dof_count() here
+  ///   options_prefix - as above
+  ///   placement      - MATAIJ or MATAIJCUSPARSE as above (MATMPIAIJ[CUSPARSE] on several ranks)
+  ///
+  /// Level: intermediate
+  ///
+  /// Example:
+  ///   polydg::petsc::AijMatrix aij(rows);   // rows = make_rank_block_pattern(...)
+  ///   aij.update(matrix);                   // matrix: a BlockMatrix on rows.local()
+  ///
+  /// Notes:
+  ///   Each rank preallocates its owned rows' entries once (MatSetPreallocationCOO() with
+  ///   RankBlockPattern::coo_indices(), global indices); update() and update_from_device() then
+  ///   take a BlockMatrix's values on the local pattern and pass the owned prefix as it is: no
+  ///   communication but PETSc's own assembly, which moves nothing between ranks (every entry is
+  ///   set by its owner). The ghost rows are left out. The Mat's block size is the element
+  ///   block size where all elements on all ranks share it; the owned element blocks are its
+  ///   variable block sizes. The symmetry of the values is not checked across ranks: the Mat's
+  ///   MAT_SYMMETRIC stays unknown. Throws polydg::Error as above (one rank is fine too).
+  ///
+  /// See also: RankBlockPattern, make_rank_block_pattern(), Vector(const RankBlockPattern&)
+  explicit AijMatrix(const RankBlockPattern& rows, const std::string& options_prefix = "",
                      Placement placement = Placement::host);
 
   /// ~AijMatrix - destroys the Mat (MatDestroy()); other references taken with
@@ -146,15 +178,22 @@ class AijMatrix {
   /// The PETSc matrix, for KSPSetOperators() and the like; owned by this object (take a
   /// reference with PetscObjectReference() to keep it beyond this object's lifetime).
   Mat mat() const { return mat_; }
-  /// Number of rows and columns (the pattern's dof_count()).
+  /// Number of rows and columns (the pattern's dof_count(); global on several ranks).
   GlobalIndex row_count() const { return row_count_; }
-  /// Number of stored entries (the pattern's value_count()).
+  /// Number of stored entries on this rank (the pattern's value_count(), or the owned values
+  /// of a RankBlockPattern).
   GlobalIndex value_count() const { return value_count_; }
 
  private:
   Mat mat_ = nullptr;
   GlobalIndex row_count_ = 0;
   GlobalIndex value_count_ = 0;
+  /// The unknowns and values of the BlockMatrix that update() takes: the pattern's, or the
+  /// local pattern's of a RankBlockPattern (owned and ghost rows).
+  GlobalIndex source_row_count_ = 0;
+  GlobalIndex source_value_count_ = 0;
+  /// Made from a RankBlockPattern: no CSR shortcut, no symmetry check.
+  bool distributed_ = false;
   /// update_from_device()'s host copy (host Mats only), pinned: the copy engines write it at
   /// full speed, where pageable memory goes through the driver's bounce buffers.
   device::PinnedBuffer<double> staging_;

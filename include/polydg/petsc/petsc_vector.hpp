@@ -21,6 +21,7 @@
 #include "polydg/core/types.hpp"
 #include "polydg/petsc/placement.hpp"
 #include "polydg/sparse/block_pattern.hpp"
+#include "polydg/sparse/rank_block_pattern.hpp"
 
 namespace polydg::petsc {
 
@@ -60,6 +61,13 @@ class Vector {
                   const std::string& options_prefix = "")
       : Vector(pattern.dof_count(), placement, options_prefix) {}
 
+  /// Vector - creates an MPI Vec for a distributed pattern: rows.global_dof_count() entries,
+  /// this rank's owned_dof_count() of them here, in the numbering of AijMatrix(rows). As
+  /// Vector(GlobalIndex, ...), on any number of ranks. Its local entries are the first
+  /// owned_dof_count() of a local vector on rows.local() (copy_to_vec takes them as they are).
+  explicit Vector(const RankBlockPattern& rows, Placement placement = Placement::host,
+                  const std::string& options_prefix = "");
+
   /// ~Vector - destroys the Vec (VecDestroy()).
   ~Vector();
 
@@ -73,6 +81,8 @@ class Vector {
 
  private:
   Vec vec_ = nullptr;
+  void create(GlobalIndex local_size, GlobalIndex global_size, Placement placement,
+              const std::string& options_prefix);
 };
 
 /// copy_to_vec - copies host values into a Vec.

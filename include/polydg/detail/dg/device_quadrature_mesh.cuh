@@ -345,6 +345,9 @@ class DeviceQuadratureMesh {
     const int max_degree = mesh.max_degree();
     const auto element_degree = [&](Index e) { return mesh.element_degrees[e]; };
     const auto all = [](Index) { return true; };
+    // Only owned elements are integrated over (ghosts: quadrature_mesh.hpp).
+    const Index owned = mesh.owned_element_count;
+    const auto is_owned = [owned](Index e) { return e < owned; };
     // Per element, its facet at `bound` (at FacetRunBound::end: the offsets shifted by one).
     const auto bound_values = [&](FacetRunBound bound) -> const Index* {
       switch (bound) {
@@ -365,7 +368,7 @@ class DeviceQuadratureMesh {
     const auto task = [&](int k) -> DegreeGroups {
       if (k == 0)
         return detail::order_degree_groups(
-            element_count, max_degree, element_degree, all, [&](Index e) {
+            element_count, max_degree, element_degree, is_owned, [&](Index e) {
               return mesh.element_simplex_offsets[e + 1] - mesh.element_simplex_offsets[e];
             });
       if (k == 1)
@@ -384,8 +387,8 @@ class DeviceQuadratureMesh {
       const Index* ends = bound_values(bounds.end);
       const auto facets = [=](Index e) { return ends[e] - begins[e]; };
       return detail::order_degree_groups(
-          element_count, max_degree, element_degree, [&](Index e) { return facets(e) > 0; },
-          facets);
+          element_count, max_degree, element_degree,
+          [&](Index e) { return is_owned(e) && facets(e) > 0; }, facets);
     };
     std::vector<std::future<DegreeGroups>> groups;
     for (int k = 0; k < 2 + boundary_facet_selections; ++k)

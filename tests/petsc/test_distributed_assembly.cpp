@@ -1,0 +1,355 @@
+#define BOOST_TEST_MODULE distributed_assembly
+// The distributed assembly under `mpiexec -n N` (ctest runs N = 1, 2, 3): every rank assembles
+// its own block rows of an hp ADR problem on an agglomerated mesh (partition_numbering.hpp),
+// and the result must be the serial system, renumbered: the same matrix and rhs (compared
+// block by block in the mesh's own numbering, and through PETSc's MPIAIJ by products), the same
+// GMRES iterations and solution, the same error norms (owned elements and halo interfaces
+// summed over the ranks).
+#include <mpi.h>
+#include <petscksp.h>
+#include <petscmat.h>
+
+#include <algorithm>
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "error_message.hpp"
+#include "petsc_test_support.hpp"
+#include "polydg/core/error.hpp"
+#include "polydg/dg/assembler.hpp"
+#include "polydg/dg/error_norms.hpp"
+#include "polydg/dg/partition_numbering.hpp"
+#include "polydg/mesh/agglomeration.hpp"
+#include "polydg/mesh/generators.hpp"
+#include "polydg/mesh/mesh_partition.hpp"
+#include "polydg/petsc/aij_matrix.hpp"
+#include "polydg/petsc/ghost_scatter.hpp"
+#include "polydg/petsc/petsc_error.hpp"
+#include "polydg/petsc/petsc_vector.hpp"
+
+using namespace polydg;
+using polydg::testing::error_names;
+
+using PetscTestSession = testing::PetscTestSession;
+BOOST_TEST_GLOBAL_FIXTURE(PetscTestSession);
+
+namespace {
+
+int rank_count() {
+  int size = 0;
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  return size;
+}
+
+int this_rank() {
+  int rank = 0;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  return rank;
+}
+
+double global_max(double value) {
+  double result = 0;
+  MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD);
+  return result;
+}
+
+double global_sum(double value) {
+  double result = 0;
+  MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
+  return result;
+}
+
+// A perturbed unit square agglomerated into `elements` polygons along a Hilbert curve, with the
+// degrees 1, 2, 3 in turn (hp: blocks of 3, 6 and 10).
+PolytopicMesh<2> hp_square_mesh(int n, Index elements) {
+  auto fine = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(n, 0.25, 7));
+  AgglomerationOptions options;
+  options.element_order = ElementOrder::hilbert_curve;
+  const Agglomeration agglomeration = agglomerate(*fine, elements, options);
+  std::vector<int> degrees(std::size_t(agglomeration.element_count));
+  for (std::size_t e = 0; e < degrees.size(); ++e) degrees[e] = 1 + int(e % 3);
+  return PolytopicMesh<2>(fine, agglomeration.element_of_cell, degrees);
+}
+
+// Bottom (tag 1) Neumann, the rest Dirichlet.
+BoundaryConditions mixed_conditions() {
+  BoundaryConditions conditions(BoundaryKind::dirichlet);
+  conditions.set(1, BoundaryKind::neumann);
+  return conditions;
+}
+
+double exact(const Point<2>& x) { return std::sin(2 * x[0] + 1) * std::exp(x[1]); }
+Point<2> exact_gradient(const Point<2>& x) {
+  return {2 * std::cos(2 * x[0] + 1) * std::exp(x[1]), std::sin(2 * x[0] + 1) * std::exp(x[1])};
+}
+
+// ADR with a varying anisotropic diffusion, advection and reaction: a non-symmetric matrix whose
+// every term (volume, interface, Dirichlet, Neumann, inflow) is exercised.
+auto adr_coefficients() {
+  return make_coefficients<2>()
+      .with_diffusion([](const Point<2>& x) {
+        Tensor<2> a = Tensor<2>::identity(1 + 0.5 * x[0]);
+        a[0][1] = a[1][0] = 0.2;
+        return a;
+      })
+      .with_advection(Point<2>{1.0, -0.5})
+      .with_reaction(1.0)
+      .with_source([](const Point<2>& x) { return 1 + x[0] * x[1]; })
+      .with_dirichlet([](const Point<2>& x) { return exact(x); })
+      .with_neumann([](const Point<2>& x, const Point<2>& n) {
+        return (1 + 0.5 * x[0]) * dot(exact_gradient(x), n);
+      });
+}
+
+// A sequential AIJ copy of a whole-mesh BlockMatrix on PETSC_COMM_SELF (the serial reference,
+// which every rank solves alone).
+Mat sequential_aij(const BlockMatrix<double>& matrix) {
+  const BlockPattern& pattern = matrix.pattern();
+  std::vector<GlobalIndex> rows(pattern.value_count()), columns(pattern.value_count());
+  pattern.coo_indices(rows, columns);
+  std::vector<PetscInt> petsc_rows(rows.begin(), rows.end()),
+      petsc_columns(columns.begin(), columns.end());
+  Mat mat = nullptr;
+  const PetscInt n = PetscInt(pattern.dof_count());
+  POLYDG_PETSC_CALL(MatCreate(PETSC_COMM_SELF, &mat));
+  POLYDG_PETSC_CALL(MatSetSizes(mat, n, n, n, n));
+  POLYDG_PETSC_CALL(MatSetType(mat, MATSEQAIJ));
+  POLYDG_PETSC_CALL(MatSetPreallocationCOO(mat, PetscCount(rows.size()), petsc_rows.data(),
+                                           petsc_columns.data()));
+  POLYDG_PETSC_CALL(MatSetValuesCOO(mat, matrix.values().data(), INSERT_VALUES));
+  std::vector<PetscInt> block_sizes(std::size_t(pattern.block_row_count()));
+  for (Index e = 0; e < pattern.block_row_count(); ++e) block_sizes[e] = pattern.block_size(e);
+  POLYDG_PETSC_CALL(
+      MatSetVariableBlockSizes(mat, PetscInt(block_sizes.size()), block_sizes.data()));
+  return mat;
+}
+
+// GMRES(100) + element-block Jacobi (PCVPBJACOBI on the element blocks) to rtol 1e-12 from
+// zero: the iterates are those of the renumbered system (block Jacobi commutes with a
+// permutation of whole blocks), so the iteration count is the serial one up to rounding.
+// Returns the iteration count.
+PetscInt solve(Mat mat, Vec rhs, Vec solution) {
+  KSP ksp = nullptr;
+  PC pc = nullptr;
+  MPI_Comm comm = MPI_COMM_NULL;
+  POLYDG_PETSC_CALL(PetscObjectGetComm(reinterpret_cast<PetscObject>(mat), &comm));
+  POLYDG_PETSC_CALL(KSPCreate(comm, &ksp));
+  POLYDG_PETSC_CALL(KSPSetOperators(ksp, mat, mat));
+  POLYDG_PETSC_CALL(KSPSetType(ksp, KSPGMRES));
+  POLYDG_PETSC_CALL(KSPGMRESSetRestart(ksp, 100));
+  POLYDG_PETSC_CALL(KSPGetPC(ksp, &pc));
+  POLYDG_PETSC_CALL(PCSetType(pc, PCVPBJACOBI));
+  POLYDG_PETSC_CALL(KSPSetTolerances(ksp, 1e-12, 0.0, PETSC_DEFAULT, 1000));
+  POLYDG_PETSC_CALL(KSPSolve(ksp, rhs, solution));
+  KSPConvergedReason reason;
+  POLYDG_PETSC_CALL(KSPGetConvergedReason(ksp, &reason));
+  BOOST_TEST_REQUIRE(int(reason) > 0, "KSP did not converge: reason " << int(reason));
+  PetscInt iterations = 0;
+  POLYDG_PETSC_CALL(KSPGetIterationNumber(ksp, &iterations));
+  POLYDG_PETSC_CALL(KSPDestroy(&ksp));
+  return iterations;
+}
+
+struct SerialSystem {
+  std::unique_ptr<Assembler<2>> assembler;
+  std::unique_ptr<BlockMatrix<double>> matrix;
+  std::vector<double> rhs;
+};
+
+SerialSystem serial_system(const PolytopicMesh<2>& mesh) {
+  SerialSystem s;
+  s.assembler = std::make_unique<Assembler<2>>(mesh, mixed_conditions());
+  s.matrix = std::make_unique<BlockMatrix<double>>(s.assembler->make_matrix());
+  s.rhs = s.assembler->make_vector();
+  s.assembler->assemble(adr_coefficients(), *s.matrix, s.rhs);
+  return s;
+}
+
+struct RankSystem {
+  MeshPartition partition;
+  std::unique_ptr<Assembler<2>> assembler;
+  RankBlockPattern rows;
+  std::unique_ptr<BlockMatrix<double>> matrix;
+  std::vector<double> rhs;
+  // The mesh element of each local element (owned, then ghosts).
+  std::vector<Index> mesh_element;
+};
+
+RankSystem rank_system(const PolytopicMesh<2>& mesh) {
+  RankSystem s;
+  const int rank = this_rank();
+  s.partition = partition_mesh(mesh, rank_count());
+  s.assembler = std::make_unique<Assembler<2>>(
+      QuadratureMesh<2>(mesh, mixed_conditions(), QuadraturePieces::simplices, s.partition, rank));
+  s.rows =
+      make_rank_block_pattern(s.assembler->pattern(), s.partition, rank,
+                              partition_dof_offsets(mesh, s.partition, BasisSpace::total_degree));
+  s.matrix = std::make_unique<BlockMatrix<double>>(s.assembler->make_matrix());
+  s.rhs = s.assembler->make_vector();
+  s.assembler->assemble(adr_coefficients(), *s.matrix, s.rhs);
+  const Index begin = s.partition.part_begin[rank];
+  for (Index k = 0; k < s.rows.owned_block_rows(); ++k)
+    s.mesh_element.push_back(s.partition.old_from_new[begin + k]);
+  for (Index n : s.partition.ghosts[rank]) s.mesh_element.push_back(s.partition.old_from_new[n]);
+  return s;
+}
+
+double max_abs(std::span<const double> values) {
+  double m = 0;
+  for (double v : values) m = std::max(m, std::abs(v));
+  return m;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(each_ranks_block_rows_are_the_serial_ones) {
+  const PolytopicMesh<2> mesh = hp_square_mesh(20, 90);
+  const SerialSystem serial = serial_system(mesh);
+  const RankSystem local = rank_system(mesh);
+  const BlockPattern& pattern = local.rows.local();
+  const BlockPattern& whole = serial.matrix->pattern();
+  const double scale = max_abs(serial.matrix->values());
+
+  double difference = 0;
+  Index missing = 0;
+  for (Index k = 0; k < local.rows.owned_block_rows(); ++k) {
+    const Index row = local.mesh_element[k];
+    BOOST_TEST(pattern.block_row_begin(k + 1) - pattern.block_row_begin(k) ==
+               whole.block_row_begin(row + 1) - whole.block_row_begin(row));
+    for (Index b = pattern.block_row_begin(k); b < pattern.block_row_begin(k + 1); ++b) {
+      const Index serial_block = whole.find_block(row, local.mesh_element[pattern.block_column(b)]);
+      if (serial_block < 0) {
+        ++missing;
+        continue;
+      }
+      const auto ours = local.matrix->values().subspan(
+          std::size_t(pattern.block_value_offset(b)),
+          std::size_t(pattern.block_value_offset(b + 1) - pattern.block_value_offset(b)));
+      const auto theirs = serial.matrix->values().subspan(
+          std::size_t(whole.block_value_offset(serial_block)), ours.size());
+      for (std::size_t i = 0; i < ours.size(); ++i)
+        difference = std::max(difference, std::abs(ours[i] - theirs[i]));
+    }
+    const auto rhs_ours = std::span(local.rhs).subspan(std::size_t(pattern.dof_offset(k)),
+                                                       std::size_t(pattern.block_size(k)));
+    for (Index i = 0; i < pattern.block_size(k); ++i)
+      difference =
+          std::max(difference, std::abs(rhs_ours[i] - serial.rhs[whole.dof_offset(row) + i]) *
+                                   scale / std::max(1.0, max_abs(serial.rhs)));
+  }
+  BOOST_TEST(global_sum(double(missing)) == 0);
+  // The same integrals summed in another order (flipped interfaces, ghost trace constants):
+  // rounding only.
+  BOOST_TEST(global_max(difference) <= 1e-14 * scale);
+  // The owned rows cover the mesh once.
+  BOOST_TEST(global_sum(double(local.rows.owned_block_rows())) == double(mesh.element_count()));
+}
+
+BOOST_AUTO_TEST_CASE(the_mpiaij_matrix_is_the_serial_matrix_renumbered) {
+  const PolytopicMesh<2> mesh = hp_square_mesh(20, 90);
+  const SerialSystem serial = serial_system(mesh);
+  const RankSystem local = rank_system(mesh);
+  petsc::AijMatrix aij(local.rows);
+  aij.update(*local.matrix);
+  BOOST_TEST(aij.row_count() == serial.matrix->pattern().dof_count());
+
+  // x = a function of the mesh numbering, in both numberings; y = A x compared on owned rows.
+  const BlockPattern& whole = serial.matrix->pattern();
+  const auto x_of = [](GlobalIndex serial_dof) { return std::cos(0.37 * double(serial_dof)); };
+  std::vector<double> x_serial(whole.dof_count()), y_serial(whole.dof_count());
+  for (GlobalIndex i = 0; i < whole.dof_count(); ++i) x_serial[i] = x_of(i);
+  serial.matrix->multiply(x_serial, y_serial);
+
+  const BlockPattern& pattern = local.rows.local();
+  petsc::Vector x(local.rows), y(local.rows);
+  std::vector<double> x_owned(local.rows.owned_dof_count());
+  for (Index k = 0; k < local.rows.owned_block_rows(); ++k)
+    for (Index i = 0; i < pattern.block_size(k); ++i)
+      x_owned[pattern.dof_offset(k) + i] = x_of(whole.dof_offset(local.mesh_element[k]) + i);
+  petsc::copy_to_vec(x_owned, x.vec());
+  POLYDG_PETSC_CALL(MatMult(aij.mat(), x.vec(), y.vec()));
+  std::vector<double> y_owned(x_owned.size());
+  petsc::copy_from_vec(y.vec(), y_owned);
+  double difference = 0;
+  for (Index k = 0; k < local.rows.owned_block_rows(); ++k)
+    for (Index i = 0; i < pattern.block_size(k); ++i)
+      difference =
+          std::max(difference, std::abs(y_owned[pattern.dof_offset(k) + i] -
+                                        y_serial[whole.dof_offset(local.mesh_element[k]) + i]));
+  BOOST_TEST(global_max(difference) <= 1e-13 * max_abs(y_serial));
+}
+
+BOOST_AUTO_TEST_CASE(gmres_iterations_solution_and_errors_match_the_serial_solve) {
+  const PolytopicMesh<2> mesh = hp_square_mesh(20, 90);
+  const SerialSystem serial = serial_system(mesh);
+  const BlockPattern& whole = serial.matrix->pattern();
+
+  // Serial reference, on every rank alone.
+  Mat serial_mat = sequential_aij(*serial.matrix);
+  Vec b_serial = nullptr, u_serial = nullptr;
+  POLYDG_PETSC_CALL(MatCreateVecs(serial_mat, &u_serial, &b_serial));
+  {
+    PetscScalar* array = nullptr;
+    POLYDG_PETSC_CALL(VecGetArray(b_serial, &array));
+    std::copy(serial.rhs.begin(), serial.rhs.end(), array);
+    POLYDG_PETSC_CALL(VecRestoreArray(b_serial, &array));
+  }
+  const PetscInt serial_iterations = solve(serial_mat, b_serial, u_serial);
+  std::vector<double> u_h(whole.dof_count());
+  petsc::copy_from_vec(u_serial, u_h);
+  const ErrorNorms serial_errors =
+      compute_error_norms(serial.assembler->quadrature_mesh(), adr_coefficients(), u_h, exact,
+                          exact_gradient, error_norm_options(serial.assembler->options()));
+  POLYDG_PETSC_CALL(VecDestroy(&b_serial));
+  POLYDG_PETSC_CALL(VecDestroy(&u_serial));
+  POLYDG_PETSC_CALL(MatDestroy(&serial_mat));
+
+  // Distributed.
+  const RankSystem local = rank_system(mesh);
+  const BlockPattern& pattern = local.rows.local();
+  petsc::AijMatrix aij(local.rows);
+  aij.update(*local.matrix);
+  petsc::Vector b(local.rows), u(local.rows);
+  petsc::copy_to_vec(std::span<const double>(local.rhs).first(local.rows.owned_dof_count()),
+                     b.vec());
+  const PetscInt iterations = solve(aij.mat(), b.vec(), u.vec());
+  BOOST_TEST_MESSAGE(iterations << " GMRES iterations on " << rank_count() << " ranks, "
+                                << serial_iterations << " serial");
+  BOOST_TEST(std::abs(iterations - serial_iterations) <= 1,
+             iterations << " iterations on " << rank_count() << " ranks, " << serial_iterations
+                        << " serial");
+
+  std::vector<double> u_local(pattern.dof_count());
+  petsc::GhostScatter(local.rows).gather(u.vec(), u_local);
+  double difference = 0;
+  for (Index k = 0; k < pattern.block_row_count(); ++k)  // ghosts too: the scatter's values
+    for (Index i = 0; i < pattern.block_size(k); ++i)
+      difference = std::max(difference, std::abs(u_local[pattern.dof_offset(k) + i] -
+                                                 u_h[whole.dof_offset(local.mesh_element[k]) + i]));
+  BOOST_TEST(global_max(difference) <= 1e-10 * max_abs(u_h));
+
+  const ErrorNorms errors =
+      compute_error_norms(local.assembler->quadrature_mesh(), adr_coefficients(), u_local, exact,
+                          exact_gradient, error_norm_options(local.assembler->options()));
+  const auto total = [](double norm) { return std::sqrt(global_sum(norm * norm)); };
+  BOOST_TEST(total(errors.l2) == serial_errors.l2, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(total(errors.h1_seminorm) == serial_errors.h1_seminorm,
+             boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(total(errors.dg) == serial_errors.dg, boost::test_tools::tolerance(1e-9));
+}
+
+BOOST_AUTO_TEST_CASE(more_ranks_than_elements_is_a_clear_error_on_every_rank) {
+  // A mesh of 2 elements: with 3 ranks, every rank refuses the partition itself (no rank waits
+  // for another: nothing collective has started).
+  const PolytopicMesh<2> mesh = hp_square_mesh(4, 2);
+  if (rank_count() <= mesh.element_count()) {
+    BOOST_TEST(partition_mesh(mesh, rank_count()).part_count == rank_count());
+    return;
+  }
+  BOOST_TEST(error_names([&] { partition_mesh(mesh, rank_count()); },
+                         {std::to_string(rank_count()) + " parts", "only 2"}));
+}
