@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Run on a GPU machine with two or more GPUs (device tool kind nvidia-h200-x2 or larger) from
+# the project root, carry [".devdeps-cuda", "build-pack"], after here:
+#   POLYDG_PACK_BUILD=build-pc POLYDG_DEVDEPS=.devdeps-cuda scripts/gpu/pack-binaries.sh \
+#     test_distributed_assembly bench_distributed
+# The distributed assembly (docs/performance.md, "Distributed assembly"): the distributed tests
+# under mpiexec -n 2 and 3 (CPU), then bench_distributed on 1 and RANKS (default 2) GPUs, one
+# per rank, with its JSON in $OUT (distributed_{1,RANKS}.json). CELLS (default 800) and P
+# (default 3) set the slab: 8.3 M DoFs at P_3.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+out="${OUT:-$root/build-pack/out}"
+mkdir -p "$out"
+cd "$root"
+source .devdeps-cuda/activate.sh
+xz -dc build-pack/gpu-binaries.tar.xz | tar -xf - || { echo "no build-pack/gpu-binaries.tar.xz"; exit 1; }
+export LD_LIBRARY_PATH="$root/build/lib:$LD_LIBRARY_PATH"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# NVLink multicast stays off (the device tool's rule for machines of several GPUs).
+export NCCL_NVLS_ENABLE=0
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
+status=0
+for ranks in 2 3; do
+  timeout 300 mpiexec -n "$ranks" --oversubscribe build/bin/tests/test_distributed_assembly \
+    > "$out/test_distributed_assembly_$ranks.log" 2>&1 || status=1
+  echo "test_distributed_assembly, $ranks ranks: $(grep -c 'No errors' "$out/test_distributed_assembly_$ranks.log") of $ranks ranks without errors"
+done
+ranks="${RANKS:-2}"
+for n in 1 "$ranks"; do
+  # Each rank's OpenMP threads share the host's cores.
+  OMP_NUM_THREADS=$(($(nproc) / n)) timeout 580 mpiexec -n "$n" --bind-to none \
+    build/bin/bench_distributed --cells-per-side "${CELLS:-800}" --p "${P:-3}" \
+    --json "$out/distributed_$n.json" > "$out/distributed_$n.txt" 2>&1 || status=1
+  cat "$out/distributed_$n.txt"
+done
+exit "$status"
