@@ -9,7 +9,9 @@
 //   quadrature          the first assembly (matrix + rhs), then the values re-assembly
 //                       (median of --repeats), each from a barrier to the slowest rank's end
 //   total               index manipulation + first assembly
-// and the MPIAIJ MatMult (median of 20, device Vecs where PETSc has CUDA), the DoFs, the owned
+// and the MatMult (median of 20, device Vecs where PETSc has CUDA) of the MPIAIJ and of the
+// dense-block MATSHELL (ShellMatrix(operator, rows): ghosts scattered, then the local DBF
+// product; checked against the MPIAIJ's), the DoFs, the owned
 // and ghost elements per rank, and the halo interfaces. Run it with R = 1 and R = 2 for the
 // scaling (scripts/gpu/distributed-check.sh does both and the JSON).
 //
@@ -41,12 +43,16 @@
 #include "polydg/mesh/mesh_partition.hpp"
 #include "polydg/mesh/oscillating_domain.hpp"
 #include "polydg/petsc/aij_matrix.hpp"
+#include "polydg/petsc/device_dense_block_operator.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
 #include "polydg/petsc/placement.hpp"
 #include "polydg/petsc/session.hpp"
+#include "polydg/petsc/shell_matrix.hpp"
 #include "polydg/spacetime/slab_assembly_options.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
+#include "polydg/sparse/dense_block_matrix.hpp"
+#include "polydg/sparse/device_dense_block_matrix.hpp"
 
 namespace {
 
@@ -204,6 +210,27 @@ int main(int argc, char** argv) {
     MatType type = nullptr;
     POLYDG_PETSC_CALL(MatGetType(aij.mat(), &type));
 
+    // The dense-block MATSHELL of the same rows: its product against the MPIAIJ's, and timed.
+    start = Clock::now();
+    polydg::BlockMatrix<double> host_matrix = assembler.make_host_matrix();
+    assembler.copy_to_host(host_matrix);
+    const polydg::DenseBlockMatrix<double> dense(host_matrix);
+    const polydg::DeviceDenseBlockMatrix<double> device_dense(dense);
+    const polydg::petsc::DeviceDenseBlockOperator op(device_dense, host_matrix.shared_pattern());
+    polydg::petsc::ShellMatrix shell(op, rows);
+    const double shell_setup_s = max_over_ranks(seconds_since(start));
+    polydg::petsc::Vector y_shell(rows, placement);
+    POLYDG_PETSC_CALL(VecSetRandom(x.vec(), nullptr));
+    POLYDG_PETSC_CALL(MatMult(aij.mat(), x.vec(), y.vec()));
+    POLYDG_PETSC_CALL(MatMult(shell.mat(), x.vec(), y_shell.vec()));
+    PetscReal y_norm = 0, difference_norm = 0;
+    POLYDG_PETSC_CALL(VecNorm(y.vec(), NORM_INFINITY, &y_norm));
+    POLYDG_PETSC_CALL(VecAXPY(y_shell.vec(), -1.0, y.vec()));
+    POLYDG_PETSC_CALL(VecNorm(y_shell.vec(), NORM_INFINITY, &difference_norm));
+    const double shell_difference = double(difference_norm / y_norm);
+    const double shell_matmult_s = median_on_all_ranks(
+        20, [&] { POLYDG_PETSC_CALL(MatMult(shell.mat(), x.vec(), y_shell.vec())); });
+
     const double dofs = double(rows.global_dof_count());
     const double owned = double(rows.owned_block_rows());
     const double ghosts = double(partition.ghost_count(rank));
@@ -234,6 +261,10 @@ int main(int argc, char** argv) {
           "%s: update_from_device %.4f s, MatMult %.5f s (%.1f GB/s of values at 12 B "
           "per nonzero)\n",
           type, update_s, matmult_s, values * 12 / matmult_s * 1e-9);
+      std::printf(
+          "dense-block shell: set-up %.3f s, MatMult %.5f s (%.1f GB/s of values at 8 B "
+          "per nonzero), |shell - AIJ| / |AIJ| = %.2e\n",
+          shell_setup_s, shell_matmult_s, values * 8 / shell_matmult_s * 1e-9, shell_difference);
       if (!json_path.empty()) {
         std::ofstream json(json_path);
         json << "{"
@@ -250,7 +281,10 @@ int main(int argc, char** argv) {
              << ", \"reassembly_seconds\": " << values_s << ", \"total_seconds\": " << total_s
              << ", \"mat_type\": " << polydg::bench::json_string(type)
              << ", \"update_from_device_seconds\": " << update_s
-             << ", \"matmult_seconds\": " << matmult_s << "}\n";
+             << ", \"matmult_seconds\": " << matmult_s
+             << ", \"shell_setup_seconds\": " << shell_setup_s
+             << ", \"shell_matmult_seconds\": " << shell_matmult_s
+             << ", \"shell_relative_difference\": " << shell_difference << "}\n";
       }
     }
   } catch (const std::exception& error) {

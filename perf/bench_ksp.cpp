@@ -133,8 +133,8 @@ class CountingOperator final : public petsc::LinearOperator {
     inner_.multiply_add(x, z, y);
   }
   void diagonal(double* d) const override { inner_.diagonal(d); }
-  std::vector<double> inverted_block_diagonal() const override {
-    return inner_.inverted_block_diagonal();
+  std::vector<double> inverted_block_diagonal(Index block_rows) const override {
+    return inner_.inverted_block_diagonal(block_rows);
   }
 
  private:

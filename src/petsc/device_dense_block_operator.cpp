@@ -47,7 +47,10 @@ void DeviceDenseBlockOperator::diagonal(double* d) const {
   device::copy_device_to_host(d, on_device.data(), n * sizeof(double));
 }
 
-std::vector<double> DeviceDenseBlockOperator::inverted_block_diagonal() const {
+std::vector<double> DeviceDenseBlockOperator::inverted_block_diagonal(Index block_rows) const {
+  require(block_rows >= 0 && block_rows <= Index(block_sizes_.size()),
+          "polydg::petsc::DeviceDenseBlockOperator::inverted_block_diagonal: ", block_rows,
+          " block rows of ", block_sizes_.size());
   const std::size_t count = static_cast<std::size_t>(matrix_.diagonal_block_value_count());
   std::vector<double> blocks;
   if (count > 0) {
@@ -55,7 +58,12 @@ std::vector<double> DeviceDenseBlockOperator::inverted_block_diagonal() const {
     matrix_.diagonal_blocks(on_device.data());
     blocks = on_device.to_host();
   }
-  return invert_diagonal_blocks(block_sizes_, std::move(blocks),
+  std::size_t kept = 0;  // the first block_rows elements' blocks
+  for (Index e = 0; e < block_rows; ++e)
+    kept += std::size_t(block_sizes_[e]) * std::size_t(block_sizes_[e]);
+  blocks.resize(kept);
+  return invert_diagonal_blocks(std::span<const Index>(block_sizes_).first(std::size_t(block_rows)),
+                                std::move(blocks),
                                 "polydg::petsc::DeviceDenseBlockOperator::inverted_block_diagonal");
 }
 

@@ -2,6 +2,7 @@
 
 #include <petscdevicetypes.h>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <exception>
@@ -18,6 +19,7 @@
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/core/parallel_copy.hpp"
+#include "polydg/petsc/ghost_scatter.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/placement.hpp"
 #include "single_rank.hpp"
@@ -56,6 +58,34 @@ struct ShellContext {
   std::vector<PetscScalar> inverted_blocks;
   // MatShellSetVecType()'s argument, kept for the Mat's lifetime.
   std::string vec_type;
+
+  // Made from a RankBlockPattern: the Vecs hold the owned entries (`size` of them), the
+  // operator works on local vectors of `local_size` (owned, then the ghosts'), in its memory.
+  std::unique_ptr<GhostScatter> ghost_scatter;
+  std::size_t local_size = 0;
+  Index owned_blocks = 0;
+  std::array<device::DeviceBuffer<double>, slot_count> device_local;
+  std::array<std::vector<double>, slot_count> host_local;
+
+  bool distributed() const { return ghost_scatter != nullptr; }
+  /// A local vector in the operator's memory space, for vector argument `slot`.
+  double* local(StagingSlot slot) {
+    if (wants_device()) {
+      if (device_local[slot].size() != local_size)
+        device_local[slot] = device::DeviceBuffer<double>(local_size);
+      return device_local[slot].data();
+    }
+    host_local[slot].resize(local_size);
+    return host_local[slot].data();
+  }
+  /// Copies `count` doubles within the operator's memory space (ordered after the products
+  /// on the default stream).
+  void copy(double* to, const double* from, std::size_t count) const {
+    if (wants_device())
+      device::copy_device_to_device(to, from, count * sizeof(double));
+    else
+      parallel_copy(to, from, count * sizeof(double));
+  }
 
   bool wants_device() const { return linear_operator->memory() == MemorySpace::device; }
   std::size_t bytes() const { return size * sizeof(double); }
@@ -228,9 +258,65 @@ PetscErrorCode guarded(const char* function, Body&& body) noexcept {
 
 // y = A x or y = Aᵀ x: `product` is the LinearOperator member that computes it.
 using Product = void (LinearOperator::*)(const double*, double*) const;
+/// The local vector of x (owned entries, then the ghosts' from their owners) in the
+/// operator's memory: the scatter runs while the owned entries are copied.
+const double* gather_local(ShellContext& context, Vec x, StagingSlot slot) {
+  double* local = context.local(slot);
+  const GhostScatter& scatter = *context.ghost_scatter;
+  scatter.begin(x);
+  InputArray input(x, context, slot);
+  context.copy(local, input.data(), context.size);
+  input.release();
+  scatter.end(x);
+  const PetscScalar* ghosts = nullptr;
+  PetscMemType memory = PETSC_MEMTYPE_HOST;
+  POLYDG_PETSC_CALL(VecGetArrayReadAndMemType(scatter.ghosts(), &ghosts, &memory));
+  const std::size_t bytes = std::size_t(scatter.ghost_count()) * sizeof(double);
+  try {
+    double* to = local + context.size;
+    if (context.matches(memory))
+      context.copy(to, ghosts, std::size_t(scatter.ghost_count()));
+    else if (context.wants_device())
+      device::copy_host_to_device(to, ghosts, bytes);
+    else
+      device::copy_device_to_host(to, ghosts, bytes);
+  } catch (...) {
+    VecRestoreArrayReadAndMemType(scatter.ghosts(), &ghosts);
+    throw;
+  }
+  POLYDG_PETSC_CALL(VecRestoreArrayReadAndMemType(scatter.ghosts(), &ghosts));
+  return local;
+}
+
+/// y = A x (+ z) on a rank's rows: the product on the local vectors, the owned rows kept.
+void distributed_product(ShellContext& context, Vec x, Vec z, Vec y) {
+  const double* x_local = gather_local(context, x, slot_x);
+  double* y_local = context.local(slot_y);
+  if (z == nullptr) {
+    context.linear_operator->multiply(x_local, y_local);
+  } else {
+    // The ghost rows of z_local are never read back: only the owned prefix is filled.
+    double* z_local = context.local(slot_z);
+    InputArray addend(z, context, slot_z);
+    context.copy(z_local, addend.data(), context.size);
+    addend.release();
+    context.linear_operator->multiply_add(x_local, z_local, y_local);
+  }
+  OutputArray output(y, context, slot_y);
+  context.copy(output.data(), y_local, context.size);
+  output.release();
+}
+
 PetscErrorCode shell_product(Mat mat, Vec x, Vec y, const char* function, Product product) {
   return guarded(function, [&] {
     ShellContext& context = context_of(mat);
+    if (context.distributed()) {
+      require(product == &LinearOperator::multiply,
+              "polydg::petsc::ShellMatrix: the transpose product of a distributed shell is not "
+              "implemented");
+      distributed_product(context, x, nullptr, y);
+      return;
+    }
     InputArray input(x, context, slot_x);
     OutputArray output(y, context, slot_y);
     (context.linear_operator->*product)(input.data(), output.data());
@@ -252,6 +338,10 @@ PetscErrorCode shell_mult_transpose(Mat mat, Vec x, Vec y) {
 PetscErrorCode shell_mult_add(Mat mat, Vec x, Vec z, Vec y) {
   return guarded("polydg::petsc::ShellMatrix MatMultAdd", [&] {
     ShellContext& context = context_of(mat);
+    if (context.distributed()) {
+      distributed_product(context, x, z, y);
+      return;
+    }
     InputArray input(x, context, slot_x);
     if (z == y) {
       OutputArray output(y, context, slot_y, /*read_too=*/true);
@@ -276,7 +366,14 @@ PetscErrorCode shell_get_diagonal(Mat mat, Vec d) {
     PetscMemType memory = PETSC_MEMTYPE_HOST;
     POLYDG_PETSC_CALL(VecGetArrayWriteAndMemType(d, &array, &memory));
     try {
-      if (PetscMemTypeHost(memory)) {
+      if (context.distributed()) {
+        std::vector<double> local(context.local_size);
+        context.linear_operator->diagonal(local.data());
+        if (PetscMemTypeHost(memory))
+          std::copy(local.begin(), local.begin() + std::ptrdiff_t(context.size), array);
+        else
+          device::copy_host_to_device(array, local.data(), context.bytes());
+      } else if (PetscMemTypeHost(memory)) {
         context.linear_operator->diagonal(array);
       } else {
         double* staged = context.pinned(slot_y);
@@ -291,6 +388,12 @@ PetscErrorCode shell_get_diagonal(Mat mat, Vec d) {
   });
 }
 
+/// The Mat's block rows: the operator's, or a rank's owned ones.
+Index matrix_block_rows(const ShellContext& context) {
+  return context.distributed() ? context.owned_blocks
+                               : context.linear_operator->pattern().block_row_count();
+}
+
 /// The operator's inverted diagonal blocks (row-major) written column-major into `inverted`,
 /// as PETSc's point-block Jacobi preconditioners read them: MatInvertBlockDiagonal_SeqAIJ and
 /// MatInvertVariableBlockDiagonal_SeqAIJ invert each block read row-major by MatGetValues()
@@ -298,15 +401,17 @@ PetscErrorCode shell_get_diagonal(Mat mat, Vec d) {
 /// PCApply_VPBJacobi compute y_i = Σ_j diag[i + j N] x_j.
 void write_inverted_blocks_column_major(const ShellContext& context, PetscScalar* inverted) {
   const BlockPattern& pattern = context.linear_operator->pattern();
-  const std::vector<double> row_major = context.linear_operator->inverted_block_diagonal();
+  const std::vector<double> row_major =
+      context.linear_operator->inverted_block_diagonal(matrix_block_rows(context));
   std::size_t expected = 0;
-  for (Index e = 0; e < pattern.block_row_count(); ++e)
+  for (Index e = 0; e < matrix_block_rows(context); ++e)
     expected += std::size_t(pattern.block_size(e)) * std::size_t(pattern.block_size(e));
   require(row_major.size() == expected,
           "polydg::petsc::ShellMatrix: the operator's inverted_block_diagonal() returned ",
           row_major.size(), " values, the pattern's diagonal blocks have ", expected);
+  // A rank's rows: its owned elements' blocks, which come first.
   std::size_t offset = 0;
-  for (Index e = 0; e < pattern.block_row_count(); ++e) {
+  for (Index e = 0; e < matrix_block_rows(context); ++e) {
     const std::size_t n = std::size_t(pattern.block_size(e));
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t j = 0; j < n; ++j)
@@ -320,7 +425,7 @@ PetscErrorCode shell_invert_block_diagonal(Mat mat, const PetscScalar** values) 
     ShellContext& context = context_of(mat);
     const BlockPattern& pattern = context.linear_operator->pattern();
     const std::size_t n = std::size_t(pattern.block_row_count() > 0 ? pattern.block_size(0) : 0);
-    context.inverted_blocks.resize(std::size_t(pattern.block_row_count()) * n * n);
+    context.inverted_blocks.resize(std::size_t(matrix_block_rows(context)) * n * n);
     write_inverted_blocks_column_major(context, context.inverted_blocks.data());
     *values = context.inverted_blocks.data();
   });
@@ -333,11 +438,11 @@ PetscErrorCode shell_invert_variable_block_diagonal(Mat mat, PetscInt block_coun
   return guarded("polydg::petsc::ShellMatrix MatInvertVariableBlockDiagonal", [&] {
     ShellContext& context = context_of(mat);
     const BlockPattern& pattern = context.linear_operator->pattern();
-    require(block_count == PetscInt(pattern.block_row_count()),
+    require(block_count == PetscInt(matrix_block_rows(context)),
             "polydg::petsc::ShellMatrix: MatInvertVariableBlockDiagonal asked for ", block_count,
-            " blocks; the operator's diagonal blocks are its ", pattern.block_row_count(),
+            " blocks; the operator's diagonal blocks are its ", matrix_block_rows(context),
             " elements");
-    for (Index e = 0; e < pattern.block_row_count(); ++e)
+    for (Index e = 0; e < matrix_block_rows(context); ++e)
       require(sizes[e] == PetscInt(pattern.block_size(e)),
               "polydg::petsc::ShellMatrix: MatInvertVariableBlockDiagonal asked for block ", e,
               " of size ", sizes[e], "; element ", e, " has ", pattern.block_size(e), " unknowns");
@@ -361,68 +466,112 @@ void set_operation(Mat mat, MatOperation operation, Function function) {
       MatShellSetOperation(mat, operation, reinterpret_cast<void (*)(void)>(function)));
 }
 
-}  // namespace
-
-ShellMatrix::ShellMatrix(const LinearOperator& linear_operator, const std::string& options_prefix)
-    : row_count_(linear_operator.pattern().dof_count()) {
-  detail::require_single_rank("polydg::petsc::ShellMatrix");
-  require(row_count_ <= GlobalIndex(std::numeric_limits<PetscInt>::max()),
-          "polydg::petsc::ShellMatrix: the operator has ", row_count_,
+/// The MATSHELL over `context` (which the Mat then owns): `local_rows` of `global_rows` on this
+/// rank, the given element blocks (the Mat's variable block sizes; its block size where every
+/// element on every rank has the same).
+Mat create_shell(std::unique_ptr<ShellContext> context, GlobalIndex local_rows,
+                 GlobalIndex global_rows, const std::vector<PetscInt>& block_sizes,
+                 const std::string& options_prefix) {
+  require(global_rows <= GlobalIndex(std::numeric_limits<PetscInt>::max()),
+          "polydg::petsc::ShellMatrix: the operator has ", global_rows,
           " unknowns, more than PetscInt (", sizeof(PetscInt) * 8,
           " bits) can index; use a PETSc configured with --with-64-bit-indices");
-  const BlockPattern& pattern = linear_operator.pattern();
+  // One block size everywhere (0: several here; -1: no element here).
+  PetscInt size = block_sizes.empty() ? -1 : block_sizes[0];
+  for (PetscInt n : block_sizes)
+    if (n != size) size = 0;
+  PetscInt largest = 0, smallest = 0;
+  require(MPI_Allreduce(&size, &largest, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD) == MPI_SUCCESS,
+          "polydg::petsc::ShellMatrix: MPI_Allreduce failed");
+  const PetscInt for_min = size < 0 ? largest : size;
+  require(MPI_Allreduce(&for_min, &smallest, 1, MPIU_INT, MPI_MIN, PETSC_COMM_WORLD) == MPI_SUCCESS,
+          "polydg::petsc::ShellMatrix: MPI_Allreduce failed");
+  const bool uniform = largest > 0 && smallest == largest;
 
-  auto context = std::make_unique<ShellContext>();
-  context->linear_operator = &linear_operator;
-  context->size = std::size_t(row_count_);
-  const PetscInt size = PetscInt(row_count_);
-  POLYDG_PETSC_CALL(MatCreateShell(PETSC_COMM_WORLD, size, size, size, size, context.get(), &mat_));
+  Mat mat = nullptr;
+  const MemorySpace memory = context->linear_operator->memory();
+  POLYDG_PETSC_CALL(MatCreateShell(PETSC_COMM_WORLD, PetscInt(local_rows), PetscInt(local_rows),
+                                   PetscInt(global_rows), PetscInt(global_rows), context.get(),
+                                   &mat));
   try {
     // From here the Mat owns the context and frees it with its last reference.
-    POLYDG_PETSC_CALL(MatShellSetContextDestroy(mat_, detail::destroy_context<ShellContext>));
+    POLYDG_PETSC_CALL(MatShellSetContextDestroy(mat, detail::destroy_context<ShellContext>));
     ShellContext& shell_context = *context.release();
     // Before the operations: PETSc then calls ours directly instead of wrapping them in its
     // scaling and shift handling, which would not reach the inverted diagonal blocks.
-    POLYDG_PETSC_CALL(MatShellSetManageScalingShifts(mat_));
-    set_operation(mat_, MATOP_MULT, shell_mult);
-    set_operation(mat_, MATOP_MULT_TRANSPOSE, shell_mult_transpose);
-    set_operation(mat_, MATOP_MULT_ADD, shell_mult_add);
-    set_operation(mat_, MATOP_GET_DIAGONAL, shell_get_diagonal);
-    set_operation(mat_, MATOP_INVERT_VBLOCK_DIAGONAL, shell_invert_variable_block_diagonal);
-
-    std::vector<PetscInt> block_sizes(std::size_t(pattern.block_row_count()));
-    bool uniform = true;
-    for (Index e = 0; e < pattern.block_row_count(); ++e) {
-      block_sizes[e] = PetscInt(pattern.block_size(e));
-      uniform = uniform && block_sizes[e] == block_sizes[0];
-    }
-    POLYDG_PETSC_CALL(
-        MatSetVariableBlockSizes(mat_, PetscInt(block_sizes.size()), block_sizes.data()));
+    POLYDG_PETSC_CALL(MatShellSetManageScalingShifts(mat));
+    set_operation(mat, MATOP_MULT, shell_mult);
+    set_operation(mat, MATOP_MULT_TRANSPOSE, shell_mult_transpose);
+    set_operation(mat, MATOP_MULT_ADD, shell_mult_add);
+    set_operation(mat, MATOP_GET_DIAGONAL, shell_get_diagonal);
+    set_operation(mat, MATOP_INVERT_VBLOCK_DIAGONAL, shell_invert_variable_block_diagonal);
+    POLYDG_PETSC_CALL(MatSetVariableBlockSizes(mat, PetscInt(block_sizes.size()),
+                                               const_cast<PetscInt*>(block_sizes.data())));
     // PCPBJACOBI reads the block size from the Mat: only meaningful when every element has it.
-    if (uniform && !block_sizes.empty()) {
-      POLYDG_PETSC_CALL(MatSetBlockSize(mat_, block_sizes[0]));
-      set_operation(mat_, MATOP_INVERT_BLOCK_DIAGONAL, shell_invert_block_diagonal);
+    if (uniform) {
+      POLYDG_PETSC_CALL(MatSetBlockSize(mat, largest));
+      set_operation(mat, MATOP_INVERT_BLOCK_DIAGONAL, shell_invert_block_diagonal);
     }
 
     // MatCreateVecs() (a KSP's work vectors) gives Vecs of the operator's memory where
     // PETSc can: device Vecs are then used in place. -[prefix]vec_type wins, as for Vector.
-    const Placement placement = available(
-        linear_operator.memory() == MemorySpace::device ? Placement::device : Placement::host);
+    const Placement placement =
+        available(memory == MemorySpace::device ? Placement::device : Placement::host);
     shell_context.vec_type = vec_type_from_options(placement, options_prefix);
-    POLYDG_PETSC_CALL(MatShellSetVecType(mat_, shell_context.vec_type.c_str()));
+    POLYDG_PETSC_CALL(MatShellSetVecType(mat, shell_context.vec_type.c_str()));
 
     if (!options_prefix.empty())
-      POLYDG_PETSC_CALL(MatSetOptionsPrefix(mat_, options_prefix.c_str()));
-    POLYDG_PETSC_CALL(MatSetFromOptions(mat_));
+      POLYDG_PETSC_CALL(MatSetOptionsPrefix(mat, options_prefix.c_str()));
+    POLYDG_PETSC_CALL(MatSetFromOptions(mat));
     PetscBool still_shell = PETSC_FALSE;
     POLYDG_PETSC_CALL(
-        PetscObjectTypeCompare(reinterpret_cast<PetscObject>(mat_), MATSHELL, &still_shell));
+        PetscObjectTypeCompare(reinterpret_cast<PetscObject>(mat), MATSHELL, &still_shell));
     require(still_shell == PETSC_TRUE, "polydg::petsc::ShellMatrix: -", options_prefix,
             "mat_type changed the type of the MATSHELL; a ShellMatrix must stay a shell");
   } catch (...) {
-    destroy(mat_);
+    destroy(mat);
     throw;
   }
+  return mat;
+}
+
+}  // namespace
+
+ShellMatrix::ShellMatrix(const LinearOperator& linear_operator, const std::string& options_prefix)
+    : row_count_(linear_operator.pattern().dof_count()) {
+  detail::require_single_rank(
+      "polydg::petsc::ShellMatrix(LinearOperator)",
+      "; give each rank its RankBlockPattern (ShellMatrix(operator, rows)) instead");
+  const BlockPattern& pattern = linear_operator.pattern();
+  auto context = std::make_unique<ShellContext>();
+  context->linear_operator = &linear_operator;
+  context->size = std::size_t(row_count_);
+  std::vector<PetscInt> block_sizes(std::size_t(pattern.block_row_count()));
+  for (Index e = 0; e < pattern.block_row_count(); ++e) block_sizes[e] = pattern.block_size(e);
+  mat_ = create_shell(std::move(context), row_count_, row_count_, block_sizes, options_prefix);
+}
+
+ShellMatrix::ShellMatrix(const LinearOperator& linear_operator, const RankBlockPattern& rows,
+                         const std::string& options_prefix)
+    : row_count_(rows.global_dof_count()) {
+  const BlockPattern& pattern = linear_operator.pattern();
+  require(pattern.dof_count() == rows.local().dof_count() &&
+              pattern.block_row_count() == rows.local().block_row_count(),
+          "polydg::petsc::ShellMatrix: the operator has ", pattern.dof_count(), " unknowns in ",
+          pattern.block_row_count(), " elements, the rank's local pattern ",
+          rows.local().dof_count(), " in ", rows.local().block_row_count());
+  auto context = std::make_unique<ShellContext>();
+  context->linear_operator = &linear_operator;
+  context->size = std::size_t(rows.owned_dof_count());
+  context->local_size = std::size_t(pattern.dof_count());
+  context->owned_blocks = rows.owned_block_rows();
+  context->ghost_scatter = std::make_unique<GhostScatter>(
+      rows, available(linear_operator.memory() == MemorySpace::device ? Placement::device
+                                                                      : Placement::host));
+  std::vector<PetscInt> block_sizes(std::size_t(rows.owned_block_rows()));
+  for (Index e = 0; e < rows.owned_block_rows(); ++e) block_sizes[e] = pattern.block_size(e);
+  mat_ = create_shell(std::move(context), rows.owned_dof_count(), row_count_, block_sizes,
+                      options_prefix);
 }
 
 ShellMatrix::~ShellMatrix() { destroy(mat_); }

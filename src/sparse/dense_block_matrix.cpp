@@ -492,9 +492,12 @@ void DenseBlockMatrix<Real>::diagonal(std::span<Real> d) const {
 }
 
 template <class Real>
-std::vector<Real> DenseBlockMatrix<Real>::inverted_block_diagonal() const {
+std::vector<Real> DenseBlockMatrix<Real>::inverted_block_diagonal(Index block_rows) const {
   const BlockPattern& p = *pattern_;
-  const Index elements = p.block_row_count();
+  require(block_rows >= 0 && block_rows <= p.block_row_count(),
+          "DenseBlockMatrix::inverted_block_diagonal: ", block_rows, " block rows of ",
+          p.block_row_count());
+  const Index elements = block_rows;
   std::vector<Index> sizes(static_cast<std::size_t>(elements));
   std::vector<GlobalIndex> offsets(static_cast<std::size_t>(elements));  // element e's block
   GlobalIndex total = 0;

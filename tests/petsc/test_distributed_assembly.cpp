@@ -27,9 +27,12 @@
 #include "polydg/mesh/generators.hpp"
 #include "polydg/mesh/mesh_partition.hpp"
 #include "polydg/petsc/aij_matrix.hpp"
+#include "polydg/petsc/dense_block_operator.hpp"
 #include "polydg/petsc/ghost_scatter.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
+#include "polydg/petsc/shell_matrix.hpp"
+#include "polydg/sparse/dense_block_matrix.hpp"
 
 using namespace polydg;
 using polydg::testing::error_names;
@@ -340,6 +343,52 @@ BOOST_AUTO_TEST_CASE(gmres_iterations_solution_and_errors_match_the_serial_solve
   BOOST_TEST(total(errors.h1_seminorm) == serial_errors.h1_seminorm,
              boost::test_tools::tolerance(1e-9));
   BOOST_TEST(total(errors.dg) == serial_errors.dg, boost::test_tools::tolerance(1e-9));
+}
+
+BOOST_AUTO_TEST_CASE(the_distributed_shell_is_the_mpiaij_matrix) {
+  // The dense-block MATSHELL on each rank's local matrix (owned rows, then ghost rows; the
+  // ghosts' x from their owners) against the MPIAIJ of the same rows: products, products with
+  // an addend, diagonal, and a solve with element-block Jacobi.
+  const PolytopicMesh<2> mesh = hp_square_mesh(20, 90);
+  const RankSystem local = rank_system(mesh);
+  petsc::AijMatrix aij(local.rows);
+  aij.update(*local.matrix);
+  const DenseBlockMatrix<double> dense(*local.matrix);
+  const petsc::DenseBlockOperator op(dense);
+  petsc::ShellMatrix shell(op, local.rows);
+
+  petsc::Vector x(local.rows), z(local.rows), y_aij(local.rows), y_shell(local.rows);
+  std::vector<double> values(std::size_t(local.rows.owned_dof_count()));
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = std::sin(0.1 * double(i + 1) * double(this_rank() + 2));
+  petsc::copy_to_vec(values, x.vec());
+  for (double& v : values) v = std::cos(3 * v);
+  petsc::copy_to_vec(values, z.vec());
+  const auto difference = [&](Vec a, Vec b) {
+    PetscReal norm_a = 0, norm_difference = 0;
+    POLYDG_PETSC_CALL(VecNorm(a, NORM_INFINITY, &norm_a));
+    POLYDG_PETSC_CALL(VecAXPY(b, -1.0, a));
+    POLYDG_PETSC_CALL(VecNorm(b, NORM_INFINITY, &norm_difference));
+    return double(norm_difference / norm_a);
+  };
+  POLYDG_PETSC_CALL(MatMult(aij.mat(), x.vec(), y_aij.vec()));
+  POLYDG_PETSC_CALL(MatMult(shell.mat(), x.vec(), y_shell.vec()));
+  BOOST_TEST(difference(y_aij.vec(), y_shell.vec()) <= 1e-13);  // the sums' order differs
+  POLYDG_PETSC_CALL(MatMultAdd(aij.mat(), x.vec(), z.vec(), y_aij.vec()));
+  POLYDG_PETSC_CALL(MatMultAdd(shell.mat(), x.vec(), z.vec(), y_shell.vec()));
+  BOOST_TEST(difference(y_aij.vec(), y_shell.vec()) <= 1e-13);
+  POLYDG_PETSC_CALL(MatGetDiagonal(aij.mat(), y_aij.vec()));
+  POLYDG_PETSC_CALL(MatGetDiagonal(shell.mat(), y_shell.vec()));
+  BOOST_TEST(difference(y_aij.vec(), y_shell.vec()) == 0);
+
+  petsc::Vector b(local.rows), u_aij(local.rows), u_shell(local.rows);
+  petsc::copy_to_vec(std::span<const double>(local.rhs).first(local.rows.owned_dof_count()),
+                     b.vec());
+  const PetscInt aij_iterations = solve(aij.mat(), b.vec(), u_aij.vec());
+  const PetscInt shell_iterations = solve(shell.mat(), b.vec(), u_shell.vec());
+  BOOST_TEST(std::abs(aij_iterations - shell_iterations) <= 1,
+             shell_iterations << " iterations with the shell, " << aij_iterations << " with AIJ");
+  BOOST_TEST(difference(u_aij.vec(), u_shell.vec()) <= 1e-10);
 }
 
 BOOST_AUTO_TEST_CASE(more_ranks_than_elements_is_a_clear_error_on_every_rank) {

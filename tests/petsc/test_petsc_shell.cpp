@@ -121,10 +121,10 @@ class FailingOperator final : public petsc::LinearOperator {
     inner_.multiply_add(x, z, y);
   }
   void diagonal(double* d) const override { inner_.diagonal(d); }
-  std::vector<double> inverted_block_diagonal() const override {
+  std::vector<double> inverted_block_diagonal(Index block_rows) const override {
     ++inversions;
     if (fail_inversion) raise("FailingOperator: block 7 is singular (on purpose)");
-    return inner_.inverted_block_diagonal();
+    return inner_.inverted_block_diagonal(block_rows);
   }
 
  private:
@@ -146,8 +146,8 @@ class DeviceClaimingOperator final : public petsc::LinearOperator {
     inner_.multiply_add(x, z, y);
   }
   void diagonal(double* d) const override { inner_.diagonal(d); }
-  std::vector<double> inverted_block_diagonal() const override {
-    return inner_.inverted_block_diagonal();
+  std::vector<double> inverted_block_diagonal(Index block_rows) const override {
+    return inner_.inverted_block_diagonal(block_rows);
   }
 
  private:

@@ -36,8 +36,8 @@ class DenseBlockOperator final : public LinearOperator {
     matrix_.multiply_add(input(x), input(z), output(y));
   }
   void diagonal(double* d) const override { matrix_.diagonal(output(d)); }
-  std::vector<double> inverted_block_diagonal() const override {
-    return matrix_.inverted_block_diagonal();
+  std::vector<double> inverted_block_diagonal(Index block_rows) const override {
+    return matrix_.inverted_block_diagonal(block_rows);
   }
 
   const DenseBlockMatrix<double>& matrix() const { return matrix_; }

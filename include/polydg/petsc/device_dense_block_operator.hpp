@@ -78,7 +78,7 @@ class DeviceDenseBlockOperator final : public LinearOperator {
   /// d_i = A_ii into host memory `d` (dof_count() entries); complete on return.
   void diagonal(double* d) const override;
   /// The inverted diagonal blocks in host memory, row-major, element after element.
-  std::vector<double> inverted_block_diagonal() const override;
+  std::vector<double> inverted_block_diagonal(Index block_rows) const override;
 
   const DeviceDenseBlockMatrix<double>& matrix() const { return matrix_; }
 

@@ -46,10 +46,12 @@ class LinearOperator {
 
   /// d_i = A_ii, pattern().dof_count() entries in host memory.
   virtual void diagonal(double* d) const = 0;
-  /// The inverses of the diagonal blocks A_ee in host memory: element after element (element e
-  /// starts at Σ_{e' < e} N_{e'}²), each N_e × N_e block row-major. Throws polydg::Error for a
-  /// singular block.
-  virtual std::vector<double> inverted_block_diagonal() const = 0;
+  /// The inverses of the diagonal blocks A_ee of the first `block_rows` elements (all of
+  /// them: pattern().block_row_count(); a rank's owned elements, which come first in its local
+  /// pattern, whose ghost rows are not the operator's) in host memory: element after element
+  /// (element e starts at Σ_{e' < e} N_{e'}²), each N_e × N_e block row-major. Throws
+  /// polydg::Error for a singular block.
+  virtual std::vector<double> inverted_block_diagonal(Index block_rows) const = 0;
 };
 
 }  // namespace polydg::petsc

@@ -100,7 +100,11 @@ class DenseBlockMatrix {
   /// The inverses of the diagonal blocks A_ee, row-major N_e × N_e, element after element
   /// (element e starts at Σ_{e' < e} N_{e'}²). LU with partial pivoting in double precision.
   /// Throws polydg::Error naming the element if a block is singular.
-  std::vector<Real> inverted_block_diagonal() const;
+  std::vector<Real> inverted_block_diagonal() const {
+    return inverted_block_diagonal(pattern_->block_row_count());
+  }
+  /// The same for the first `block_rows` elements only (a rank's owned elements).
+  std::vector<Real> inverted_block_diagonal(Index block_rows) const;
 
   const BlockPattern& pattern() const { return *pattern_; }
   GlobalIndex dof_count() const { return pattern_->dof_count(); }
