@@ -8,6 +8,7 @@
 //   build/bin/convergence --problem pure_advection --p 2 -ksp_type gmres -pc_type ilu
 //   build/bin/convergence --mesh tests/data/gmsh/square_hole_v41.msh --cells-per-element 4 --p 2
 //   build/bin/convergence --mesh tests/data/gmsh/l_shape_v41.msh --levels 3 --p 2 --expect-rate 2.8
+//   mpiexec -n 2 build/bin/convergence --p 2   (each rank assembles its part; the same table)
 //
 // Description: the numbers a user of polytopic DG checks first. For each manufactured problem
 // (examples/manufactured_problems.hpp: (a) Poisson, (b) anisotropic advection-diffusion-
@@ -141,6 +142,14 @@ Options parse_options(int argc, char** argv) {
   return options;
 }
 
+// Under mpiexec every rank computes the same table: rank 0 alone prints it and writes the JSON.
+bool printing_rank = true;
+
+template <class... Arguments>
+void print(const char* format, Arguments... arguments) {
+  if (printing_rank) std::printf(format, arguments...);
+}
+
 struct JsonRun {
   std::string problem;
   int p, level;
@@ -182,8 +191,8 @@ int run_problem(const Options& options, const std::vector<FineMesh>& meshes,
   }
   int failed_checks = 0;
   for (int p : options.degrees) {
-    std::printf("\n%s, p = %d\n%5s %9s %9s %10s %12s %6s %12s %6s %6s\n", Problem::name, p, "level",
-                "elements", "DoFs", "h", "L2 error", "rate", "DG error", "rate", "its");
+    print("\n%s, p = %d\n%5s %9s %9s %10s %12s %6s %12s %6s %6s\n", Problem::name, p, "level",
+          "elements", "DoFs", "h", "L2 error", "rate", "DG error", "rate", "its");
     polydg::examples::LevelResult previous;
     polydg::examples::LevelResult before_previous;
     for (int level = 0; level < options.levels; ++level) {
@@ -200,10 +209,10 @@ int run_problem(const Options& options, const std::vector<FineMesh>& meshes,
       const auto rate = [&](double now, double before) {
         return level == 0 ? std::nan("") : std::log(before / now) / std::log(previous.h / result.h);
       };
-      std::printf("%5d %9d %9lld %10.4f %12.4e %6.2f %12.4e %6.2f %6d\n", level,
-                  int(result.elements), (long long)result.dofs, result.h, result.l2_error,
-                  rate(result.l2_error, previous.l2_error), result.dg_error,
-                  rate(result.dg_error, previous.dg_error), int(result.iterations));
+      print("%5d %9d %9lld %10.4f %12.4e %6.2f %12.4e %6.2f %6d\n", level, int(result.elements),
+            (long long)result.dofs, result.h, result.l2_error,
+            rate(result.l2_error, previous.l2_error), result.dg_error,
+            rate(result.dg_error, previous.dg_error), int(result.iterations));
       std::fflush(stdout);
       runs.push_back({Problem::name, p, level, result});
       before_previous = previous;
@@ -216,8 +225,8 @@ int run_problem(const Options& options, const std::vector<FineMesh>& meshes,
       const double rate = 2 * std::log(before_previous.l2_error / previous.l2_error) /
                           std::log(double(previous.elements) / double(before_previous.elements));
       const bool met = rate >= *options.expected_rate;
-      std::printf("last L2 rate against sqrt(|Omega|/elements): %.2f; expected at least %.2f: %s\n",
-                  rate, *options.expected_rate, met ? "ok" : "FAILED");
+      print("last L2 rate against sqrt(|Omega|/elements): %.2f; expected at least %.2f: %s\n", rate,
+            *options.expected_rate, met ? "ok" : "FAILED");
       if (!met) ++failed_checks;
     }
   }
@@ -249,13 +258,14 @@ int main(int argc, char** argv) {
     polydg::petsc::Session session(argc, argv);
     const Options options = parse_options(argc, argv);
     polydg::examples::default_to_direct_solver_unless_chosen();
+    printing_rank = polydg::examples::world_rank() == 0;
 
     // 2. The fine meshes of the levels.
     const std::vector<FineMesh> meshes = fine_meshes(options);
     if (!options.mesh_file.empty())
-      std::printf("%s: %d triangles at level 0, 4^level times as many at level l; %g per polygon\n",
-                  options.mesh_file.c_str(), int(meshes.front()->cell_count()),
-                  options.cells_per_element);
+      print("%s: %d triangles at level 0, 4^level times as many at level l; %g per polygon\n",
+            options.mesh_file.c_str(), int(meshes.front()->cell_count()),
+            options.cells_per_element);
 
     // 3. Every problem, degree and level.
     std::vector<JsonRun> runs;
@@ -274,7 +284,7 @@ int main(int argc, char** argv) {
         polydg::raise("unknown problem '", problem, "' (see --help)");
     }
     // 4. The JSON for plots and regression checks.
-    if (!options.json_path.empty()) write_json(options.json_path, runs);
+    if (!options.json_path.empty() && printing_rank) write_json(options.json_path, runs);
     if (failed_checks > 0) {
       std::cerr << "convergence: " << failed_checks << " of "
                 << options.problems.size() * options.degrees.size()

@@ -8,11 +8,21 @@ namespace polydg::examples {
 /// names neither -ksp_type nor -pc_type. Naming either leaves the other to LinearSolver's
 /// defaults: -pc_type jacobi alone gets its Krylov default (GMRES), never a single Jacobi sweep
 /// as the whole solve; -ksp_type gmres alone gets its default preconditioner.
+/// On several ranks (mpiexec -n R, R > 1), where PETSc's own LU does not factor an MPIAIJ, the
+/// default is GMRES with block Jacobi and an LU of each rank's block instead
+/// (-pc_type bjacobi -sub_pc_type lu), under LinearSolver's tolerance.
 inline void default_to_direct_solver_unless_chosen() {
   PetscBool ksp_given = PETSC_FALSE, pc_given = PETSC_FALSE;
   PetscOptionsHasName(nullptr, nullptr, "-ksp_type", &ksp_given);
   PetscOptionsHasName(nullptr, nullptr, "-pc_type", &pc_given);
   if (ksp_given || pc_given) return;
+  int ranks = 1;
+  MPI_Comm_size(PETSC_COMM_WORLD, &ranks);
+  if (ranks > 1) {
+    PetscOptionsSetValue(nullptr, "-pc_type", "bjacobi");
+    PetscOptionsSetValue(nullptr, "-sub_pc_type", "lu");
+    return;
+  }
   PetscOptionsSetValue(nullptr, "-ksp_type", "preonly");
   PetscOptionsSetValue(nullptr, "-pc_type", "lu");
 }
