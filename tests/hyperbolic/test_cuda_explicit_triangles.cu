@@ -219,16 +219,18 @@ BOOST_AUTO_TEST_CASE(limited_double_mach_reflection_matches_the_cpu) {
   positivity(u);
   device_positivity(device_u);
   BOOST_TEST(max_relative_difference(device_dg.download(device_u), u) <= tolerance);
+  // Both in one kernel: the same as the two in turn.
+  const DeviceLimiterAndPositivityFix device_both(device_limiter, device_positivity);
+  auto fused_u = device_dg.upload(projected);
+  device_both(fused_u);
+  BOOST_TEST(testing::same_bits(device_dg.download(fused_u), device_dg.download(device_u)));
 
   // About 100 steps from the CPU's limited start.
   const auto limit = [&](std::span<double> v) {
     limiter(v);
     positivity(v);
   };
-  const auto device_limit = [&](device::DeviceBuffer<double>& v) {
-    device_limiter(v);
-    device_positivity(v);
-  };
+  const auto device_limit = [&](device::DeviceBuffer<double>& v) { device_both(v); };
   device_dg.upload(u, device_u);
   const std::vector<double> initial = u;
   const double cfl = 0.5;

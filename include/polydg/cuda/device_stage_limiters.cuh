@@ -24,7 +24,8 @@
 /// neighbours and writes only its own modes ≥ 1, and the means are never written, so no thread
 /// writes what another reads, and the result does not depend on the order in which the elements
 /// run: no separate array of means is needed. The positivity fix reads and writes element c
-/// only. Both are thus deterministic, and equal to the CPU's on the same data up to rounding
+/// only. Hence DeviceLimiterAndPositivityFix can run both in one kernel, each element's modes
+/// loaded into registers once (LocalElementModes) and stored once, where changed. Both are thus deterministic, and equal to the CPU's on the same data up to rounding
 /// (nvcc contracts a·b + c into fused multiply-adds; device_explicit_dg.cuh).
 ///
 /// The CPU objects are the set-up: their point tables (the limiter's points, the basis at the
@@ -38,6 +39,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
@@ -57,32 +59,68 @@ namespace detail {
 /// byte-wise memset can write, and larger than any element index.
 inline constexpr unsigned long long no_failed_element = ULLONG_MAX;
 
-/// One thread per element: barth_jespersen_kernel on element c (the file comment: in place).
-template <int M>
+/// One thread per element: the limiter (with `linear_values`) and/or the positivity fix (with
+/// `vertex_values`; null: not applied) of element c, on its modes in registers
+/// (LocalElementModes: one load, one store of the modes that changed), in that order; an
+/// element whose mean is not admissible lowers *first_failed to its index. The one atomic is a
+/// min, whose result does not depend on the order of the threads: the least such element, as
+/// the CPU's reduction finds. The same loop bodies as the CPU's (barth_jespersen_modes,
+/// positivity_fix_modes), so the same arithmetic. N = the basis size (p = 1..4). A template
+/// (Gas is Euler) so that every translation unit may define it: nvcc ignores `inline` on a
+/// kernel.
+template <int M, int N, class Gas>
 __global__ void __launch_bounds__(element_block_size)
-    device_barth_jespersen_kernel(ResidualView g, const double* linear_values, int point_count,
-                                  double* u) {
+    device_stage_limiter_kernel(ResidualView g, Gas gas, const double* linear_values,
+                                int point_count, const double* vertex_values, double epsilon,
+                                double* u, unsigned long long* first_failed) {
   const std::int64_t c = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (c < g.elements) barth_jespersen_kernel<M>(g, linear_values, point_count, Index(c), u);
-}
-
-/// One thread per element: positivity_fix_kernel on element c; an element whose mean is not
-/// admissible lowers *first_failed to its index. The one atomic is a min, whose result does not
-/// depend on the order of the threads: the least such element, as the CPU's reduction finds.
-/// A template (Gas is Euler) so that every translation unit may define it: nvcc ignores
-/// `inline` on a kernel.
-template <class Gas>
-__global__ void __launch_bounds__(element_block_size)
-    device_positivity_fix_kernel(ResidualView g, Gas gas, const double* vertex_values,
-                                 double epsilon, double* u, unsigned long long* first_failed) {
-  const std::int64_t c = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (c < g.elements && !positivity_fix_kernel(g, gas, vertex_values, epsilon, Index(c), u))
-    atomicMin(first_failed, static_cast<unsigned long long>(c));
+  if (c >= g.elements) return;
+  LocalElementModes<M, N> modes;
+  modes.load(g, u, Index(c));
+  if (linear_values != nullptr)
+    barth_jespersen_modes<M>(g, linear_values, point_count, Index(c), u, modes);
+  if (vertex_values != nullptr) {
+    if constexpr (M == 4) {
+      if (!positivity_fix_modes(g, gas, vertex_values, epsilon, modes))
+        atomicMin(first_failed, static_cast<unsigned long long>(c));
+    }
+  }
+  modes.store_changes(g, u, Index(c));
 }
 
 /// Blocks of element_block_size threads for one thread per element.
 inline unsigned element_blocks(Index elements) {
   return unsigned((std::int64_t(elements) + element_block_size - 1) / element_block_size);
+}
+
+/// The stage limiter kernel for the solver's basis size (p = 1..4: N = 3, 6, 10, 15).
+template <int M, class Gas>
+void launch_stage_limiter(const ResidualView& g, const Gas& gas, const double* linear_values,
+                          int point_count, const double* vertex_values, double epsilon, double* u,
+                          unsigned long long* first_failed) {
+  const unsigned blocks = element_blocks(g.elements);
+  const auto launch = [&](auto size) {
+    constexpr int n = decltype(size)::value;
+    device_stage_limiter_kernel<M, n, Gas><<<blocks, element_block_size>>>(
+        g, gas, linear_values, point_count, vertex_values, epsilon, u, first_failed);
+  };
+  switch (g.basis_size) {
+    case 3:
+      launch(std::integral_constant<int, 3>{});
+      break;
+    case 6:
+      launch(std::integral_constant<int, 6>{});
+      break;
+    case 10:
+      launch(std::integral_constant<int, 10>{});
+      break;
+    case 15:
+      launch(std::integral_constant<int, 15>{});
+      break;
+    default:
+      raise("device stage limiters: no kernel for ", g.basis_size, " modes (p = 1..4 only)");
+  }
+  POLYDG_CUDA_CHECK_LAUNCH("device_stage_limiter_kernel");
 }
 
 }  // namespace detail
@@ -114,11 +152,14 @@ class DeviceBarthJespersenLimiter {
     require(u.size() == dg_.coefficient_count(), "DeviceBarthJespersenLimiter: ", u.size(),
             " coefficients, expected ", dg_.coefficient_count());
     if (dg_.degree() == 0 || dg_.element_count() == 0) return;  // no slopes, or nothing
-    detail::device_barth_jespersen_kernel<Law::variables>
-        <<<detail::element_blocks(dg_.element_count()), detail::element_block_size>>>(
-            dg_.view(), point_values_.data(), point_count_, u.data());
-    POLYDG_CUDA_CHECK_LAUNCH("DeviceBarthJespersenLimiter device_barth_jespersen_kernel");
+    detail::launch_stage_limiter<Law::variables>(dg_.view(), dg_.law(), point_values_.data(),
+                                                 point_count_, nullptr, 0.0, u.data(), nullptr);
   }
+
+  /// The uploaded point table and its point count (for DeviceLimiterAndPositivityFix).
+  const double* point_values() const { return point_values_.data(); }
+  int point_count() const { return point_count_; }
+  const DeviceExplicitTriangleDG<Law>& solver() const { return dg_; }
 
  private:
   const DeviceExplicitTriangleDG<Law>& dg_;
@@ -147,6 +188,7 @@ class DevicePositivityFix {
   }
 
   double epsilon() const { return epsilon_; }
+  const DeviceExplicitTriangleDG<Euler>& solver() const { return dg_; }
 
   /// Fixes u in place and waits for the device. Throws polydg::Error for a wrong size, and,
   /// naming the first element (lowest index) whose mean is not admissible, after fixing all the
@@ -154,13 +196,21 @@ class DevicePositivityFix {
   void operator()(Vector& u) const {
     require(u.size() == dg_.coefficient_count(), "DevicePositivityFix: ", u.size(),
             " coefficients, expected ", dg_.coefficient_count());
+    run(u, nullptr, 0);
+  }
+
+  /// The fix after the limiter (linear_values, point_count: DeviceBarthJespersenLimiter's
+  /// table) in one kernel: as the limiter, then operator(), but one pass over u. Throws as
+  /// operator() does.
+  void run(Vector& u, const double* linear_values, int point_count) const {
+    require(u.size() == dg_.coefficient_count(), "DevicePositivityFix: ", u.size(),
+            " coefficients, expected ", dg_.coefficient_count());
     if (dg_.element_count() == 0) return;
     POLYDG_CUDA_CHECK(
         cudaMemsetAsync(first_failed_.data(), 0xff, sizeof(unsigned long long), nullptr));
-    detail::device_positivity_fix_kernel<Euler>
-        <<<detail::element_blocks(dg_.element_count()), detail::element_block_size>>>(
-            dg_.view(), dg_.law(), vertex_values_.data(), epsilon_, u.data(), first_failed_.data());
-    POLYDG_CUDA_CHECK_LAUNCH("DevicePositivityFix device_positivity_fix_kernel");
+    detail::launch_stage_limiter<4>(dg_.view(), dg_.law(), linear_values, point_count,
+                                    vertex_values_.data(), epsilon_, u.data(),
+                                    first_failed_.data());
     POLYDG_CUDA_CHECK(cudaMemcpyAsync(first_failed_host_.data(), first_failed_.data(),
                                       sizeof(unsigned long long), cudaMemcpyDeviceToHost, nullptr));
     POLYDG_CUDA_CHECK(cudaStreamSynchronize(nullptr));
@@ -190,6 +240,31 @@ class DevicePositivityFix {
   // the CPU's; one call at a time per object.
   mutable device::DeviceBuffer<unsigned long long> first_failed_;
   mutable device::PinnedBuffer<unsigned long long> first_failed_host_;
+};
+
+/// DeviceBarthJespersenLimiter and then DevicePositivityFix as one stage limiter, in one kernel
+/// (one load and one store of each element's modes instead of two of each): race-free because
+/// neither ever writes a mode 0 and the limiter reads only its neighbours' modes 0, so element c
+/// may be limited and fixed while its neighbours are; the same results as the two in turn. Both
+/// must be of one solver and outlive this.
+class DeviceLimiterAndPositivityFix {
+ public:
+  using Vector = device::DeviceBuffer<double>;
+  DeviceLimiterAndPositivityFix(const DeviceBarthJespersenLimiter<Euler>& limiter,
+                                const DevicePositivityFix& fix)
+      : limiter_(limiter), fix_(fix) {
+    require(&limiter.solver() == &fix.solver(),
+            "DeviceLimiterAndPositivityFix: the limiter and the fix are of different solvers");
+  }
+  /// Limits and fixes u in place and waits for the device; throws as DevicePositivityFix.
+  void operator()(Vector& u) const {
+    if (fix_.solver().degree() == 0) return fix_(u);
+    fix_.run(u, limiter_.point_values(), limiter_.point_count());
+  }
+
+ private:
+  const DeviceBarthJespersenLimiter<Euler>& limiter_;
+  const DevicePositivityFix& fix_;
 };
 
 }  // namespace polydg::hyperbolic

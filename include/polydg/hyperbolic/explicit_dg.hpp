@@ -161,6 +161,49 @@ struct ResidualView {
   }
 };
 
+/// One element's modes, as the stage limiters (slope_limiter.hpp, positivity.hpp) read and
+/// write them: in place in the solver's array (ElementModes), or copied into a fixed-size local
+/// array (LocalElementModes: registers on the GPU, one load and one store of the element). The
+/// limiters' loop bodies are written once against get / set / size, so both give the same
+/// arithmetic in the same order.
+struct ElementModes {
+  const ResidualView* g;
+  double* u;
+  Index c;
+  POLYDG_HD int size() const { return g->basis_size; }
+  POLYDG_HD double get(int v, int i) const { return u[g->coefficient(c, v, i)]; }
+  POLYDG_HD void set(int v, int i, double value) { u[g->coefficient(c, v, i)] = value; }
+};
+
+template <int M, int N>
+struct LocalElementModes {
+  double a[M][N];
+  bool changed = false;
+  POLYDG_HD static constexpr int size() { return N; }
+  POLYDG_HD double get(int v, int i) const { return a[v][i]; }
+  POLYDG_HD void set(int v, int i, double value) {
+    a[v][i] = value;
+    changed = true;
+  }
+  /// Element c's modes from the solver's array.
+  POLYDG_HD void load(const ResidualView& g, const double* u, Index c) {
+    POLYDG_UNROLL
+    for (int v = 0; v < M; ++v) {
+      POLYDG_UNROLL
+      for (int i = 0; i < N; ++i) a[v][i] = u[g.coefficient(c, v, i)];
+    }
+  }
+  /// Writes the modes ≥ 1 back where any was set (the means are never changed).
+  POLYDG_HD void store_changes(const ResidualView& g, double* u, Index c) const {
+    if (!changed) return;
+    POLYDG_UNROLL
+    for (int v = 0; v < M; ++v) {
+      POLYDG_UNROLL
+      for (int i = 1; i < N; ++i) u[g.coefficient(c, v, i)] = a[v][i];
+    }
+  }
+};
+
 /// Pass 1 of the residual for facet f: writes flux[flux_entry(f, v, q)] for all v, q.
 template <ConservationLaw Law, class Boundary>
 POLYDG_HD void facet_flux_kernel(const ResidualView& g, const Law& law, const Boundary& boundary,

@@ -38,16 +38,18 @@
 
 namespace polydg::hyperbolic {
 
-/// The positivity fix of element c in place (file comment). `vertex_values` holds the basis at
-/// V_0, V_1, V_2: [k · basis_size + i]. Returns false, changing nothing, when c's mean is not
+/// The positivity fix of one element (file comment) in `modes` (ElementModes or
+/// LocalElementModes, explicit_dg.hpp). `vertex_values` holds the basis at V_0, V_1, V_2:
+/// [k · basis_size + i]. Returns false, changing nothing, when the element's mean is not
 /// admissible.
-POLYDG_HD inline bool positivity_fix_kernel(const ResidualView& g, const Euler& gas,
-                                            const double* vertex_values, double epsilon, Index c,
-                                            double* u) {
+template <class Modes>
+POLYDG_HD bool positivity_fix_modes(const ResidualView& g, const Euler& gas,
+                                    const double* vertex_values, double epsilon, Modes& modes) {
   constexpr double sqrt2 = 1.4142135623730951;
-  const int n = g.basis_size;
+  const int n = modes.size();
   State<4> mean;
-  for (int v = 0; v < 4; ++v) mean[v] = sqrt2 * u[g.coefficient(c, v, 0)];
+  POLYDG_UNROLL
+  for (int v = 0; v < 4; ++v) mean[v] = sqrt2 * modes.get(v, 0);
   const double mean_pressure = gas.pressure(mean);
   // Written so that NaN fails: !(x > 0) rather than x <= 0.
   if (!(mean[0] > 0) || !(mean_pressure > 0) || !std::isfinite(mean_pressure)) return false;
@@ -72,28 +74,50 @@ POLYDG_HD inline bool positivity_fix_kernel(const ResidualView& g, const Euler& 
   for (int k = 0; k < point_total; ++k) {
     const double* phi = basis_at(k);
     double density = 0;
-    for (int i = 0; i < n; ++i) density += u[g.coefficient(c, 0, i)] * phi[i];
+    POLYDG_UNROLL
+    for (int i = 0; i < n; ++i) density += modes.get(0, i) * phi[i];
     lowest_density = density < lowest_density ? density : lowest_density;
   }
   if (lowest_density < floor) {
     const double theta = (mean[0] - floor) / (mean[0] - lowest_density);
-    for (int i = 1; i < n; ++i) u[g.coefficient(c, 0, i)] *= theta;
+    POLYDG_UNROLL
+    for (int i = 1; i < n; ++i) modes.set(0, i, modes.get(0, i) * theta);
   }
 
   // 2. Pressure, at the states after step 1.
   double theta = 1.0;
   for (int k = 0; k < point_total; ++k) {
-    const State<4> w = g.state_at<4>(u, c, basis_at(k));
+    const double* phi = basis_at(k);
+    State<4> w;
+    POLYDG_UNROLL
+    for (int v = 0; v < 4; ++v) {
+      double sum = 0;
+      POLYDG_UNROLL
+      for (int i = 0; i < n; ++i) sum += modes.get(v, i) * phi[i];
+      w[v] = sum;
+    }
     const double pressure = gas.pressure(w);
     if (pressure < floor) {
       const double bound = (mean_pressure - floor) / (mean_pressure - pressure);
       theta = bound < theta ? bound : theta;
     }
   }
-  if (theta < 1.0)
-    for (int v = 0; v < 4; ++v)
-      for (int i = 1; i < n; ++i) u[g.coefficient(c, v, i)] *= theta;
+  if (theta < 1.0) {
+    POLYDG_UNROLL
+    for (int v = 0; v < 4; ++v) {
+      POLYDG_UNROLL
+      for (int i = 1; i < n; ++i) modes.set(v, i, modes.get(v, i) * theta);
+    }
+  }
   return true;
+}
+
+/// The positivity fix of element c in place in u (file comment).
+POLYDG_HD inline bool positivity_fix_kernel(const ResidualView& g, const Euler& gas,
+                                            const double* vertex_values, double epsilon, Index c,
+                                            double* u) {
+  ElementModes modes{&g, u, c};
+  return positivity_fix_modes(g, gas, vertex_values, epsilon, modes);
 }
 
 /// The positivity fix of one Euler solver (it keeps a reference to `dg`, which must outlive

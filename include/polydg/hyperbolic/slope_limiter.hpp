@@ -57,23 +57,27 @@ enum class LimiterPoints { edge_gauss_points, vertices };
 /// along its reference direction); vertices are V_0, V_1, V_2.
 std::vector<double> make_limiter_point_values(const ReferenceTables& tables, LimiterPoints points);
 
-/// Limits the slopes of every variable of element c in place (file comment). `linear_values`
-/// is make_limiter_point_values' table of `point_count` points. Needs basis_size ≥ 3 (p ≥ 1).
-template <int M>
-POLYDG_HD void barth_jespersen_kernel(const ResidualView& g, const double* linear_values,
-                                      int point_count, Index c, double* u) {
+/// Limits the slopes of every variable of one element (file comment) in `modes` (ElementModes
+/// or LocalElementModes, explicit_dg.hpp); its neighbours' means are read from u. Needs
+/// basis_size ≥ 3 (p ≥ 1).
+template <int M, class Modes>
+POLYDG_HD void barth_jespersen_modes(const ResidualView& g, const double* linear_values,
+                                     int point_count, Index c, const double* u, Modes& modes) {
   constexpr double sqrt2 = 1.4142135623730951;
   const std::size_t k = std::size_t(g.elements);
   const std::size_t fc = std::size_t(g.facets);
   Index neighbour[3];
+  POLYDG_UNROLL
   for (int e = 0; e < 3; ++e) {
     const Index f = g.element_facet[e * k + c];
     const int other_side = 1 - g.element_facet_side[e * k + c];
     neighbour[e] = g.facet_element[other_side * fc + f];  // −1 on the boundary
   }
+  POLYDG_UNROLL
   for (int v = 0; v < M; ++v) {
-    const double own = u[g.coefficient(c, v, 0)];
+    const double own = modes.get(v, 0);
     double lowest = own, highest = own;
+    POLYDG_UNROLL
     for (int e = 0; e < 3; ++e)
       if (neighbour[e] >= 0) {
         const double other = u[g.coefficient(neighbour[e], v, 0)];
@@ -83,8 +87,8 @@ POLYDG_HD void barth_jespersen_kernel(const ResidualView& g, const double* linea
     // Room above and below the mean ū = √2 u_0.
     const double room_above = sqrt2 * (highest - own);
     const double room_below = sqrt2 * (lowest - own);
-    const double slope_1 = u[g.coefficient(c, v, 1)];
-    const double slope_2 = u[g.coefficient(c, v, 2)];
+    const double slope_1 = modes.get(v, 1);
+    const double slope_2 = modes.get(v, 2);
     double alpha = 1.0;
     for (int q = 0; q < point_count; ++q) {
       // u_h(x_q) − ū of the linear part, from the slopes alone: no cancellation against ū.
@@ -93,11 +97,21 @@ POLYDG_HD void barth_jespersen_kernel(const ResidualView& g, const double* linea
       if (deviation < 0 && room_below > alpha * deviation) alpha = room_below / deviation;
     }
     if (alpha < 1.0) {
-      u[g.coefficient(c, v, 1)] = alpha * slope_1;
-      u[g.coefficient(c, v, 2)] = alpha * slope_2;
-      for (int i = 3; i < g.basis_size; ++i) u[g.coefficient(c, v, i)] = 0.0;
+      modes.set(v, 1, alpha * slope_1);
+      modes.set(v, 2, alpha * slope_2);
+      POLYDG_UNROLL
+      for (int i = 3; i < modes.size(); ++i) modes.set(v, i, 0.0);
     }
   }
+}
+
+/// Limits the slopes of every variable of element c in place in u (file comment).
+/// `linear_values` is make_limiter_point_values' table of `point_count` points.
+template <int M>
+POLYDG_HD void barth_jespersen_kernel(const ResidualView& g, const double* linear_values,
+                                      int point_count, Index c, double* u) {
+  ElementModes modes{&g, u, c};
+  barth_jespersen_modes<M>(g, linear_values, point_count, c, u, modes);
 }
 
 /// The limiter of one solver (it keeps a reference to `dg`, which must outlive it), callable
