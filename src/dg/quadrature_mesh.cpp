@@ -173,6 +173,8 @@ struct QuadratureMesh<Dim>::Selection {
   /// Per ghost (CSR): its mesh interfaces that are not here (to another ghost or to an element
   /// not here).
   std::vector<Index> outer_offsets, outer_interfaces;
+  /// Per mesh element, its index here (−1: not here).
+  std::vector<Index> local;
 
   Index element_count(const PolytopicMesh<Dim>& mesh) const {
     return whole ? mesh.element_count() : Index(elements.size());
@@ -200,8 +202,9 @@ struct QuadratureMesh<Dim>::Selection {
     s.elements.reserve(std::size_t(s.owned) + ghosts.size());
     for (Index n = begin; n < end; ++n) s.elements.push_back(partition.old_from_new[n]);
     for (Index n : ghosts) s.elements.push_back(partition.old_from_new[n]);
-    std::vector<Index> local(std::size_t(mesh.element_count()), -1);
-    for (std::size_t k = 0; k < s.elements.size(); ++k) local[s.elements[k]] = Index(k);
+    s.local.assign(std::size_t(mesh.element_count()), -1);
+    for (std::size_t k = 0; k < s.elements.size(); ++k) s.local[s.elements[k]] = Index(k);
+    const std::vector<Index>& local = s.local;
 
     // The interfaces of owned elements (each once: listed from its lower local side), sorted by
     // local pair.
@@ -389,11 +392,9 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
                  interface_facet_normals.data(), interface_facet_measures.data(),
                  interface_facet_cell_measures.data());
   });
-  if (!selection.whole) {
-    std::vector<Index> local(std::size_t(mesh.element_count()), -1);
-    for (Index k = 0; k < elements; ++k) local[selection.elements[k]] = k;
-    for (auto& pair : interface_elements) pair = {local[pair[0]], local[pair[1]]};
-  }
+  if (!selection.whole)
+    for (auto& pair : interface_elements)
+      pair = {selection.local[pair[0]], selection.local[pair[1]]};
   group_by_key(interface_degrees, max_p, interfaces_by_degree, interface_degree_offsets);
 
   // Ghosts' outer interface pieces (vertices only: the trace constants read nothing else).
