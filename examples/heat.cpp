@@ -9,6 +9,8 @@
 //   build/bin/heat --mesh tests/data/gmsh/square_hole_v41.msh --elements 100 -ksp_type preonly
 //   -pc_type lu
 //   build/bin/heat --backend gpu --p 3 --cells-per-side 300 --elements 20000
+//   mpiexec -n 2 build/bin/heat   (each rank assembles its part of the slab on its CPU; rank 0
+//                                  prints the same table)
 //
 // Description: what a user of libpolydg does every time step (docs/theory.md, "Space-time
 // slabs, as built"): the parabolic problem ∂t u − ∇·(a∇u) + w·∇u + c u = f on a polygonal mesh is
@@ -241,6 +243,27 @@ struct InitialValue {
   }
 };
 
+// Under mpiexec every rank marches its part: rank 0 alone prints and writes the JSON.
+bool printing_rank = true;
+
+template <class... Arguments>
+void print(const char* format, Arguments... arguments) {
+  if (printing_rank) std::printf(format, arguments...);
+}
+
+/// The sum over the ranks of PETSC_COMM_WORLD (the value itself on one rank).
+double sum_over_ranks(double value) {
+  double sum = 0;
+  MPI_Allreduce(&value, &sum, 1, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
+  return sum;
+}
+
+int world_rank_count() {
+  int size = 1;
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  return size;
+}
+
 /// The last step's matrix and rhs into `path`, PETSc's binary format (--save-system).
 template <class Solver>
 void save_system(const std::string& path, const Solver& solver) {
@@ -253,7 +276,7 @@ void save_system(const std::string& path, const Solver& solver) {
   const PetscErrorCode vector = matrix == 0 ? VecView(rhs.vec(), viewer) : matrix;
   PetscViewerDestroy(&viewer);
   POLYDG_PETSC_CALL(vector);
-  std::printf("wrote the first slab's matrix and rhs to %s\n", path.c_str());
+  print("wrote the first slab's matrix and rhs to %s\n", path.c_str());
 }
 
 /// Steps 4 and 5, the same for both backends: march, one line per step, then the summary.
@@ -263,8 +286,11 @@ int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, Solver& sol
           std::chrono::steady_clock::time_point start) {
   const double setup_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const long long dofs = solver.pattern().dof_count();
-  std::printf(
+  // The unknowns of the whole slab: on several ranks the sum of each rank's own.
+  double owned = double(solver.pattern().dof_count());
+  if constexpr (requires { solver.owned_dofs(); }) owned = double(solver.owned_dofs());
+  const long long dofs = (long long)sum_over_ranks(owned);
+  print(
       "%s: %d polygons (%d triangles), %s_%d on slabs: %lld DoFs per slab, assembly on the %s, "
       "set-up %.2f s\n",
       o.problem.c_str(), int(spatial.element_count()), int(spatial.fine_mesh().cell_count()),
@@ -276,20 +302,23 @@ int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, Solver& sol
   }
 
   // 4. March: one line per step.
-  std::printf("%5s %9s %11s %9s %6s %10s %12s\n", "step", "t", "assembly_s", "solve_s", "its",
-              "matrix", "L2 error(t)");
+  print("%5s %9s %11s %9s %6s %10s %12s\n", "step", "t", "assembly_s", "solve_s", "its", "matrix",
+        "L2 error(t)");
   std::vector<polydg::SlabStep> steps;
   double l2l2_squared = 0, top_squared = 0;
   for (int n = 1; n <= o.steps; ++n) {
     const polydg::SlabStep step = solver.step(o.final_time * n / o.steps);
-    const polydg::SlabErrors errors =
+    // On several ranks each sums its own elements (compute_slab_errors): add the squares.
+    polydg::SlabErrors errors =
         polydg::compute_slab_errors(solver.assembler().quadrature_mesh(), solver.pattern(),
                                     solver.solution(), typename Problem::Solution{});
+    errors.slab_l2_squared = sum_over_ranks(errors.slab_l2_squared);
+    errors.top_l2_squared = sum_over_ranks(errors.top_l2_squared);
     l2l2_squared += errors.slab_l2_squared;
     top_squared = errors.top_l2_squared;
-    std::printf("%5d %9.4f %11.4f %9.4f %6d %10s %12.4e\n", n, step.t_end, step.assembly_seconds,
-                step.solve_seconds, int(step.iterations),
-                step.matrix_assembled ? "assembled" : "reused", std::sqrt(errors.top_l2_squared));
+    print("%5d %9.4f %11.4f %9.4f %6d %10s %12.4e\n", n, step.t_end, step.assembly_seconds,
+          step.solve_seconds, int(step.iterations), step.matrix_assembled ? "assembled" : "reused",
+          std::sqrt(errors.top_l2_squared));
     std::fflush(stdout);
     steps.push_back(step);
     if (n == 1 && !o.system_path.empty()) save_system(o.system_path, solver);
@@ -305,12 +334,12 @@ int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, Solver& sol
 
   // 5. Summary.
   const double l2_error_T = std::sqrt(top_squared), l2l2_error = std::sqrt(l2l2_squared);
-  std::printf(
+  print(
       "\nerrors: L2 at T = %.4g: %.4e   L2(0,T; L2): %.4e   (%lld DoFs per slab, %d "
       "steps)\n",
       o.final_time, l2_error_T, l2l2_error, dofs, o.steps);
-  if (pvd) std::printf("wrote %s\n", pvd->path().string().c_str());
-  if (!o.json_path.empty()) {
+  if (pvd) print("wrote %s\n", pvd->path().string().c_str());
+  if (!o.json_path.empty() && printing_rank) {
     std::ofstream json(o.json_path);
     polydg::require(bool(json), "cannot write ", o.json_path);
     json.precision(17);
@@ -349,8 +378,16 @@ int run(const Options& o, const std::shared_ptr<const polydg::SimplexMesh<2>>& f
                                            : polydg::BasisSpace::total_degree;
   const auto data = polydg::space_time_coefficients(Problem::data());
   using Initial = InitialValue<typename Problem::Solution>;
-  const bool gpu =
-      o.backend == "gpu" || (o.backend == "auto" && polydg::device::device_count() > 0);
+  // Several ranks: the CPU SlabSolver (DeviceSlabSolver is one rank's); no VTK or saved system.
+  const bool several_ranks = world_rank_count() > 1;
+  polydg::require(
+      !several_ranks || (o.backend != "gpu" && o.vtk_directory.empty() && o.system_path.empty()),
+      "under mpiexec (", world_rank_count(),
+      " ranks) heat assembles on the CPUs "
+      "and writes no VTK or saved system yet: drop --backend gpu, --vtk and "
+      "--save-system, or run on one rank");
+  const bool gpu = !several_ranks && (o.backend == "gpu" ||
+                                      (o.backend == "auto" && polydg::device::device_count() > 0));
 #if POLYDG_CUDA
   if (gpu) {
     polydg::require(polydg::device::device_count() > 0,
@@ -378,6 +415,9 @@ int main(int argc, char** argv) {
     polydg::petsc::Session session(argc, argv);
     const Options o = parse_options(argc, argv);
     polydg::examples::default_to_direct_solver_unless_chosen();
+    int rank = 0;
+    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    printing_rank = rank == 0;
     polydg::OscillatingDomain domain;
     domain.cells_per_side = o.cells_per_side;
     domain.wiggles_per_side = std::max(1, std::min(16, o.cells_per_side / 5));

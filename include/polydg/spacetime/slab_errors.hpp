@@ -22,7 +22,8 @@ struct SlabErrors {
 };
 
 /// `exact` maps a Point<3> (x, y, t) to u. Quadrature of degree 2p + extra_degree. Per-element
-/// sums are added in element order (deterministic).
+/// sums are added in element order (deterministic). On a rank's part of a distributed slab
+/// (quadrature_mesh.hpp) the owned elements only: add the squares over the ranks.
 template <class Exact>
 SlabErrors compute_slab_errors(const QuadratureMesh<3>& mesh, const BlockPattern& pattern,
                                std::span<const double> solution, const Exact& exact,
@@ -30,8 +31,8 @@ SlabErrors compute_slab_errors(const QuadratureMesh<3>& mesh, const BlockPattern
   require(GlobalIndex(solution.size()) == pattern.dof_count(),
           "compute_slab_errors: ", solution.size(), " coefficients for ", pattern.dof_count(),
           " unknowns");
-  std::vector<SlabErrors> per_element(mesh.element_count());
-  parallel_for(0, mesh.element_count(), [&](Index e) {
+  std::vector<SlabErrors> per_element(mesh.owned_element_count);
+  parallel_for(0, mesh.owned_element_count, [&](Index e) {
     const int p = mesh.element_degrees[e];
     const double* coefficients = solution.data() + pattern.dof_offset(e);
     const auto error_at = [&](const Point<3>& x) {

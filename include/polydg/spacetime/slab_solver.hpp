@@ -16,6 +16,13 @@
 ///   polydg::SlabSolver solver(spatial_mesh, conditions, data);
 ///   solver.set_initial_condition([](const polydg::Point<2>& x) { return u0(x); }, 0.0);
 ///   for (int n = 1; n <= steps; ++n) solver.step(n * tau);
+///
+/// Under mpiexec (PETSC_COMM_WORLD of several ranks) each rank assembles its part of the slab
+/// (partition_mesh; docs/user-guide.md, "Several MPI ranks") into its rows of an MPIAIJ, and
+/// solution() holds the rank's owned elements' coefficients first (owned_dof_count() of them;
+/// the ghosts' after them are not kept). The coupling term needs no exchange: an element's
+/// bottom face reads its own element of the previous slab. Not yet on several ranks:
+/// SlabProducts::dense_blocks and -pc_type mg (an error says so).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -29,6 +36,8 @@
 #include "polydg/dg/agglomeration_hierarchy.hpp"
 #include "polydg/dg/assembler.hpp"
 #include "polydg/dg/discrete_function.hpp"
+#include "polydg/dg/partition_numbering.hpp"
+#include "polydg/mesh/mesh_partition.hpp"
 #include "polydg/petsc/agglomeration_multigrid.hpp"
 #include "polydg/petsc/aij_matrix.hpp"
 #include "polydg/petsc/dense_block_operator.hpp"
@@ -151,6 +160,13 @@ inline void make_slab_linear_solver(std::optional<petsc::LinearSolver>& solver, 
   solver.emplace(matrix, preconditioner_matrix, options);
 }
 
+/// The ranks of PETSC_COMM_WORLD.
+inline int slab_rank_count() {
+  int size = 1;
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  return size;
+}
+
 template <class Coefficients>
 class SlabSolver {
  public:
@@ -160,13 +176,23 @@ class SlabSolver {
         options_(options),
         slab_(options.degree > 0 ? make_slab_mesh(spatial, options.degree)
                                  : make_slab_mesh(spatial)),
-        assembler_(slab_, slab_boundary_conditions(spatial_conditions), options.assembly),
+        partition_(slab_rank_count() > 1
+                       ? std::optional<MeshPartition>(partition_mesh(slab_, slab_rank_count()))
+                       : std::nullopt),
+        assembler_(quadrature_mesh(slab_, slab_boundary_conditions(spatial_conditions),
+                                   options.assembly, partition_),
+                   options.assembly),
+        rows_(rank_rows(assembler_, slab_, partition_, options.assembly)),
         matrix_(assembler_.make_matrix()),
         rhs_(assembler_.make_vector()),
         previous_(assembler_.make_vector()),
-        aij_(*assembler_.pattern(), options.solver.options_prefix),
-        b_(*assembler_.pattern(), petsc::Placement::host, options.solver.options_prefix),
-        x_(*assembler_.pattern(), petsc::Placement::host, options.solver.options_prefix) {
+        aij_(partition_ ? petsc::AijMatrix(rows_, options.solver.options_prefix)
+                        : petsc::AijMatrix(*assembler_.pattern(), options.solver.options_prefix)),
+        b_(rows_, petsc::Placement::host, options.solver.options_prefix),
+        x_(rows_, petsc::Placement::host, options.solver.options_prefix) {
+    require(!partition_ || options.products == SlabProducts::aij,
+            "SlabSolver: SlabProducts::dense_blocks on ", slab_rank_count(),
+            " ranks is not supported yet (use SlabProducts::aij, or one rank)");
     if (options.products == SlabProducts::dense_blocks)
       shell_.emplace(matrix_, options.solver.options_prefix);
     const petsc::SolverOptions solver_options =
@@ -205,14 +231,18 @@ class SlabSolver {
       assembler_.assemble_rhs(coefficients_, rhs_);
     }
     add_coupling_term(step.first);
-    petsc::copy_to_vec(rhs_, b_.vec());
+    petsc::copy_to_vec(std::span<const double>(rhs_).first(owned_dofs()), b_.vec());
     const SlabStep result = solve_slab_step(step, start, b_, x_, *solver_);
-    petsc::copy_from_vec(x_.vec(), previous_);
+    petsc::copy_from_vec(x_.vec(), std::span<double>(previous_).first(owned_dofs()));
     march_.finish(step);
     return result;
   }
 
   double time() const { return march_.time(); }
+  /// This rank's rows in the global system (on one rank: all of them).
+  const RankBlockPattern& rank_rows() const { return rows_; }
+  /// The leading entries of solution() and rhs() that are this rank's (all on one rank).
+  std::size_t owned_dofs() const { return std::size_t(rows_.owned_dof_count()); }
   /// The coefficients of the last slab's solution (pattern layout of assembler()).
   std::span<const double> solution() const { return previous_; }
   /// The slab's pattern: solution()'s layout (DeviceSlabSolver::pattern() is the same).
@@ -252,10 +282,38 @@ class SlabSolver {
         rhs_);
   }
 
+  static QuadratureMesh<3> quadrature_mesh(const PolytopicMesh<3>& slab,
+                                           const BoundaryConditions& conditions,
+                                           const AssemblyOptions& options,
+                                           const std::optional<MeshPartition>& partition) {
+    if (!partition) return QuadratureMesh<3>(slab, conditions, options.pieces);
+    int rank = 0;
+    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    return QuadratureMesh<3>(slab, conditions, options.pieces, *partition, rank);
+  }
+  /// The rank's RankBlockPattern; on one rank the whole pattern in its own numbering.
+  static RankBlockPattern rank_rows(const Assembler<3>& assembler, const PolytopicMesh<3>& slab,
+                                    const std::optional<MeshPartition>& partition,
+                                    const AssemblyOptions& options) {
+    const BlockPattern& pattern = *assembler.pattern();
+    if (!partition) {
+      std::vector<GlobalIndex> first(std::size_t(pattern.block_row_count()));
+      for (Index e = 0; e < pattern.block_row_count(); ++e) first[e] = pattern.dof_offset(e);
+      return RankBlockPattern(assembler.pattern(), pattern.block_row_count(), std::move(first),
+                              pattern.dof_count());
+    }
+    int rank = 0;
+    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    return make_rank_block_pattern(assembler.pattern(), *partition, rank,
+                                   partition_dof_offsets(slab, *partition, options.space));
+  }
+
   Coefficients coefficients_;
   SlabSolverOptions options_;
   PolytopicMesh<3> slab_;
+  std::optional<MeshPartition> partition_;  // several ranks only
   Assembler<3> assembler_;
+  RankBlockPattern rows_;
   BlockMatrix<double> matrix_;
   std::vector<double> rhs_, previous_;
   petsc::AijMatrix aij_;
