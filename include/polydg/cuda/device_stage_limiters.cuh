@@ -1,10 +1,11 @@
 #pragma once
 /// The explicit path's stage limiters on the GPU (docs/theory.md, "Explicit path for
 /// conservation laws", limiting): DeviceBarthJespersenLimiter and DevicePositivityFix run the
-/// CPU's per-element kernels — barth_jespersen_kernel (slope_limiter.hpp) and
-/// positivity_fix_kernel (positivity.hpp), POLYDG_HD functions over ResidualView — with one
-/// thread per element on the coefficients of a DeviceExplicitTriangleDG, for DeviceTimeStepper's
-/// stage limiter (device_explicit_dg.cuh):
+/// CPU's per-element loop bodies — barth_jespersen_modes (slope_limiter.hpp) and
+/// positivity_fix_modes (positivity.hpp), POLYDG_HD functions over ResidualView — with one
+/// thread per element on the coefficients of a DeviceExplicitTriangleDG, each element's modes
+/// in registers, for DeviceTimeStepper's stage limiter (device_explicit_dg.cuh); and
+/// DeviceLimiterAndPositivityFix both in one kernel:
 ///
 ///   ExplicitTriangleDG dg(mesh, 1, problem.gas);
 ///   const BarthJespersenLimiter limiter(dg);
@@ -12,10 +13,8 @@
 ///   DeviceExplicitTriangleDG device_dg(dg);
 ///   const DeviceBarthJespersenLimiter device_limiter(device_dg, limiter);
 ///   const DevicePositivityFix device_positivity(device_dg, positivity);
-///   const auto limit = [&](device::DeviceBuffer<double>& v) {
-///     device_limiter(v);
-///     device_positivity(v);
-///   };
+///   const DeviceLimiterAndPositivityFix both(device_limiter, device_positivity);
+///   const auto limit = [&](device::DeviceBuffer<double>& v) { both(v); };
 ///   auto u = device_dg.upload(dg.project(initial));
 ///   limit(u);
 ///   DeviceTimeStepper(device_dg, TimeScheme::ssp_rk2, limit).advance(u, 0.0, 0.2, boundary, 0.5);
