@@ -9,8 +9,8 @@
 //   build/bin/heat --mesh tests/data/gmsh/square_hole_v41.msh --elements 100 -ksp_type preonly
 //   -pc_type lu
 //   build/bin/heat --backend gpu --p 3 --cells-per-side 300 --elements 20000
-//   mpiexec -n 2 build/bin/heat   (each rank assembles its part of the slab on its CPU; rank 0
-//                                  prints the same table)
+//   mpiexec -n 2 build/bin/heat   (each rank assembles its part of the slab on its GPU, or its
+//                                  CPU; rank 0 prints the same table)
 //
 // Description: what a user of libpolydg does every time step (docs/theory.md, "Space-time
 // slabs, as built"): the parabolic problem ∂t u − ∇·(a∇u) + w·∇u + c u = f on a polygonal mesh is
@@ -378,16 +378,14 @@ int run(const Options& o, const std::shared_ptr<const polydg::SimplexMesh<2>>& f
                                            : polydg::BasisSpace::total_degree;
   const auto data = polydg::space_time_coefficients(Problem::data());
   using Initial = InitialValue<typename Problem::Solution>;
-  // Several ranks: the CPU SlabSolver (DeviceSlabSolver is one rank's); no VTK or saved system.
-  const bool several_ranks = world_rank_count() > 1;
-  polydg::require(
-      !several_ranks || (o.backend != "gpu" && o.vtk_directory.empty() && o.system_path.empty()),
-      "under mpiexec (", world_rank_count(),
-      " ranks) heat assembles on the CPUs "
-      "and writes no VTK or saved system yet: drop --backend gpu, --vtk and "
-      "--save-system, or run on one rank");
-  const bool gpu = !several_ranks && (o.backend == "gpu" ||
-                                      (o.backend == "auto" && polydg::device::device_count() > 0));
+  // Several ranks: each marches its part of the slab (one GPU each where there are GPUs);
+  // no VTK or saved system yet.
+  polydg::require(world_rank_count() == 1 || (o.vtk_directory.empty() && o.system_path.empty()),
+                  "under mpiexec (", world_rank_count(),
+                  " ranks) heat writes no VTK or saved "
+                  "system yet: drop --vtk and --save-system, or run on one rank");
+  const bool gpu =
+      o.backend == "gpu" || (o.backend == "auto" && polydg::device::device_count() > 0);
 #if POLYDG_CUDA
   if (gpu) {
     polydg::require(polydg::device::device_count() > 0,

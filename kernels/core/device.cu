@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "polydg/core/device_buffer.hpp"
+#include "polydg/core/error.hpp"
 #include "polydg/core/parallel_copy.hpp"
 #include "polydg/detail/core/cuda_check.cuh"
 
@@ -21,6 +22,13 @@ int device_count() {
     return 0;
   }
   return count;
+}
+
+void select_device(int device) {
+  const int count = device_count();
+  require(device >= 0 && device < count, "polydg::device::select_device: device ", device, " of ",
+          count);
+  POLYDG_CUDA_CHECK(cudaSetDevice(device));
 }
 
 namespace {

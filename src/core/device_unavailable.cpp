@@ -12,6 +12,7 @@ namespace {
 
 bool compiled_with_cuda() { return false; }
 int device_count() { return 0; }
+void select_device(int) { unavailable("select_device"); }
 void* allocate(std::size_t) { unavailable("allocate"); }
 void deallocate(void*) noexcept {}
 void release_cached_memory() {}

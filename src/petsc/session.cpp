@@ -3,11 +3,13 @@
 #include <mpi.h>
 #include <petscsys.h>
 
+#include <cstdlib>
 #include <iostream>
 #if defined(OPEN_MPI)
 #include <mpi-ext.h>
 #endif
 
+#include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 
@@ -86,10 +88,25 @@ void default_to_host_staged_mpi_where_mpi_cannot_read_device_memory() {
 #endif
 }
 
+/// One GPU per rank on a node with several: the node-local rank (Open MPI's, MVAPICH's or
+/// Slurm's variable, before MPI starts) modulo the devices, as PETSc with CUDA picks its own
+/// device, so the library's kernels and PETSc's device objects share one GPU per rank.
+/// Nothing where the launcher sets none of them or the node has at most one device.
+void select_device_of_local_rank() {
+  if (device::device_count() <= 1) return;
+  for (const char* name :
+       {"OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID"})
+    if (const char* value = std::getenv(name)) {
+      device::select_device(std::atoi(value) % device::device_count());
+      return;
+    }
+}
+
 }  // namespace
 
 Session::Session(int& argc, char**& argv, const char* help) {
   if (!petsc_is_initialized()) {
+    select_device_of_local_rank();
     default_to_host_staged_mpi_where_mpi_cannot_read_device_memory();
     const PetscErrorCode code = PetscInitialize(&argc, &argv, nullptr, help);
     require(code == 0, "polydg::petsc::Session: PetscInitialize failed with error code ",
@@ -103,6 +120,7 @@ Session::Session(int& argc, char**& argv, const char* help) {
 
 Session::Session() {
   if (!petsc_is_initialized()) {
+    select_device_of_local_rank();
     default_to_host_staged_mpi_where_mpi_cannot_read_device_memory();
     const PetscErrorCode code = PetscInitializeNoArguments();
     require(code == 0, "polydg::petsc::Session: PetscInitializeNoArguments failed with error code ",

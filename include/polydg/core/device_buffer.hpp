@@ -18,6 +18,9 @@ namespace polydg::device {
 bool compiled_with_cuda();
 /// Number of usable CUDA devices; 0 without CUDA support or without a device (never throws).
 int device_count();
+/// Makes device `device` (0 ≤ device < device_count()) the calling thread's current device, as
+/// cudaSetDevice; throws polydg::Error without CUDA or for a device out of range.
+void select_device(int device);
 /// Allocates `bytes` of device memory, ordered on the default stream (CUDA's stream-ordered
 /// pool where the device has one); throws polydg::Error (with the free memory) on failure.
 void* allocate(std::size_t bytes);

@@ -29,6 +29,9 @@ class Session {
   ///   Calls PetscInitialize() only when PetscInitialized() says PETSc is not running yet, and
   ///   then PetscFinalize() in the destructor; a Session made while PETSc is already running
   ///   (by the application or by an outer Session) leaves initialization to its owner.
+  ///   One GPU per rank: on a node with several CUDA devices, an initializing Session makes
+  ///   device (node-local rank mod device count) current before PetscInitialize(), the local
+  ///   rank read from OMPI_COMM_WORLD_LOCAL_RANK, MV2_COMM_WORLD_LOCAL_RANK or SLURM_LOCALID.
   ///   PETSc built with CUDA and an Open MPI built without CUDA support: the Session makes
   ///   -use_gpu_aware_mpi 0 the default (MPI messages staged through the host), where PETSc
   ///   would abort at the first device Vec; the option given on the command line still wins.

@@ -33,7 +33,9 @@
 ///     host evaluation or upload per step; include polydg/cuda/device_slab_solver.cuh in a .cu
 ///     file (the template path).
 /// The steps' results agree with SlabSolver's to the solver's tolerance (the assemblies agree to
-/// ~1e-15).
+/// ~1e-15). Under mpiexec each rank assembles its part of the slab on its GPU (petsc::Session
+/// makes device local rank mod devices current) into its rows of an MPIAIJCUSPARSE, as
+/// SlabSolver does on the CPU (slab_solver.hpp); not yet with dense blocks or -pc_type mg.
 #include <algorithm>
 #include <chrono>
 #include <optional>
@@ -82,14 +84,25 @@ class DeviceSlabSolver {
         options_(options),
         slab_(options.degree > 0 ? make_slab_mesh(spatial, options.degree)
                                  : make_slab_mesh(spatial)),
-        assembler_(slab_, slab_boundary_conditions(spatial_conditions), options.assembly,
-                   device_options),
+        partition_(slab_rank_count() > 1
+                       ? std::optional<MeshPartition>(partition_mesh(slab_, slab_rank_count()))
+                       : std::nullopt),
+        assembler_(slab_quadrature_mesh(slab_, slab_boundary_conditions(spatial_conditions),
+                                        options.assembly, partition_),
+                   options.assembly, device_options),
+        rows_(slab_rank_rows(*assembler_.host_pattern(), assembler_.host_pattern(), slab_,
+                             partition_, options.assembly)),
         previous_(std::size_t(assembler_.pattern().dof_count())),
         rhs_(previous_.size()),
         solution_(previous_.size()),
-        aij_(*assembler_.host_pattern(), options.solver.options_prefix, placement_),
-        b_(*assembler_.host_pattern(), placement_, options.solver.options_prefix),
-        x_(*assembler_.host_pattern(), placement_, options.solver.options_prefix) {
+        aij_(partition_ ? petsc::AijMatrix(rows_, options.solver.options_prefix, placement_)
+                        : petsc::AijMatrix(*assembler_.host_pattern(),
+                                           options.solver.options_prefix, placement_)),
+        b_(rows_, placement_, options.solver.options_prefix),
+        x_(rows_, placement_, options.solver.options_prefix) {
+    require(!partition_ || options.products == SlabProducts::aij,
+            "DeviceSlabSolver: SlabProducts::dense_blocks on ", slab_rank_count(),
+            " ranks is not supported yet (use SlabProducts::aij, or one rank)");
     // The dense blocks' layout from the pattern (zero values until the first step's assembly).
     if (options.products == SlabProducts::dense_blocks)
       shell_.emplace(DenseBlockMatrix<double>(assembler_.make_host_matrix()),
@@ -141,15 +154,19 @@ class DeviceSlabSolver {
       aij_.update_from_device(assembler_.values());
       if (shell_) shell_->update_values(assembler_.values());
     }
-    petsc::copy_device_array_to_vec(assembler_.rhs(), previous_.size(), b_.vec());
+    petsc::copy_device_array_to_vec(assembler_.rhs(), owned_dofs(), b_.vec());
     const SlabStep result = solve_slab_step(step, start, b_, x_, *solver_);
-    petsc::copy_vec_to_device_array(x_.vec(), previous_.size(), previous_.data());
+    petsc::copy_vec_to_device_array(x_.vec(), owned_dofs(), previous_.data());
     rhs_on_host_ = solution_on_host_ = false;
     march_.finish(step);
     return result;
   }
 
   double time() const { return march_.time(); }
+  /// This rank's rows in the global system (on one rank: all of them; SlabSolver's).
+  const RankBlockPattern& rank_rows() const { return rows_; }
+  /// The leading entries of solution() and rhs() that are this rank's (all on one rank).
+  std::size_t owned_dofs() const { return std::size_t(rows_.owned_dof_count()); }
   /// The coefficients of the last slab's solution (pattern layout of assembler()), copied to
   /// the host on the first call after a step.
   std::span<const double> solution() const {
@@ -217,7 +234,9 @@ class DeviceSlabSolver {
   Coefficients coefficients_;
   SlabSolverOptions options_;
   PolytopicMesh<3> slab_;
+  std::optional<MeshPartition> partition_;  // several ranks only
   DeviceAssembler<3> assembler_;
+  RankBlockPattern rows_;
   device::DeviceBuffer<double> previous_;  ///< the last slab's solution
   // Host copies of the last step's rhs and solution, made on the first call that asks (a step
   // leaves both on the device); zero before the first step.

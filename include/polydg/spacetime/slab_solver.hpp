@@ -167,6 +167,36 @@ inline int slab_rank_count() {
   return size;
 }
 
+/// The quadrature mesh of a slab solver: the whole slab, or this rank's part of `partition`.
+inline QuadratureMesh<3> slab_quadrature_mesh(const PolytopicMesh<3>& slab,
+                                              const BoundaryConditions& conditions,
+                                              const AssemblyOptions& options,
+                                              const std::optional<MeshPartition>& partition) {
+  if (!partition) return QuadratureMesh<3>(slab, conditions, options.pieces);
+  int rank = 0;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  return QuadratureMesh<3>(slab, conditions, options.pieces, *partition, rank);
+}
+
+/// A slab solver's rows in the global system (`pattern` = *shared): this rank's of
+/// `partition`, or on one rank the whole pattern in its own numbering.
+inline RankBlockPattern slab_rank_rows(const BlockPattern& pattern,
+                                       std::shared_ptr<const BlockPattern> shared,
+                                       const PolytopicMesh<3>& slab,
+                                       const std::optional<MeshPartition>& partition,
+                                       const AssemblyOptions& options) {
+  if (!partition) {
+    std::vector<GlobalIndex> first(std::size_t(pattern.block_row_count()));
+    for (Index e = 0; e < pattern.block_row_count(); ++e) first[e] = pattern.dof_offset(e);
+    return RankBlockPattern(std::move(shared), pattern.block_row_count(), std::move(first),
+                            pattern.dof_count());
+  }
+  int rank = 0;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  return make_rank_block_pattern(std::move(shared), *partition, rank,
+                                 partition_dof_offsets(slab, *partition, options.space));
+}
+
 template <class Coefficients>
 class SlabSolver {
  public:
@@ -179,10 +209,11 @@ class SlabSolver {
         partition_(slab_rank_count() > 1
                        ? std::optional<MeshPartition>(partition_mesh(slab_, slab_rank_count()))
                        : std::nullopt),
-        assembler_(quadrature_mesh(slab_, slab_boundary_conditions(spatial_conditions),
-                                   options.assembly, partition_),
+        assembler_(slab_quadrature_mesh(slab_, slab_boundary_conditions(spatial_conditions),
+                                        options.assembly, partition_),
                    options.assembly),
-        rows_(rank_rows(assembler_, slab_, partition_, options.assembly)),
+        rows_(slab_rank_rows(*assembler_.pattern(), assembler_.pattern(), slab_, partition_,
+                             options.assembly)),
         matrix_(assembler_.make_matrix()),
         rhs_(assembler_.make_vector()),
         previous_(assembler_.make_vector()),
@@ -280,32 +311,6 @@ class SlabSolver {
                                          previous_.data() + pattern.dof_offset(e), x);
         },
         rhs_);
-  }
-
-  static QuadratureMesh<3> quadrature_mesh(const PolytopicMesh<3>& slab,
-                                           const BoundaryConditions& conditions,
-                                           const AssemblyOptions& options,
-                                           const std::optional<MeshPartition>& partition) {
-    if (!partition) return QuadratureMesh<3>(slab, conditions, options.pieces);
-    int rank = 0;
-    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-    return QuadratureMesh<3>(slab, conditions, options.pieces, *partition, rank);
-  }
-  /// The rank's RankBlockPattern; on one rank the whole pattern in its own numbering.
-  static RankBlockPattern rank_rows(const Assembler<3>& assembler, const PolytopicMesh<3>& slab,
-                                    const std::optional<MeshPartition>& partition,
-                                    const AssemblyOptions& options) {
-    const BlockPattern& pattern = *assembler.pattern();
-    if (!partition) {
-      std::vector<GlobalIndex> first(std::size_t(pattern.block_row_count()));
-      for (Index e = 0; e < pattern.block_row_count(); ++e) first[e] = pattern.dof_offset(e);
-      return RankBlockPattern(assembler.pattern(), pattern.block_row_count(), std::move(first),
-                              pattern.dof_count());
-    }
-    int rank = 0;
-    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-    return make_rank_block_pattern(assembler.pattern(), *partition, rank,
-                                   partition_dof_offsets(slab, *partition, options.space));
   }
 
   Coefficients coefficients_;
