@@ -435,6 +435,28 @@ BOOST_AUTO_TEST_CASE(the_distributed_shell_is_the_mpiaij_matrix) {
   BOOST_TEST(difference(u_aij.vec(), u_shell.vec()) <= 1e-10);
 }
 
+BOOST_AUTO_TEST_CASE(a_partition_of_another_mesh_or_rank_is_refused_by_name) {
+  // Local checks, made on every rank before anything collective.
+  const PolytopicMesh<2> mesh = hp_square_mesh(12, 40);
+  const PolytopicMesh<2> other = hp_square_mesh(12, 30);
+  const MeshPartition partition = partition_mesh(other, 1);
+  BOOST_TEST(error_names(
+      [&] {
+        QuadratureMesh<2>(mesh, mixed_conditions(), QuadraturePieces::simplices, partition, 0);
+      },
+      {"30 elements", "40", "not this mesh's"}));
+  const MeshPartition own = partition_mesh(mesh, 1);
+  BOOST_TEST(error_names(
+      [&] { QuadratureMesh<2>(mesh, mixed_conditions(), QuadraturePieces::simplices, own, 1); },
+      {"rank 1", "partition's 1"}));
+  BOOST_TEST(error_names(
+      [&] {
+        make_rank_block_pattern(std::make_shared<const BlockPattern>(), own, 0,
+                                partition_dof_offsets(mesh, own, BasisSpace::total_degree));
+      },
+      {"block rows", "owns 40 elements"}));
+}
+
 BOOST_AUTO_TEST_CASE(more_ranks_than_elements_is_a_clear_error_on_every_rank) {
   // A mesh of 2 elements: with 3 ranks, every rank refuses the partition itself (no rank waits
   // for another: nothing collective has started).
