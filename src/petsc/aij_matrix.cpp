@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "common_block_size.hpp"
 #include "csr_value_order.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/core/log.hpp"
@@ -129,17 +130,12 @@ AijMatrix::AijMatrix(const RankBlockPattern& rows, const std::string& options_pr
   std::vector<GlobalIndex> coo_rows(value_count_), coo_columns(value_count_);
   rows.coo_indices(coo_rows, coo_columns);
   const BlockPattern& local = rows.local();
-  // One block size for every element on every rank (-1: none here; 0: several).
-  PetscInt size = local.block_row_count() > 0 ? PetscInt(local.block_size(0)) : -1;
+  // The owned element blocks: the Mat's variable block sizes, and its block size where every
+  // element on every rank has the same.
+  std::vector<PetscInt> block_sizes(std::size_t(rows.owned_block_rows()));
   for (Index e = 0; e < rows.owned_block_rows(); ++e)
-    if (PetscInt(local.block_size(e)) != size) size = 0;
-  if (rows.owned_block_rows() == 0) size = -1;
-  PetscInt largest = 0, smallest = 0;
-  require(MPI_Allreduce(&size, &largest, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD) == MPI_SUCCESS,
-          "polydg::petsc::AijMatrix: MPI_Allreduce failed");
-  const PetscInt for_min = size < 0 ? largest : size;
-  require(MPI_Allreduce(&for_min, &smallest, 1, MPIU_INT, MPI_MIN, PETSC_COMM_WORLD) == MPI_SUCCESS,
-          "polydg::petsc::AijMatrix: MPI_Allreduce failed");
+    block_sizes[std::size_t(e)] = PetscInt(local.block_size(e));
+  const PetscInt block_size = detail::common_block_size(block_sizes, "polydg::petsc::AijMatrix");
 
   const PetscInt local_rows = PetscInt(rows.owned_dof_count());
   POLYDG_PETSC_CALL(MatCreate(PETSC_COMM_WORLD, &mat_));
@@ -150,14 +146,11 @@ AijMatrix::AijMatrix(const RankBlockPattern& rows, const std::string& options_pr
       POLYDG_PETSC_CALL(MatSetOptionsPrefix(mat_, options_prefix.c_str()));
     POLYDG_PETSC_CALL(MatSetType(mat_, default_aij_type(placement)));
     POLYDG_PETSC_CALL(MatSetFromOptions(mat_));
-    if (smallest > 0 && smallest == largest) POLYDG_PETSC_CALL(MatSetBlockSize(mat_, largest));
+    if (block_size > 0) POLYDG_PETSC_CALL(MatSetBlockSize(mat_, block_size));
     std::vector<PetscInt> petsc_rows = to_petsc_indices(coo_rows);
     std::vector<PetscInt> petsc_columns = to_petsc_indices(coo_columns);
     POLYDG_PETSC_CALL(MatSetPreallocationCOO(mat_, PetscCount(value_count_), petsc_rows.data(),
                                              petsc_columns.data()));
-    std::vector<PetscInt> block_sizes(std::size_t(rows.owned_block_rows()));
-    for (Index e = 0; e < rows.owned_block_rows(); ++e)
-      block_sizes[std::size_t(e)] = PetscInt(local.block_size(e));
     POLYDG_PETSC_CALL(
         MatSetVariableBlockSizes(mat_, PetscInt(block_sizes.size()), block_sizes.data()));
   } catch (...) {

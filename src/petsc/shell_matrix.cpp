@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "common_block_size.hpp"
 #include "destroy_context.hpp"
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
@@ -476,17 +477,7 @@ Mat create_shell(std::unique_ptr<ShellContext> context, GlobalIndex local_rows,
           "polydg::petsc::ShellMatrix: the operator has ", global_rows,
           " unknowns, more than PetscInt (", sizeof(PetscInt) * 8,
           " bits) can index; use a PETSc configured with --with-64-bit-indices");
-  // One block size everywhere (0: several here; -1: no element here).
-  PetscInt size = block_sizes.empty() ? -1 : block_sizes[0];
-  for (PetscInt n : block_sizes)
-    if (n != size) size = 0;
-  PetscInt largest = 0, smallest = 0;
-  require(MPI_Allreduce(&size, &largest, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD) == MPI_SUCCESS,
-          "polydg::petsc::ShellMatrix: MPI_Allreduce failed");
-  const PetscInt for_min = size < 0 ? largest : size;
-  require(MPI_Allreduce(&for_min, &smallest, 1, MPIU_INT, MPI_MIN, PETSC_COMM_WORLD) == MPI_SUCCESS,
-          "polydg::petsc::ShellMatrix: MPI_Allreduce failed");
-  const bool uniform = largest > 0 && smallest == largest;
+  const PetscInt block_size = detail::common_block_size(block_sizes, "polydg::petsc::ShellMatrix");
 
   Mat mat = nullptr;
   const MemorySpace memory = context->linear_operator->memory();
@@ -508,8 +499,8 @@ Mat create_shell(std::unique_ptr<ShellContext> context, GlobalIndex local_rows,
     POLYDG_PETSC_CALL(MatSetVariableBlockSizes(mat, PetscInt(block_sizes.size()),
                                                const_cast<PetscInt*>(block_sizes.data())));
     // PCPBJACOBI reads the block size from the Mat: only meaningful when every element has it.
-    if (uniform) {
-      POLYDG_PETSC_CALL(MatSetBlockSize(mat, largest));
+    if (block_size > 0) {
+      POLYDG_PETSC_CALL(MatSetBlockSize(mat, block_size));
       set_operation(mat, MATOP_INVERT_BLOCK_DIAGONAL, shell_invert_block_diagonal);
     }
 
