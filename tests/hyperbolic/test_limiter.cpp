@@ -11,6 +11,7 @@
 #include <array>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
+#include <cstddef>
 #include <iostream>
 #include <limits>
 #include <numbers>
@@ -29,6 +30,7 @@
 #include "polydg/hyperbolic/positivity.hpp"
 #include "polydg/hyperbolic/slope_limiter.hpp"
 #include "polydg/mesh/generators.hpp"
+#include "same_bits.hpp"
 
 namespace polydg::hyperbolic {
 /// For Boost.Test's messages.
@@ -546,4 +548,89 @@ BOOST_AUTO_TEST_CASE(double_mach_reflection_stays_positive_and_conserves_mass) {
   // The fix was exercised: limiting ρ, m and E separately lets their bounds combine into p < ε
   // at points beside the shock.
   BOOST_TEST(fixed_stages > 0);
+}
+
+// (9) The limiter and the fix keep each element's modes in a fixed-size local array up to
+// p = largest_local_modes_degree (LocalElementModes: one load, one store of the variables that
+// changed) and work in place above (ElementModes). The loop bodies are the same, so the CPU
+// classes give the bits of the in-place kernels run element by element, at p = 1..4 and at
+// p = 5 (the fallback); elements and variables they leave alone keep their bits.
+BOOST_AUTO_TEST_CASE(local_modes_give_the_bits_of_the_in_place_kernels) {
+  static_assert(largest_local_modes_degree == 4);
+  const SimplexMesh<2> mesh = square_mesh(6, 0.0, 1.0, 0.2, 11);
+  const Euler gas;
+  for (int p = 1; p <= 5; ++p) {
+    ExplicitTriangleDG dg(mesh, p, gas);
+    auto u = dg.project([&](const Point<2>& x) {
+      const double wave = std::sin(9 * x[0] + 4 * x[1]);
+      const bool behind = x[0] + 0.4 * x[1] < 0.55;
+      return gas.conserved(
+          {(behind ? 3.0 : 1.0) + 0.5 * wave, {3.0 * wave, -2.0 * x[0]}, 1.0 + 0.5 * wave});
+    });
+    // Steep slopes, so that the fix has work after the limiter, and every fourth element flat,
+    // which neither changes (the means stay as projected).
+    for (Index c = 0; c < dg.element_count(); ++c)
+      for (int v = 0; v < 4; ++v)
+        for (int i = 1; i < dg.basis_size(); ++i)
+          u[dg.coefficient_index(c, v, i)] *= c % 4 == 0 ? 0.0 : 6.0;
+    const BarthJespersenLimiter limiter(dg);
+    const PositivityFix fix(dg, 1e-3);
+    std::vector<double> classes = u;
+    limiter(classes);
+    const std::vector<double> limited = classes;
+    fix(classes);
+
+    // The fix's one table of check points: the solver's volume and edge tables (orientation 0)
+    // and the vertices, value for value.
+    const ResidualView g = dg.view();
+    const int n = dg.basis_size();
+    BOOST_TEST(fix.check_point_count() == g.volume_points + 3 * g.edge_points + 3);
+    const std::span<const double> table = fix.check_point_values();
+    BOOST_TEST_REQUIRE(table.size() == std::size_t(fix.check_point_count()) * n);
+    std::vector<double> expected(g.volume_values, g.volume_values + g.volume_points * n);
+    for (int e = 0; e < 3; ++e)
+      for (int q = 0; q < g.edge_points; ++q) {
+        const double* phi = g.edge_values + ((e * 2 + 0) * g.edge_points + q) * n;
+        expected.insert(expected.end(), phi, phi + n);
+      }
+    const Point<2> corners[3] = {{0.0, 0.0}, {1.0, 0.0}, {0.0, 1.0}};
+    for (const Point<2>& x : corners) {
+      std::vector<double> phi(n);
+      evaluate_dubiner_basis(p, x, phi.data());
+      expected.insert(expected.end(), phi.begin(), phi.end());
+    }
+    BOOST_TEST(testing::same_bits(std::vector<double>(table.begin(), table.end()), expected));
+
+    std::vector<double> in_place = u;
+    for (Index c = 0; c < dg.element_count(); ++c)
+      barth_jespersen_kernel<4>(g, limiter.point_values().data(),
+                                int(limiter.point_values().size() / 2), c, in_place.data());
+    BOOST_TEST(testing::same_bits(in_place, limited), "p = " << p << ": limiter");
+    for (Index c = 0; c < dg.element_count(); ++c)
+      BOOST_TEST_REQUIRE(positivity_fix_kernel(g, gas, fix.check_point_values().data(),
+                                               fix.check_point_count(), fix.epsilon(), c,
+                                               in_place.data()));
+    BOOST_TEST(testing::same_bits(in_place, classes), "p = " << p << ": limiter and fix");
+
+    // Both steps did work somewhere, and left alone elsewhere (per element and variable).
+    long limited_pairs = 0, fixed_pairs = 0, untouched_pairs = 0;
+    for (Index c = 0; c < dg.element_count(); ++c)
+      for (int v = 0; v < 4; ++v) {
+        bool by_limiter = false, by_fix = false;
+        for (int i = 1; i < dg.basis_size(); ++i) {
+          const std::size_t k = dg.coefficient_index(c, v, i);
+          by_limiter = by_limiter || limited[k] != u[k];
+          by_fix = by_fix || classes[k] != limited[k];
+        }
+        limited_pairs += by_limiter;
+        fixed_pairs += by_fix;
+        untouched_pairs += !by_limiter && !by_fix;
+      }
+    std::cout << "local modes, p = " << p << ": of " << 4 * dg.element_count()
+              << " (element, variable) pairs " << limited_pairs << " limited, " << fixed_pairs
+              << " changed by the fix, " << untouched_pairs << " untouched" << std::endl;
+    BOOST_TEST(limited_pairs > 0);
+    BOOST_TEST(fixed_pairs > 0);
+    BOOST_TEST(untouched_pairs > 0);
+  }
 }

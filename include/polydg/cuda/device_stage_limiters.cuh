@@ -3,9 +3,9 @@
 /// conservation laws", limiting): DeviceBarthJespersenLimiter and DevicePositivityFix run the
 /// CPU's per-element loop bodies — barth_jespersen_modes (slope_limiter.hpp) and
 /// positivity_fix_modes (positivity.hpp), POLYDG_HD functions over ResidualView — with one
-/// thread per element on the coefficients of a DeviceExplicitTriangleDG, each element's modes
-/// in registers, for DeviceTimeStepper's stage limiter (device_explicit_dg.cuh); and
-/// DeviceLimiterAndPositivityFix both in one kernel:
+/// thread per element on the coefficients of a DeviceExplicitTriangleDG, for DeviceTimeStepper's
+/// stage limiter (device_explicit_dg.cuh); DeviceLimiterAndPositivityFix runs both in one
+/// kernel, the stage limiter of an Euler run:
 ///
 ///   ExplicitTriangleDG dg(mesh, 1, problem.gas);
 ///   const BarthJespersenLimiter limiter(dg);
@@ -19,19 +19,31 @@
 ///   limit(u);
 ///   DeviceTimeStepper(device_dg, TimeScheme::ssp_rk2, limit).advance(u, 0.0, 0.2, boundary, 0.5);
 ///
+/// Registers: for p ≤ largest_local_modes_degree (explicit_dg.hpp; p = 1..4, N = 3, 6, 10, 15
+/// modes) a thread loads its element's m·N coefficients once into a LocalElementModes, runs the
+/// loop bodies on them, and stores the modes ≥ 1 of the variables that changed, nothing where
+/// nothing did; the limiter's other reads are its neighbours' means and the mesh's connectivity,
+/// the fix's none (the point tables are the same for every thread). Above p = 4 it works in
+/// place (ElementModes: every mode read from u at each use), as the CPU does there.
+///
 /// In place, without races: the limiter's element c reads the modes 0 (the means) of its facet
-/// neighbours and writes only its own modes ≥ 1, and the means are never written, so no thread
-/// writes what another reads, and the result does not depend on the order in which the elements
-/// run: no separate array of means is needed. The positivity fix reads and writes element c
-/// only. Hence DeviceLimiterAndPositivityFix can run both in one kernel, each element's modes
-/// loaded into registers once (LocalElementModes) and stored once, where changed. Both are thus deterministic, and equal to the CPU's on the same data up to rounding
-/// (nvcc contracts a·b + c into fused multiply-adds; device_explicit_dg.cuh).
+/// neighbours and writes only its own modes ≥ 1; the positivity fix reads and writes element c
+/// only, and also never writes a mode 0. So no thread writes anything another thread reads, and
+/// the result does not depend on the order in which the elements run: no separate array of means
+/// is needed. The same argument covers the fused kernel: element c's thread may limit and fix c
+/// while its neighbours' threads limit and fix them, since all it reads of them are their means,
+/// which neither step changes; c's limiter sees the same neighbour means as a limiter kernel of
+/// its own would, and c's fix the limited modes of c, as after it. Hence
+/// DeviceLimiterAndPositivityFix gives the bits of DeviceBarthJespersenLimiter and then
+/// DevicePositivityFix, with one pass over u instead of two. All are deterministic, and equal to
+/// the CPU's on the same data up to rounding (nvcc contracts a·b + c into fused multiply-adds;
+/// device_explicit_dg.cuh).
 ///
 /// The CPU objects are the set-up: their point tables (the limiter's points, the basis at the
-/// vertices) and ε are uploaded once; the CPU objects and their solver may go afterwards, the
-/// DeviceExplicitTriangleDG must outlive these. The limiter launches and returns; the
-/// positivity fix waits for the device (8 bytes back) so that it can throw, as the CPU's does,
-/// before the next stage runs on an inadmissible state.
+/// fix's check points) and ε are uploaded once; the CPU objects and their solver may go afterwards,
+/// the DeviceExplicitTriangleDG must outlive these. The limiter launches and returns; the
+/// positivity fix (alone or fused) waits for the device (8 bytes back) so that it can throw, as
+/// the CPU's does, before the next stage runs on an inadmissible state.
 #include <cuda_runtime.h>
 
 #include <climits>
@@ -58,33 +70,50 @@ namespace detail {
 /// byte-wise memset can write, and larger than any element index.
 inline constexpr unsigned long long no_failed_element = ULLONG_MAX;
 
-/// One thread per element: the limiter (with `linear_values`) and/or the positivity fix (with
-/// `vertex_values`; null: not applied) of element c, on its modes in registers
-/// (LocalElementModes: one load, one store of the modes that changed), in that order; an
+/// The stage limiters of element c on its modes (ElementModes or LocalElementModes): the slope
+/// limiter where `linear_values` is given (not null: its table of `linear_count` points), then,
+/// for Euler, the positivity fix where `check_values` is (its table of `check_count` points); an
 /// element whose mean is not admissible lowers *first_failed to its index. The one atomic is a
 /// min, whose result does not depend on the order of the threads: the least such element, as
 /// the CPU's reduction finds. The same loop bodies as the CPU's (barth_jespersen_modes,
-/// positivity_fix_modes), so the same arithmetic. N = the basis size (p = 1..4). A template
-/// (Gas is Euler) so that every translation unit may define it: nvcc ignores `inline` on a
-/// kernel.
-template <int M, int N, class Gas>
+/// positivity_fix_modes), so the same arithmetic.
+template <class Law, class Modes>
+__device__ void limit_element(const ResidualView& g, const Law& law, const double* linear_values,
+                              int linear_count, const double* check_values, int check_count,
+                              double epsilon, Index c, double* u, unsigned long long* first_failed,
+                              Modes& modes) {
+  if (linear_values != nullptr)
+    barth_jespersen_modes<Law::variables>(g, linear_values, linear_count, c, u, modes);
+  if constexpr (std::is_same_v<Law, Euler>) {
+    if (check_values != nullptr &&
+        !positivity_fix_modes(law, check_values, check_count, epsilon, modes))
+      atomicMin(first_failed, static_cast<unsigned long long>(c));
+  }
+}
+
+/// One thread per element: limit_element on element c. N > 0 (the basis size, p ≤
+/// largest_local_modes_degree): its modes in registers (LocalElementModes: one load, one store
+/// of the variables that changed); N = 0: in place (ElementModes, any basis size; every mode read
+/// from and written to u at each use, as the CPU does above p = 4). A template (Law) so that
+/// every translation unit may define it: nvcc ignores `inline` on a kernel.
+template <class Law, int N>
 __global__ void __launch_bounds__(element_block_size)
-    device_stage_limiter_kernel(ResidualView g, Gas gas, const double* linear_values,
-                                int point_count, const double* vertex_values, double epsilon,
-                                double* u, unsigned long long* first_failed) {
+    device_stage_limiter_kernel(ResidualView g, Law law, const double* linear_values,
+                                int linear_count, const double* check_values, int check_count,
+                                double epsilon, double* u, unsigned long long* first_failed) {
   const std::int64_t c = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (c >= g.elements) return;
-  LocalElementModes<M, N> modes;
-  modes.load(g, u, Index(c));
-  if (linear_values != nullptr)
-    barth_jespersen_modes<M>(g, linear_values, point_count, Index(c), u, modes);
-  if (vertex_values != nullptr) {
-    if constexpr (M == 4) {
-      if (!positivity_fix_modes(g, gas, vertex_values, epsilon, modes))
-        atomicMin(first_failed, static_cast<unsigned long long>(c));
-    }
+  if constexpr (N > 0) {
+    LocalElementModes<Law::variables, N> modes;
+    modes.load(g, u, Index(c));
+    limit_element(g, law, linear_values, linear_count, check_values, check_count, epsilon, Index(c),
+                  u, first_failed, modes);
+    modes.store_changes(g, u, Index(c));
+  } else {
+    ElementModes modes(g, u, Index(c));
+    limit_element(g, law, linear_values, linear_count, check_values, check_count, epsilon, Index(c),
+                  u, first_failed, modes);
   }
-  modes.store_changes(g, u, Index(c));
 }
 
 /// Blocks of element_block_size threads for one thread per element.
@@ -92,33 +121,19 @@ inline unsigned element_blocks(Index elements) {
   return unsigned((std::int64_t(elements) + element_block_size - 1) / element_block_size);
 }
 
-/// The stage limiter kernel for the solver's basis size (p = 1..4: N = 3, 6, 10, 15).
-template <int M, class Gas>
-void launch_stage_limiter(const ResidualView& g, const Gas& gas, const double* linear_values,
-                          int point_count, const double* vertex_values, double epsilon, double* u,
-                          unsigned long long* first_failed) {
+/// device_stage_limiter_kernel for the solver's basis size: registers for p ≤
+/// largest_local_modes_degree (N = 1, 3, 6, 10, 15), in place above.
+template <class Law>
+void launch_stage_limiter(const ResidualView& g, const Law& law, const double* linear_values,
+                          int linear_count, const double* check_values, int check_count,
+                          double epsilon, double* u, unsigned long long* first_failed) {
   const unsigned blocks = element_blocks(g.elements);
   const auto launch = [&](auto size) {
     constexpr int n = decltype(size)::value;
-    device_stage_limiter_kernel<M, n, Gas><<<blocks, element_block_size>>>(
-        g, gas, linear_values, point_count, vertex_values, epsilon, u, first_failed);
+    device_stage_limiter_kernel<Law, n><<<blocks, element_block_size>>>(
+        g, law, linear_values, linear_count, check_values, check_count, epsilon, u, first_failed);
   };
-  switch (g.basis_size) {
-    case 3:
-      launch(std::integral_constant<int, 3>{});
-      break;
-    case 6:
-      launch(std::integral_constant<int, 6>{});
-      break;
-    case 10:
-      launch(std::integral_constant<int, 10>{});
-      break;
-    case 15:
-      launch(std::integral_constant<int, 15>{});
-      break;
-    default:
-      raise("device stage limiters: no kernel for ", g.basis_size, " modes (p = 1..4 only)");
-  }
+  if (!with_local_modes_size(g.basis_size, launch)) launch(std::integral_constant<int, 0>{});
   POLYDG_CUDA_CHECK_LAUNCH("device_stage_limiter_kernel");
 }
 
@@ -151,8 +166,8 @@ class DeviceBarthJespersenLimiter {
     require(u.size() == dg_.coefficient_count(), "DeviceBarthJespersenLimiter: ", u.size(),
             " coefficients, expected ", dg_.coefficient_count());
     if (dg_.degree() == 0 || dg_.element_count() == 0) return;  // no slopes, or nothing
-    detail::launch_stage_limiter<Law::variables>(dg_.view(), dg_.law(), point_values_.data(),
-                                                 point_count_, nullptr, 0.0, u.data(), nullptr);
+    detail::launch_stage_limiter(dg_.view(), dg_.law(), point_values_.data(), point_count_, nullptr,
+                                 0, 0.0, u.data(), nullptr);
   }
 
   /// The uploaded point table and its point count (for DeviceLimiterAndPositivityFix).
@@ -167,23 +182,28 @@ class DeviceBarthJespersenLimiter {
   int point_count_;
 };
 
-/// PositivityFix on the device: the same ε, check points and kernel (the file comment).
+/// PositivityFix on the device: the same ε, check-point table and loop body (the file comment).
 class DevicePositivityFix {
  public:
   using Vector = device::DeviceBuffer<double>;
 
-  /// Uploads `fix`'s ε and vertex table; `fix` must be of the solver `dg` was made from (the
-  /// basis size is checked). dg is referenced: it must outlive this.
+  /// Uploads `fix`'s ε and check-point table; `fix` must be of the solver `dg` was made from
+  /// (the table's size is checked against dg's basis size and point counts). dg is referenced:
+  /// it must outlive this.
   DevicePositivityFix(const DeviceExplicitTriangleDG<Euler>& dg, const PositivityFix& fix)
       : dg_(dg),
         epsilon_(fix.epsilon()),
-        vertex_values_(fix.vertex_values()),
+        check_values_(fix.check_point_values()),
+        check_count_(fix.check_point_count()),
         first_failed_(1),
         first_failed_host_(1) {
-    require(fix.vertex_values().size() == 3 * std::size_t(dg.basis_size()),
-            "DevicePositivityFix: the fix's vertex table has ", fix.vertex_values().size(),
-            " values, the solver's 3 x ", dg.basis_size(),
-            ": it was made for a solver of another degree");
+    const ResidualView g = dg.view();
+    const int expected = g.volume_points + 3 * g.edge_points + 3;
+    require(check_count_ == expected &&
+                fix.check_point_values().size() == std::size_t(expected) * g.basis_size,
+            "DevicePositivityFix: the fix has ", check_count_, " check points, ",
+            fix.check_point_values().size(), " values; the solver's ", expected, " x ",
+            g.basis_size, ": it was made for a solver of another degree");
   }
 
   double epsilon() const { return epsilon_; }
@@ -198,18 +218,18 @@ class DevicePositivityFix {
     run(u, nullptr, 0);
   }
 
-  /// The fix after the limiter (linear_values, point_count: DeviceBarthJespersenLimiter's
-  /// table) in one kernel: as the limiter, then operator(), but one pass over u. Throws as
-  /// operator() does.
-  void run(Vector& u, const double* linear_values, int point_count) const {
+  /// The fix after the limiter (linear_values, linear_count: DeviceBarthJespersenLimiter's
+  /// table; null: the fix alone) in one kernel: the limiter, then operator(), in one pass over
+  /// u (the file comment). Throws as operator() does.
+  void run(Vector& u, const double* linear_values, int linear_count) const {
     require(u.size() == dg_.coefficient_count(), "DevicePositivityFix: ", u.size(),
             " coefficients, expected ", dg_.coefficient_count());
     if (dg_.element_count() == 0) return;
     POLYDG_CUDA_CHECK(
         cudaMemsetAsync(first_failed_.data(), 0xff, sizeof(unsigned long long), nullptr));
-    detail::launch_stage_limiter<4>(dg_.view(), dg_.law(), linear_values, point_count,
-                                    vertex_values_.data(), epsilon_, u.data(),
-                                    first_failed_.data());
+    detail::launch_stage_limiter(dg_.view(), dg_.law(), linear_values, linear_count,
+                                 check_values_.data(), check_count_, epsilon_, u.data(),
+                                 first_failed_.data());
     POLYDG_CUDA_CHECK(cudaMemcpyAsync(first_failed_host_.data(), first_failed_.data(),
                                       sizeof(unsigned long long), cudaMemcpyDeviceToHost, nullptr));
     POLYDG_CUDA_CHECK(cudaStreamSynchronize(nullptr));
@@ -234,7 +254,8 @@ class DevicePositivityFix {
 
   const DeviceExplicitTriangleDG<Euler>& dg_;
   double epsilon_;
-  device::DeviceBuffer<double> vertex_values_;
+  device::DeviceBuffer<double> check_values_;
+  int check_count_;
   // The least failed element: device flag and its host copy. Mutable: operator() is const, as
   // the CPU's; one call at a time per object.
   mutable device::DeviceBuffer<unsigned long long> first_failed_;

@@ -55,6 +55,7 @@
 #include <limits>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "polydg/core/error.hpp"
@@ -162,47 +163,94 @@ struct ResidualView {
 };
 
 /// One element's modes, as the stage limiters (slope_limiter.hpp, positivity.hpp) read and
-/// write them: in place in the solver's array (ElementModes), or copied into a fixed-size local
-/// array (LocalElementModes: registers on the GPU, one load and one store of the element). The
-/// limiters' loop bodies are written once against get / set / size, so both give the same
-/// arithmetic in the same order.
+/// write them: in place in the solver's array (ElementModes, any basis size), or copied into a
+/// fixed-size local array (LocalElementModes: registers on the GPU, one load of the element and
+/// one store of the variables that changed). The limiters' loop bodies are written once against
+/// get / set / size, so both give the same arithmetic in the same order.
 struct ElementModes {
-  const ResidualView* g;
-  double* u;
-  Index c;
-  POLYDG_HD int size() const { return g->basis_size; }
-  POLYDG_HD double get(int v, int i) const { return u[g->coefficient(c, v, i)]; }
-  POLYDG_HD void set(int v, int i, double value) { u[g->coefficient(c, v, i)] = value; }
+  double* element;     // &u[coefficient(c, 0, 0)]
+  std::size_t stride;  // the element count: from mode to mode
+  int n;               // the basis size
+  /// Element c's modes in u.
+  POLYDG_HD ElementModes(const ResidualView& g, double* u, Index c)
+      : element(u + c), stride(std::size_t(g.elements)), n(g.basis_size) {}
+  POLYDG_HD int size() const { return n; }
+  POLYDG_HD double get(int v, int i) const { return element[std::size_t(v * n + i) * stride]; }
+  POLYDG_HD void set(int v, int i, double value) {
+    element[std::size_t(v * n + i) * stride] = value;
+  }
 };
 
+/// M variables of N modes; N must be the solver's basis size (g.basis_size): the index
+/// arithmetic uses N, a compile-time constant, so that each coefficient's address is the
+/// element's plus a constant multiple of the element count.
 template <int M, int N>
 struct LocalElementModes {
+  static_assert(M <= 32, "LocalElementModes: one bit per variable in `changed`");
   double a[M][N];
-  bool changed = false;
+  unsigned changed = 0;  // bit v: some mode of variable v was set
   POLYDG_HD static constexpr int size() { return N; }
   POLYDG_HD double get(int v, int i) const { return a[v][i]; }
   POLYDG_HD void set(int v, int i, double value) {
     a[v][i] = value;
-    changed = true;
+    changed |= 1u << v;
   }
   /// Element c's modes from the solver's array.
   POLYDG_HD void load(const ResidualView& g, const double* u, Index c) {
+    const std::size_t stride = std::size_t(g.elements);
+    const double* element = u + c;
     POLYDG_UNROLL
     for (int v = 0; v < M; ++v) {
       POLYDG_UNROLL
-      for (int i = 0; i < N; ++i) a[v][i] = u[g.coefficient(c, v, i)];
+      for (int i = 0; i < N; ++i) a[v][i] = element[std::size_t(v * N + i) * stride];
     }
   }
-  /// Writes the modes ≥ 1 back where any was set (the means are never changed).
+  /// Writes back the modes ≥ 1 of each variable that was set (the means are never changed);
+  /// nothing where nothing was.
   POLYDG_HD void store_changes(const ResidualView& g, double* u, Index c) const {
-    if (!changed) return;
+    if (changed == 0) return;
+    const std::size_t stride = std::size_t(g.elements);
+    double* element = u + c;
     POLYDG_UNROLL
     for (int v = 0; v < M; ++v) {
+      if ((changed >> v & 1u) == 0) continue;
       POLYDG_UNROLL
-      for (int i = 1; i < N; ++i) u[g.coefficient(c, v, i)] = a[v][i];
+      for (int i = 1; i < N; ++i) element[std::size_t(v * N + i) * stride] = a[v][i];
     }
   }
 };
+
+/// The largest degree for which the stage limiters keep an element's modes in a
+/// LocalElementModes (as the GPU's fixed-degree residual kernels, p ≤ 4); above, they work in
+/// place (ElementModes).
+inline constexpr int largest_local_modes_degree = 4;
+
+/// Calls function(std::integral_constant<int, N>{}) with N = basis_size and returns true where
+/// basis_size is that of a degree p ≤ largest_local_modes_degree (N = 1, 3, 6, 10, 15); returns
+/// false, calling nothing, for any other size.
+template <class Function>
+bool with_local_modes_size(int basis_size, Function&& function) {
+  static_assert(largest_local_modes_degree == 4, "one case per degree below");
+  switch (basis_size) {
+    case dubiner_index(1, 0):
+      function(std::integral_constant<int, dubiner_index(1, 0)>{});
+      return true;
+    case dubiner_index(2, 0):
+      function(std::integral_constant<int, dubiner_index(2, 0)>{});
+      return true;
+    case dubiner_index(3, 0):
+      function(std::integral_constant<int, dubiner_index(3, 0)>{});
+      return true;
+    case dubiner_index(4, 0):
+      function(std::integral_constant<int, dubiner_index(4, 0)>{});
+      return true;
+    case dubiner_index(5, 0):
+      function(std::integral_constant<int, dubiner_index(5, 0)>{});
+      return true;
+    default:
+      return false;
+  }
+}
 
 /// Pass 1 of the residual for facet f: writes flux[flux_entry(f, v, q)] for all v, q.
 template <ConservationLaw Law, class Boundary>

@@ -26,6 +26,13 @@
 /// and reports it; PositivityFix throws polydg::Error naming it. Means stay admissible under a
 /// small enough time step (docs/theory.md); a failure says the CFL number is too large for
 /// this problem or the data is not physical.
+///
+/// The per-element work is positivity_fix_modes, a POLYDG_HD function over one table (the basis
+/// at the check points, check_point_values) and the element's modes: for p ≤
+/// largest_local_modes_degree (explicit_dg.hpp) copied into a fixed-size local array once and
+/// written back once where changed (positivity_fix_local_kernel: registers on the GPU), above in
+/// place (positivity_fix_kernel). The CPU loops over the elements with it; the GPU runs it with one
+/// thread per element, after the slope limiter in the same thread (device_stage_limiters.cuh).
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -39,12 +46,12 @@
 namespace polydg::hyperbolic {
 
 /// The positivity fix of one element (file comment) in `modes` (ElementModes or
-/// LocalElementModes, explicit_dg.hpp). `vertex_values` holds the basis at V_0, V_1, V_2:
-/// [k · basis_size + i]. Returns false, changing nothing, when the element's mean is not
-/// admissible.
+/// LocalElementModes, explicit_dg.hpp). `point_values` holds the basis at the `point_count`
+/// check points, [k · basis_size + i] (PositivityFix::check_point_values). Returns false,
+/// changing nothing, when the element's mean is not admissible.
 template <class Modes>
-POLYDG_HD bool positivity_fix_modes(const ResidualView& g, const Euler& gas,
-                                    const double* vertex_values, double epsilon, Modes& modes) {
+POLYDG_HD bool positivity_fix_modes(const Euler& gas, const double* point_values, int point_count,
+                                    double epsilon, Modes& modes) {
   constexpr double sqrt2 = 1.4142135623730951;
   const int n = modes.size();
   State<4> mean;
@@ -55,24 +62,10 @@ POLYDG_HD bool positivity_fix_modes(const ResidualView& g, const Euler& gas,
   if (!(mean[0] > 0) || !(mean_pressure > 0) || !std::isfinite(mean_pressure)) return false;
   const double floor = std::fmin(epsilon, std::fmin(mean[0], mean_pressure));
 
-  // Check point k: volume points, then edge Gauss points (edge by edge, reference direction),
-  // then vertices; the basis values at point k.
-  const int edge_total = 3 * g.edge_points;
-  const int point_total = g.volume_points + edge_total + 3;
-  const auto basis_at = [&](int k) -> const double* {
-    if (k < g.volume_points) return g.volume_values + std::size_t(k) * n;
-    k -= g.volume_points;
-    if (k < edge_total) {
-      const int e = k / g.edge_points, q = k % g.edge_points;
-      return g.edge_values + ((std::size_t(e) * 2 + 0) * g.edge_points + q) * n;
-    }
-    return vertex_values + std::size_t(k - edge_total) * n;
-  };
-
   // 1. Density.
   double lowest_density = mean[0];
-  for (int k = 0; k < point_total; ++k) {
-    const double* phi = basis_at(k);
+  for (int k = 0; k < point_count; ++k) {
+    const double* phi = point_values + k * n;
     double density = 0;
     POLYDG_UNROLL
     for (int i = 0; i < n; ++i) density += modes.get(0, i) * phi[i];
@@ -86,8 +79,8 @@ POLYDG_HD bool positivity_fix_modes(const ResidualView& g, const Euler& gas,
 
   // 2. Pressure, at the states after step 1.
   double theta = 1.0;
-  for (int k = 0; k < point_total; ++k) {
-    const double* phi = basis_at(k);
+  for (int k = 0; k < point_count; ++k) {
+    const double* phi = point_values + k * n;
     State<4> w;
     POLYDG_UNROLL
     for (int v = 0; v < 4; ++v) {
@@ -112,12 +105,27 @@ POLYDG_HD bool positivity_fix_modes(const ResidualView& g, const Euler& gas,
   return true;
 }
 
-/// The positivity fix of element c in place in u (file comment).
+/// The positivity fix of element c in place in u (file comment), reading and writing u at every
+/// use: any basis size (the fallback above largest_local_modes_degree, explicit_dg.hpp).
 POLYDG_HD inline bool positivity_fix_kernel(const ResidualView& g, const Euler& gas,
-                                            const double* vertex_values, double epsilon, Index c,
-                                            double* u) {
-  ElementModes modes{&g, u, c};
-  return positivity_fix_modes(g, gas, vertex_values, epsilon, modes);
+                                            const double* point_values, int point_count,
+                                            double epsilon, Index c, double* u) {
+  ElementModes modes(g, u, c);
+  return positivity_fix_modes(gas, point_values, point_count, epsilon, modes);
+}
+
+/// As positivity_fix_kernel, for a basis size N = g.basis_size known at compile time: element
+/// c's modes loaded once into a LocalElementModes, fixed there, and the variables the fix
+/// changed written back. The same arithmetic in the same order, so the same bits.
+template <int N>
+POLYDG_HD bool positivity_fix_local_kernel(const ResidualView& g, const Euler& gas,
+                                           const double* point_values, int point_count,
+                                           double epsilon, Index c, double* u) {
+  LocalElementModes<4, N> modes;
+  modes.load(g, u, c);
+  const bool admissible = positivity_fix_modes(gas, point_values, point_count, epsilon, modes);
+  modes.store_changes(g, u, c);
+  return admissible;
 }
 
 /// The positivity fix of one Euler solver (it keeps a reference to `dg`, which must outlive
@@ -128,8 +136,16 @@ class PositivityFix {
   explicit PositivityFix(const ExplicitTriangleDG<Euler>& dg, double epsilon = 1e-10);
 
   double epsilon() const { return epsilon_; }
-  /// The basis at the reference vertices: [k · basis_size + i].
-  std::span<const double> vertex_values() const { return vertex_values_; }
+  /// The basis at the check points (file comment), in their order — the volume rule's points,
+  /// the edges' Gauss points (edge by edge, each along its reference direction), the vertices
+  /// V_0, V_1, V_2 — as [k · basis_size + i]: copies of the solver's tables, one contiguous
+  /// table for the kernels.
+  std::span<const double> check_point_values() const { return check_point_values_; }
+  int check_point_count() const { return check_point_count_; }
+  /// The basis at the reference vertices (the last three check points): [k · basis_size + i].
+  std::span<const double> vertex_values() const {
+    return std::span<const double>(check_point_values_).last(3 * std::size_t(dg_.basis_size()));
+  }
 
   /// The smallest density and pressure of u_h at the triangles' vertices — where a p = 1 field
   /// takes its minimum over each element (file comment) — as {density, pressure}; a check of a
@@ -144,7 +160,8 @@ class PositivityFix {
  private:
   const ExplicitTriangleDG<Euler>& dg_;
   double epsilon_;
-  std::vector<double> vertex_values_;
+  std::vector<double> check_point_values_;
+  int check_point_count_;
 };
 
 }  // namespace polydg::hyperbolic

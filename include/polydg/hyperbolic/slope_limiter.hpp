@@ -35,8 +35,12 @@
 ///    shock-capturing device, not an accurate one.) p = 0 has no slope: nothing is done.
 ///
 /// Data layout: the solver's element-fastest coefficients (explicit_dg.hpp); the per-element
-/// work is barth_jespersen_kernel, a POLYDG_HD function over the solver's ResidualView and one
-/// small table, for a GPU backend to launch with one thread per element.
+/// work is barth_jespersen_modes, a POLYDG_HD function over the solver's ResidualView, one small
+/// table and the element's modes: for p ≤ largest_local_modes_degree (explicit_dg.hpp) copied
+/// into a fixed-size local array once and written back once where changed
+/// (barth_jespersen_local_kernel: registers on the GPU), above in place (barth_jespersen_kernel).
+/// The CPU loops over the elements with it; the GPU runs it with one thread per element
+/// (device_stage_limiters.cuh), alone or followed by the positivity fix in the same thread.
 #include <algorithm>
 #include <cstddef>
 #include <span>
@@ -58,12 +62,13 @@ enum class LimiterPoints { edge_gauss_points, vertices };
 std::vector<double> make_limiter_point_values(const ReferenceTables& tables, LimiterPoints points);
 
 /// Limits the slopes of every variable of one element (file comment) in `modes` (ElementModes
-/// or LocalElementModes, explicit_dg.hpp); its neighbours' means are read from u. Needs
-/// basis_size ≥ 3 (p ≥ 1).
+/// or LocalElementModes, explicit_dg.hpp); its neighbours' means are read from u. Nothing at
+/// p = 0 (one mode: no slope).
 template <int M, class Modes>
 POLYDG_HD void barth_jespersen_modes(const ResidualView& g, const double* linear_values,
                                      int point_count, Index c, const double* u, Modes& modes) {
   constexpr double sqrt2 = 1.4142135623730951;
+  if (modes.size() < 3) return;  // a compile-time constant for LocalElementModes
   const std::size_t k = std::size_t(g.elements);
   const std::size_t fc = std::size_t(g.facets);
   Index neighbour[3];
@@ -105,13 +110,26 @@ POLYDG_HD void barth_jespersen_modes(const ResidualView& g, const double* linear
   }
 }
 
-/// Limits the slopes of every variable of element c in place in u (file comment).
+/// Limits the slopes of every variable of element c in place in u (file comment), reading and
+/// writing u at every use: any basis size (the fallback above largest_local_modes_degree).
 /// `linear_values` is make_limiter_point_values' table of `point_count` points.
 template <int M>
 POLYDG_HD void barth_jespersen_kernel(const ResidualView& g, const double* linear_values,
                                       int point_count, Index c, double* u) {
-  ElementModes modes{&g, u, c};
+  ElementModes modes(g, u, c);
   barth_jespersen_modes<M>(g, linear_values, point_count, c, u, modes);
+}
+
+/// As barth_jespersen_kernel, for a basis size N = g.basis_size known at compile time: element
+/// c's modes loaded once into a LocalElementModes, limited there, and the variables the limiter
+/// changed written back. The same arithmetic in the same order, so the same bits.
+template <int M, int N>
+POLYDG_HD void barth_jespersen_local_kernel(const ResidualView& g, const double* linear_values,
+                                            int point_count, Index c, double* u) {
+  LocalElementModes<M, N> modes;
+  modes.load(g, u, c);
+  barth_jespersen_modes<M>(g, linear_values, point_count, c, u, modes);
+  modes.store_changes(g, u, c);
 }
 
 /// The limiter of one solver (it keeps a reference to `dg`, which must outlive it), callable
@@ -140,9 +158,18 @@ class BarthJespersenLimiter {
     const double* values = linear_values_.data();
     const int count = point_count_;
     double* data = u.data();
+    constexpr int m = Law::variables;
+    // Each element's modes in a fixed-size local array up to largest_local_modes_degree, in
+    // place above: the same loop body either way.
+    const bool local = with_local_modes_size(g.basis_size, [&](auto size) {
+      constexpr int n = decltype(size)::value;
 #pragma omp parallel for schedule(static)
-    for (Index c = 0; c < g.elements; ++c)
-      barth_jespersen_kernel<Law::variables>(g, values, count, c, data);
+      for (Index c = 0; c < g.elements; ++c)
+        barth_jespersen_local_kernel<m, n>(g, values, count, c, data);
+    });
+    if (local) return;
+#pragma omp parallel for schedule(static)
+    for (Index c = 0; c < g.elements; ++c) barth_jespersen_kernel<m>(g, values, count, c, data);
   }
 
  private:
