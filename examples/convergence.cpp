@@ -39,6 +39,7 @@
 #include "polydg/mesh/gmsh_reader.hpp"
 #include "polydg/mesh/refinement.hpp"
 #include "polydg/petsc/session.hpp"
+#include "polydg/petsc/world.hpp"
 
 namespace {
 
@@ -258,7 +259,7 @@ int main(int argc, char** argv) {
     polydg::petsc::Session session(argc, argv);
     const Options options = parse_options(argc, argv);
     polydg::examples::default_to_direct_solver_unless_chosen();
-    printing_rank = polydg::examples::world_rank() == 0;
+    printing_rank = polydg::petsc::world_rank() == 0;
 
     // 2. The fine meshes of the levels.
     const std::vector<FineMesh> meshes = fine_meshes(options);

@@ -5,7 +5,6 @@
 // and by tests/dg/test_convergence.cpp. Under mpiexec -n R (R > 1) each rank assembles its
 // part of the mesh into an MPIAIJ (docs/user-guide.md, "Several MPI ranks") and the error
 // norms are summed over the ranks; the results are the same on every rank.
-#include <mpi.h>
 #include <petscksp.h>
 
 #include <algorithm>
@@ -32,6 +31,7 @@
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
 #include "polydg/petsc/rediscretised_level_operators.hpp"
+#include "polydg/petsc/world.hpp"
 
 namespace polydg::examples {
 
@@ -43,18 +43,6 @@ struct LevelResult {
   PetscInt iterations = 0;
 };
 
-/// The ranks of PETSC_COMM_WORLD, and this one's.
-inline int world_rank_count() {
-  int size = 1;
-  MPI_Comm_size(PETSC_COMM_WORLD, &size);
-  return size;
-}
-inline int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-  return rank;
-}
-
 /// solve_level on several ranks: each assembles its part (partition_mesh) into its rows of an
 /// MPIAIJ; the errors' squares are summed over the ranks.
 template <class Problem>
@@ -62,8 +50,8 @@ LevelResult solve_level_distributed(const PolytopicMesh<2>& mesh,
                                     const BoundaryConditions& boundary,
                                     const AssemblyOptions& assembly_options) {
   const auto coefficients = Problem::coefficients();
-  const int rank = world_rank();
-  const MeshPartition partition = partition_mesh(mesh, world_rank_count());
+  const int rank = petsc::world_rank();
+  const MeshPartition partition = partition_mesh(mesh, petsc::world_rank_count());
   Assembler<2> assembler(
       QuadratureMesh<2>(mesh, boundary, assembly_options.pieces, partition, rank),
       assembly_options);
@@ -87,15 +75,13 @@ LevelResult solve_level_distributed(const PolytopicMesh<2>& mesh,
   const ErrorNorms errors = compute_error_norms(assembler.quadrature_mesh(), coefficients,
                                                 std::span<const double>(solution), exact, gradient,
                                                 error_norm_options(assembler.options()));
-  double squares[2] = {errors.l2 * errors.l2, errors.dg * errors.dg}, sums[2] = {0, 0};
-  MPI_Allreduce(squares, sums, 2, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
   LevelResult result;
   result.elements = mesh.element_count();
   result.dofs = rows.global_dof_count();
   for (Index e = 0; e < mesh.element_count(); ++e)
     result.h = std::max(result.h, mesh.element_diameter(e));
-  result.l2_error = std::sqrt(sums[0]);
-  result.dg_error = std::sqrt(sums[1]);
+  result.l2_error = std::sqrt(petsc::sum_over_ranks(errors.l2 * errors.l2));
+  result.dg_error = std::sqrt(petsc::sum_over_ranks(errors.dg * errors.dg));
   result.iterations = solve.iterations;
   return result;
 }
@@ -111,7 +97,7 @@ LevelResult solve_level(const std::shared_ptr<const SimplexMesh<2>>& fine, doubl
   const Agglomeration parts = agglomerate_by_cell_count(*fine, cells_per_element);
   const PolytopicMesh<2> mesh(fine, parts.element_of_cell, p);
   const BoundaryConditions boundary = conditions ? *conditions : Problem::boundary_conditions();
-  if (world_rank_count() > 1) {
+  if (petsc::world_rank_count() > 1) {
     require(vtu_path.empty(),
             "solve_level: VTU output under mpiexec (one .vtu per rank and a "
             ".pvtu) is not written yet; run without --vtk, or on one rank");

@@ -2,6 +2,8 @@
 // The solver the example programs and benchmarks fall back to when the command line picks none.
 #include <petscsys.h>
 
+#include "polydg/petsc/world.hpp"
+
 namespace polydg::examples {
 
 /// The examples' default solver: LU (-ksp_type preonly -pc_type lu) when the options database
@@ -16,9 +18,7 @@ inline void default_to_direct_solver_unless_chosen() {
   PetscOptionsHasName(nullptr, nullptr, "-ksp_type", &ksp_given);
   PetscOptionsHasName(nullptr, nullptr, "-pc_type", &pc_given);
   if (ksp_given || pc_given) return;
-  int ranks = 1;
-  MPI_Comm_size(PETSC_COMM_WORLD, &ranks);
-  if (ranks > 1) {
+  if (petsc::world_rank_count() > 1) {
     PetscOptionsSetValue(nullptr, "-pc_type", "bjacobi");
     PetscOptionsSetValue(nullptr, "-sub_pc_type", "lu");
     return;

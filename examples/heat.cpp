@@ -48,6 +48,7 @@
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
 #include "polydg/petsc/session.hpp"
+#include "polydg/petsc/world.hpp"
 #include "polydg/spacetime/slab_errors.hpp"
 #include "polydg/spacetime/slab_solver.hpp"
 #include "polydg/spacetime/slab_trace.hpp"
@@ -251,19 +252,6 @@ void print(const char* format, Arguments... arguments) {
   if (printing_rank) std::printf(format, arguments...);
 }
 
-/// The sum over the ranks of PETSC_COMM_WORLD (the value itself on one rank).
-double sum_over_ranks(double value) {
-  double sum = 0;
-  MPI_Allreduce(&value, &sum, 1, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
-  return sum;
-}
-
-int world_rank_count() {
-  int size = 1;
-  MPI_Comm_size(PETSC_COMM_WORLD, &size);
-  return size;
-}
-
 /// The last step's matrix and rhs into `path`, PETSc's binary format (--save-system).
 template <class Solver>
 void save_system(const std::string& path, const Solver& solver) {
@@ -289,7 +277,7 @@ int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, Solver& sol
   // The unknowns of the whole slab: on several ranks the sum of each rank's own.
   double owned = double(solver.pattern().dof_count());
   if constexpr (requires { solver.owned_dofs(); }) owned = double(solver.owned_dofs());
-  const long long dofs = (long long)sum_over_ranks(owned);
+  const long long dofs = (long long)polydg::petsc::sum_over_ranks(owned);
   print(
       "%s: %d polygons (%d triangles), %s_%d on slabs: %lld DoFs per slab, assembly on the %s, "
       "set-up %.2f s\n",
@@ -312,8 +300,8 @@ int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, Solver& sol
     polydg::SlabErrors errors =
         polydg::compute_slab_errors(solver.assembler().quadrature_mesh(), solver.pattern(),
                                     solver.solution(), typename Problem::Solution{});
-    errors.slab_l2_squared = sum_over_ranks(errors.slab_l2_squared);
-    errors.top_l2_squared = sum_over_ranks(errors.top_l2_squared);
+    errors.slab_l2_squared = polydg::petsc::sum_over_ranks(errors.slab_l2_squared);
+    errors.top_l2_squared = polydg::petsc::sum_over_ranks(errors.top_l2_squared);
     l2l2_squared += errors.slab_l2_squared;
     top_squared = errors.top_l2_squared;
     print("%5d %9.4f %11.4f %9.4f %6d %10s %12.4e\n", n, step.t_end, step.assembly_seconds,
@@ -380,10 +368,11 @@ int run(const Options& o, const std::shared_ptr<const polydg::SimplexMesh<2>>& f
   using Initial = InitialValue<typename Problem::Solution>;
   // Several ranks: each marches its part of the slab (one GPU each where there are GPUs);
   // no VTK or saved system yet.
-  polydg::require(world_rank_count() == 1 || (o.vtk_directory.empty() && o.system_path.empty()),
-                  "under mpiexec (", world_rank_count(),
-                  " ranks) heat writes no VTK or saved "
-                  "system yet: drop --vtk and --save-system, or run on one rank");
+  polydg::require(
+      polydg::petsc::world_rank_count() == 1 || (o.vtk_directory.empty() && o.system_path.empty()),
+      "under mpiexec (", polydg::petsc::world_rank_count(),
+      " ranks) heat writes no VTK or saved "
+      "system yet: drop --vtk and --save-system, or run on one rank");
   const bool gpu =
       o.backend == "gpu" || (o.backend == "auto" && polydg::device::device_count() > 0);
 #if POLYDG_CUDA
@@ -413,9 +402,7 @@ int main(int argc, char** argv) {
     polydg::petsc::Session session(argc, argv);
     const Options o = parse_options(argc, argv);
     polydg::examples::default_to_direct_solver_unless_chosen();
-    int rank = 0;
-    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-    printing_rank = rank == 0;
+    printing_rank = polydg::petsc::world_rank() == 0;
     polydg::OscillatingDomain domain;
     domain.cells_per_side = o.cells_per_side;
     domain.wiggles_per_side = std::max(1, std::min(16, o.cells_per_side / 5));

@@ -2,8 +2,8 @@
 // "Distributed assembly"): the paper's Table 2 slab (the oscillating domain, ~3 triangles per
 // polygon, prisms K × I_n, the heat slab problem of heat_slab_problem.hpp) split by
 // partition_mesh into R parts; each rank builds its part's quadrature mesh and a DeviceAssembler
-// on its GPU (device = local rank mod device count), and its rows of an MPIAIJ[CUSPARSE]
-// matrix (AijMatrix(RankBlockPattern)). Seed 004's Table 6 layout per rank count:
+// on its GPU (device = local rank mod device count, petsc::Session), and its rows of an
+// MPIAIJ[CUSPARSE] matrix (AijMatrix(RankBlockPattern)). Seed 004's Table 6 layout per rank count:
 //   index manipulation  the host set-up: partition, the rank's quadrature mesh, pattern,
 //                       device upload (DeviceAssembler construction), max over ranks
 //   quadrature          the first assembly (matrix + rhs), then the values re-assembly
@@ -24,7 +24,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -36,6 +35,7 @@
 #include "cuda_event_timing.hpp"
 #include "heat_slab_problem.hpp"
 #include "polydg/core/command_line.hpp"
+#include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/cuda/device_assembler.cuh"
 #include "polydg/dg/partition_numbering.hpp"
@@ -49,6 +49,7 @@
 #include "polydg/petsc/placement.hpp"
 #include "polydg/petsc/session.hpp"
 #include "polydg/petsc/shell_matrix.hpp"
+#include "polydg/petsc/world.hpp"
 #include "polydg/spacetime/slab_assembly_options.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
 #include "polydg/sparse/dense_block_matrix.hpp"
@@ -62,18 +63,6 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-double max_over_ranks(double value) {
-  double result = 0;
-  MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD);
-  return result;
-}
-
-double sum_over_ranks(double value) {
-  double result = 0;
-  MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
-  return result;
-}
-
 /// Seconds from a barrier until the slowest rank has finished `work` on its device.
 template <class Work>
 double timed_on_all_ranks(Work&& work) {
@@ -81,7 +70,7 @@ double timed_on_all_ranks(Work&& work) {
   const auto start = Clock::now();
   work();
   POLYDG_CUDA_CHECK(cudaDeviceSynchronize());
-  return max_over_ranks(seconds_since(start));
+  return polydg::petsc::max_over_ranks(seconds_since(start));
 }
 
 template <class Work>
@@ -90,21 +79,6 @@ double median_on_all_ranks(int repeats, Work&& work) {
   for (int k = 0; k < repeats; ++k) times.push_back(timed_on_all_ranks(work));
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];
-}
-
-/// One GPU per rank on a node: the local rank (Open MPI's, else MPI's shared-memory split).
-int select_device() {
-  int devices = 0;
-  POLYDG_CUDA_CHECK(cudaGetDeviceCount(&devices));
-  polydg::require(devices > 0, "bench_distributed: no CUDA device");
-  int local_rank = 0;
-  if (const char* value = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK"))
-    local_rank = std::atoi(value);
-  else if (const char* value = std::getenv("SLURM_LOCALID"))
-    local_rank = std::atoi(value);
-  const int device = local_rank % devices;
-  POLYDG_CUDA_CHECK(cudaSetDevice(device));
-  return device;
 }
 
 constexpr const char* usage = R"(Usage: bench_distributed [options] [PETSc options]
@@ -150,12 +124,15 @@ int main(int argc, char** argv) {
     std::cerr << "bench_distributed: " << error.what() << "\n";
     return 1;
   }
-  // The device before PETSc starts (PETSc with CUDA picks the same: rank mod devices).
-  const int device = select_device();
+  // The Session makes this rank's GPU current (local rank mod devices; session.hpp).
   polydg::petsc::Session session(argc, argv);
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-  MPI_Comm_size(PETSC_COMM_WORLD, &ranks);
+  const int rank = polydg::petsc::world_rank(), ranks = polydg::petsc::world_rank_count();
+  if (polydg::device::device_count() == 0) {
+    std::cerr << "bench_distributed: no CUDA device\n";
+    return 1;
+  }
+  int device = 0;
+  POLYDG_CUDA_CHECK(cudaGetDevice(&device));
 
   try {
     // Every rank builds the whole fine mesh and slab (as a user's program does today).
@@ -165,7 +142,7 @@ int main(int argc, char** argv) {
     const polydg::Agglomeration parts = polydg::agglomerate_by_cell_count(*fine, 3);
     const polydg::PolytopicMesh<2> mesh(fine, parts.element_of_cell, p);
     const polydg::PolytopicMesh<3> slab = polydg::make_slab_mesh(mesh);
-    const double mesh_s = max_over_ranks(seconds_since(start));
+    const double mesh_s = polydg::petsc::max_over_ranks(seconds_since(start));
 
     // Index manipulation: the partition and this rank's part, up to the device upload.
     const polydg::AssemblyOptions assembly = [] {
@@ -176,14 +153,14 @@ int main(int argc, char** argv) {
     MPI_Barrier(PETSC_COMM_WORLD);
     start = Clock::now();
     const polydg::MeshPartition partition = polydg::partition_mesh(slab, ranks);
-    const double partition_s = max_over_ranks(seconds_since(start));
+    const double partition_s = polydg::petsc::max_over_ranks(seconds_since(start));
     start = Clock::now();
     polydg::DeviceAssembler<3> assembler(
         polydg::QuadratureMesh<3>(slab, polydg::bench::heat_slab_conditions(), assembly.pieces,
                                   partition, rank),
         assembly);
     POLYDG_CUDA_CHECK(cudaDeviceSynchronize());
-    const double setup_s = max_over_ranks(seconds_since(start));
+    const double setup_s = polydg::petsc::max_over_ranks(seconds_since(start));
     const polydg::RankBlockPattern rows = polydg::make_rank_block_pattern(
         assembler.host_pattern(), partition, rank,
         polydg::partition_dof_offsets(slab, partition, assembly.space));
@@ -218,7 +195,7 @@ int main(int argc, char** argv) {
     const polydg::DeviceDenseBlockMatrix<double> device_dense(dense);
     const polydg::petsc::DeviceDenseBlockOperator op(device_dense, host_matrix.shared_pattern());
     polydg::petsc::ShellMatrix shell(op, rows);
-    const double shell_setup_s = max_over_ranks(seconds_since(start));
+    const double shell_setup_s = polydg::petsc::max_over_ranks(seconds_since(start));
     polydg::petsc::Vector y_shell(rows, placement);
     POLYDG_PETSC_CALL(VecSetRandom(x.vec(), nullptr));
     POLYDG_PETSC_CALL(MatMult(aij.mat(), x.vec(), y.vec()));
@@ -235,11 +212,11 @@ int main(int argc, char** argv) {
     const double owned = double(rows.owned_block_rows());
     const double ghosts = double(partition.ghost_count(rank));
     const double halo = double(partition.halo_interface_counts[rank]);
-    const double values = sum_over_ranks(double(rows.owned_value_count()));
-    const double max_owned_dofs = max_over_ranks(double(rows.owned_dof_count()));
-    const double max_ghosts = max_over_ranks(ghosts);
-    const double max_halo = max_over_ranks(halo);
-    const double max_owned = max_over_ranks(owned);
+    const double values = polydg::petsc::sum_over_ranks(double(rows.owned_value_count()));
+    const double max_owned_dofs = polydg::petsc::max_over_ranks(double(rows.owned_dof_count()));
+    const double max_ghosts = polydg::petsc::max_over_ranks(ghosts);
+    const double max_halo = polydg::petsc::max_over_ranks(halo);
+    const double max_owned = polydg::petsc::max_over_ranks(owned);
     const double total_s = setup_s + partition_s + first_s;
 
     if (rank == 0) {

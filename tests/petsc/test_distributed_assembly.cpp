@@ -32,6 +32,7 @@
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
 #include "polydg/petsc/shell_matrix.hpp"
+#include "polydg/petsc/world.hpp"
 #include "polydg/spacetime/slab_assembly_options.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
 #include "polydg/spacetime/space_time_coefficients.hpp"
@@ -45,29 +46,10 @@ BOOST_TEST_GLOBAL_FIXTURE(PetscTestSession);
 
 namespace {
 
-int rank_count() {
-  int size = 0;
-  MPI_Comm_size(PETSC_COMM_WORLD, &size);
-  return size;
-}
-
-int this_rank() {
-  int rank = 0;
-  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-  return rank;
-}
-
-double global_max(double value) {
-  double result = 0;
-  MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD);
-  return result;
-}
-
-double global_sum(double value) {
-  double result = 0;
-  MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
-  return result;
-}
+using petsc::max_over_ranks;
+using petsc::sum_over_ranks;
+using petsc::world_rank;
+using petsc::world_rank_count;
 
 // A perturbed unit square agglomerated into `elements` polygons along a Hilbert curve, with the
 // degrees 1, 2, 3 in turn (hp: blocks of 3, 6 and 10).
@@ -187,8 +169,8 @@ struct RankSystem {
 
 RankSystem rank_system(const PolytopicMesh<2>& mesh) {
   RankSystem s;
-  const int rank = this_rank();
-  s.partition = partition_mesh(mesh, rank_count());
+  const int rank = world_rank();
+  s.partition = partition_mesh(mesh, world_rank_count());
   s.assembler = std::make_unique<Assembler<2>>(
       QuadratureMesh<2>(mesh, mixed_conditions(), QuadraturePieces::simplices, s.partition, rank));
   s.rows =
@@ -221,8 +203,8 @@ void check_rank_rows(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& c
   std::vector<double> whole_rhs = whole_assembler.make_vector();
   whole_assembler.assemble(coefficients, whole_matrix, whole_rhs);
 
-  const int rank = this_rank();
-  const MeshPartition partition = partition_mesh(mesh, rank_count());
+  const int rank = world_rank();
+  const MeshPartition partition = partition_mesh(mesh, world_rank_count());
   Assembler<Dim> assembler(QuadratureMesh<Dim>(mesh, conditions, options.pieces, partition, rank),
                            options);
   const RankBlockPattern rows = make_rank_block_pattern(
@@ -262,11 +244,11 @@ void check_rank_rows(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& c
       rhs_difference = std::max(rhs_difference, std::abs(rhs[pattern.dof_offset(k) + i] -
                                                          whole_rhs[whole.dof_offset(row) + i]));
   }
-  BOOST_TEST(global_sum(double(missing)) == 0);
-  BOOST_TEST(global_max(difference) <= 1e-14 * scale);
-  BOOST_TEST(global_max(rhs_difference) <= 1e-14 * rhs_scale);
+  BOOST_TEST(sum_over_ranks(double(missing)) == 0);
+  BOOST_TEST(max_over_ranks(difference) <= 1e-14 * scale);
+  BOOST_TEST(max_over_ranks(rhs_difference) <= 1e-14 * rhs_scale);
   // The owned rows cover the mesh once.
-  BOOST_TEST(global_sum(double(rows.owned_block_rows())) == double(mesh.element_count()));
+  BOOST_TEST(sum_over_ranks(double(rows.owned_block_rows())) == double(mesh.element_count()));
 }
 
 // The slab problem of the heat demo's kind on prisms K × I_n (space-time coefficients).
@@ -327,7 +309,7 @@ BOOST_AUTO_TEST_CASE(the_mpiaij_matrix_is_the_serial_matrix_renumbered) {
       difference =
           std::max(difference, std::abs(y_owned[pattern.dof_offset(k) + i] -
                                         y_serial[whole.dof_offset(local.mesh_element[k]) + i]));
-  BOOST_TEST(global_max(difference) <= 1e-13 * max_abs(y_serial));
+  BOOST_TEST(max_over_ranks(difference) <= 1e-13 * max_abs(y_serial));
 }
 
 BOOST_AUTO_TEST_CASE(gmres_iterations_solution_and_errors_match_the_serial_solve) {
@@ -364,11 +346,11 @@ BOOST_AUTO_TEST_CASE(gmres_iterations_solution_and_errors_match_the_serial_solve
   petsc::copy_to_vec(std::span<const double>(local.rhs).first(local.rows.owned_dof_count()),
                      b.vec());
   const PetscInt iterations = solve(aij.mat(), b.vec(), u.vec());
-  BOOST_TEST_MESSAGE(iterations << " GMRES iterations on " << rank_count() << " ranks, "
+  BOOST_TEST_MESSAGE(iterations << " GMRES iterations on " << world_rank_count() << " ranks, "
                                 << serial_iterations << " serial");
   BOOST_TEST(std::abs(iterations - serial_iterations) <= 1,
-             iterations << " iterations on " << rank_count() << " ranks, " << serial_iterations
-                        << " serial");
+             iterations << " iterations on " << world_rank_count() << " ranks, "
+                        << serial_iterations << " serial");
 
   std::vector<double> u_local(pattern.dof_count());
   petsc::GhostScatter(local.rows).gather(u.vec(), u_local);
@@ -377,12 +359,12 @@ BOOST_AUTO_TEST_CASE(gmres_iterations_solution_and_errors_match_the_serial_solve
     for (Index i = 0; i < pattern.block_size(k); ++i)
       difference = std::max(difference, std::abs(u_local[pattern.dof_offset(k) + i] -
                                                  u_h[whole.dof_offset(local.mesh_element[k]) + i]));
-  BOOST_TEST(global_max(difference) <= 1e-10 * max_abs(u_h));
+  BOOST_TEST(max_over_ranks(difference) <= 1e-10 * max_abs(u_h));
 
   const ErrorNorms errors =
       compute_error_norms(local.assembler->quadrature_mesh(), adr_coefficients(), u_local, exact,
                           exact_gradient, error_norm_options(local.assembler->options()));
-  const auto total = [](double norm) { return std::sqrt(global_sum(norm * norm)); };
+  const auto total = [](double norm) { return std::sqrt(sum_over_ranks(norm * norm)); };
   BOOST_TEST(total(errors.l2) == serial_errors.l2, boost::test_tools::tolerance(1e-9));
   BOOST_TEST(total(errors.h1_seminorm) == serial_errors.h1_seminorm,
              boost::test_tools::tolerance(1e-9));
@@ -404,7 +386,7 @@ BOOST_AUTO_TEST_CASE(the_distributed_shell_is_the_mpiaij_matrix) {
   petsc::Vector x(local.rows), z(local.rows), y_aij(local.rows), y_shell(local.rows);
   std::vector<double> values(std::size_t(local.rows.owned_dof_count()));
   for (std::size_t i = 0; i < values.size(); ++i)
-    values[i] = std::sin(0.1 * double(i + 1) * double(this_rank() + 2));
+    values[i] = std::sin(0.1 * double(i + 1) * double(world_rank() + 2));
   petsc::copy_to_vec(values, x.vec());
   for (double& v : values) v = std::cos(3 * v);
   petsc::copy_to_vec(values, z.vec());
@@ -461,10 +443,10 @@ BOOST_AUTO_TEST_CASE(more_ranks_than_elements_is_a_clear_error_on_every_rank) {
   // A mesh of 2 elements: with 3 ranks, every rank refuses the partition itself (no rank waits
   // for another: nothing collective has started).
   const PolytopicMesh<2> mesh = hp_square_mesh(4, 2);
-  if (rank_count() <= mesh.element_count()) {
-    BOOST_TEST(partition_mesh(mesh, rank_count()).part_count == rank_count());
+  if (world_rank_count() <= mesh.element_count()) {
+    BOOST_TEST(partition_mesh(mesh, world_rank_count()).part_count == world_rank_count());
     return;
   }
-  BOOST_TEST(error_names([&] { partition_mesh(mesh, rank_count()); },
-                         {std::to_string(rank_count()) + " parts", "only 2"}));
+  BOOST_TEST(error_names([&] { partition_mesh(mesh, world_rank_count()); },
+                         {std::to_string(world_rank_count()) + " parts", "only 2"}));
 }

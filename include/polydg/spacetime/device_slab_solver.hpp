@@ -52,6 +52,7 @@
 #include "polydg/petsc/linear_solver.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
 #include "polydg/petsc/shell_matrix.hpp"
+#include "polydg/petsc/world.hpp"
 #include "polydg/spacetime/device_slab_level_operators.hpp"
 #include "polydg/spacetime/previous_slab_values.hpp"
 #include "polydg/spacetime/slab_march.hpp"
@@ -84,9 +85,9 @@ class DeviceSlabSolver {
         options_(options),
         slab_(options.degree > 0 ? make_slab_mesh(spatial, options.degree)
                                  : make_slab_mesh(spatial)),
-        partition_(slab_rank_count() > 1
-                       ? std::optional<MeshPartition>(partition_mesh(slab_, slab_rank_count()))
-                       : std::nullopt),
+        partition_(petsc::world_rank_count() > 1 ? std::optional<MeshPartition>(partition_mesh(
+                                                       slab_, petsc::world_rank_count()))
+                                                 : std::nullopt),
         assembler_(slab_quadrature_mesh(slab_, slab_boundary_conditions(spatial_conditions),
                                         options.assembly, partition_),
                    options.assembly, device_options),
@@ -101,7 +102,7 @@ class DeviceSlabSolver {
         b_(rows_, placement_, options.solver.options_prefix),
         x_(rows_, placement_, options.solver.options_prefix) {
     require(!partition_ || options.products == SlabProducts::aij,
-            "DeviceSlabSolver: SlabProducts::dense_blocks on ", slab_rank_count(),
+            "DeviceSlabSolver: SlabProducts::dense_blocks on ", petsc::world_rank_count(),
             " ranks is not supported yet (use SlabProducts::aij, or one rank)");
     // The dense blocks' layout from the pattern (zero values until the first step's assembly).
     if (options.products == SlabProducts::dense_blocks)

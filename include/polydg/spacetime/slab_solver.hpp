@@ -45,6 +45,7 @@
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
 #include "polydg/petsc/shell_matrix.hpp"
+#include "polydg/petsc/world.hpp"
 #include "polydg/spacetime/slab_assembly_options.hpp"
 #include "polydg/spacetime/slab_level_operators.hpp"
 #include "polydg/spacetime/slab_march.hpp"
@@ -160,22 +161,13 @@ inline void make_slab_linear_solver(std::optional<petsc::LinearSolver>& solver, 
   solver.emplace(matrix, preconditioner_matrix, options);
 }
 
-/// The ranks of PETSC_COMM_WORLD.
-inline int slab_rank_count() {
-  int size = 1;
-  MPI_Comm_size(PETSC_COMM_WORLD, &size);
-  return size;
-}
-
 /// The quadrature mesh of a slab solver: the whole slab, or this rank's part of `partition`.
 inline QuadratureMesh<3> slab_quadrature_mesh(const PolytopicMesh<3>& slab,
                                               const BoundaryConditions& conditions,
                                               const AssemblyOptions& options,
                                               const std::optional<MeshPartition>& partition) {
   if (!partition) return QuadratureMesh<3>(slab, conditions, options.pieces);
-  int rank = 0;
-  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-  return QuadratureMesh<3>(slab, conditions, options.pieces, *partition, rank);
+  return QuadratureMesh<3>(slab, conditions, options.pieces, *partition, petsc::world_rank());
 }
 
 /// A slab solver's rows in the global system (`pattern` = *shared): this rank's of
@@ -191,9 +183,7 @@ inline RankBlockPattern slab_rank_rows(const BlockPattern& pattern,
     return RankBlockPattern(std::move(shared), pattern.block_row_count(), std::move(first),
                             pattern.dof_count());
   }
-  int rank = 0;
-  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-  return make_rank_block_pattern(std::move(shared), *partition, rank,
+  return make_rank_block_pattern(std::move(shared), *partition, petsc::world_rank(),
                                  partition_dof_offsets(slab, *partition, options.space));
 }
 
@@ -206,9 +196,9 @@ class SlabSolver {
         options_(options),
         slab_(options.degree > 0 ? make_slab_mesh(spatial, options.degree)
                                  : make_slab_mesh(spatial)),
-        partition_(slab_rank_count() > 1
-                       ? std::optional<MeshPartition>(partition_mesh(slab_, slab_rank_count()))
-                       : std::nullopt),
+        partition_(petsc::world_rank_count() > 1 ? std::optional<MeshPartition>(partition_mesh(
+                                                       slab_, petsc::world_rank_count()))
+                                                 : std::nullopt),
         assembler_(slab_quadrature_mesh(slab_, slab_boundary_conditions(spatial_conditions),
                                         options.assembly, partition_),
                    options.assembly),
@@ -222,7 +212,7 @@ class SlabSolver {
         b_(rows_, petsc::Placement::host, options.solver.options_prefix),
         x_(rows_, petsc::Placement::host, options.solver.options_prefix) {
     require(!partition_ || options.products == SlabProducts::aij,
-            "SlabSolver: SlabProducts::dense_blocks on ", slab_rank_count(),
+            "SlabSolver: SlabProducts::dense_blocks on ", petsc::world_rank_count(),
             " ranks is not supported yet (use SlabProducts::aij, or one rank)");
     if (options.products == SlabProducts::dense_blocks)
       shell_.emplace(matrix_, options.solver.options_prefix);
