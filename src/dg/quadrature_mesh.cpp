@@ -19,7 +19,7 @@ namespace {
 
 // A permutation of 0..n−1 grouped by key (stable, so ascending within a group) and the group
 // offsets: offsets[k] .. offsets[k + 1] are the items with key k.
-void group_by_key(const std::vector<int>& keys, int max_key, std::vector<Index>& order,
+void group_by_key(std::span<const int> keys, int max_key, std::vector<Index>& order,
                   std::vector<Index>& offsets) {
   offsets.assign(std::size_t(max_key) + 2, 0);
   for (int key : keys) ++offsets[key + 1];
@@ -301,9 +301,8 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
   const int max_p =
       elements == 0 ? 0 : *std::max_element(element_degrees.begin(), element_degrees.end());
   // Only owned elements are integrated over: the degree groups list them alone.
-  group_by_key(
-      std::vector<int>(element_degrees.begin(), element_degrees.begin() + owned_element_count),
-      max_p, elements_by_degree, degree_offsets);
+  group_by_key(std::span<const int>(element_degrees).first(std::size_t(owned_element_count)), max_p,
+               elements_by_degree, degree_offsets);
 
   // The pieces of mesh interface i seen from mesh element `first` (normals out of it, the
   // |K_F| of its side first). With prisms, the two triangles of a lateral rectangle (the
