@@ -21,10 +21,10 @@
 // about 8 · resolution² triangles (347: 963,272, docs/theory.md's finest reference mesh). It
 // reports the march's wall-clock seconds (every kernel and wait of the steps, the set-up left
 // out) against the target of 30 s on an H200, and the smallest density and pressure at the
-// vertices. The loop is TimeStepper::advance's, a step at a time (DeviceTimeStepper::step after
-// DeviceExplicitTriangleDG::stable_time_step: the kernels advance launches with a limiter) so
-// that --max-seconds S can stop a march that has run S seconds or is projected to need more;
-// it is then reported as not finished.
+// vertices. The march is DeviceTimeStepper::advance with the fused limiter passed as it is (one
+// wait per step, the wave speed reduced in the last stage's limiter kernel), whose observer
+// stops a march that has run --max-seconds S seconds or is projected to need more; it is then
+// reported as not finished.
 //
 // Work model (per element and step; the "floor" columns; estimates, see work_per_element_step):
 // m variables, N = (p+1)(p+2)/2 modes, Q = p + 1 edge points, V volume points (the degree-2p
@@ -359,13 +359,14 @@ int run_double_mach(const Options& options, int argc, char** argv, const std::st
   DeviceExplicitTriangleDG device_dg(dg);
   const DeviceBarthJespersenLimiter device_limiter(device_dg, limiter);
   const DevicePositivityFix device_positivity(device_dg, positivity);
-  // Both in one kernel (device_stage_limiters.cuh): the same results, one pass over u.
+  // Both in one kernel (device_stage_limiters.cuh): the same results, one pass over u. Passed
+  // to the stepper as it is, not wrapped: the stepper then waits once per step, not per stage,
+  // and the last stage's limiter kernel reduces the next wave speed.
   const DeviceLimiterAndPositivityFix device_limit(device_limiter, device_positivity);
-  const auto limit = [&](device::DeviceBuffer<double>& v) { device_limit(v); };
   auto u =
       device_dg.upload(dg.project([&](const Point<2>& x) { return problem.initial_state(x); }));
-  limit(u);  // the projected shock overshoots (examples/euler.cpp)
-  DeviceTimeStepper stepper(device_dg, TimeScheme::ssp_rk2, limit);
+  device_limit(u);  // the projected shock overshoots (examples/euler.cpp)
+  DeviceTimeStepper stepper(device_dg, TimeScheme::ssp_rk2, device_limit);
   const auto boundary = double_mach_reflection_boundary(problem);
   POLYDG_CUDA_CHECK(cudaDeviceSynchronize());
   const double setup_seconds = seconds_since(setup_start);
@@ -376,38 +377,35 @@ int run_double_mach(const Options& options, int argc, char** argv, const std::st
       dg.coefficient_count(), setup_seconds);
   std::fflush(stdout);
 
-  // TimeStepper::advance's loop, a step at a time (the file comment).
+  // DeviceTimeStepper::advance, its observer watching the wall clock (the file comment).
   std::string stopped, failure;
   long steps = 0;
   double t = 0;
   const auto start = Clock::now();
   double first_step_end = 0;  // the first step loads the kernels: left out of the projection
+  const auto watch = [&](const StepReport& report) {
+    steps = report.step;
+    t = report.time;
+    const double now = seconds_since(start);
+    if (steps == 1) first_step_end = now;
+    if (t >= end || options.max_seconds <= 0) return true;
+    // Ten steps: enough for a steady seconds-per-step after the first.
+    const double projected =
+        steps > 10 ? now + (end - t) / report.step_size * (now - first_step_end) / double(steps - 1)
+                   : 0.0;
+    if (now <= options.max_seconds && projected <= options.max_seconds) return true;
+    char why[160];
+    if (now > options.max_seconds)
+      std::snprintf(why, sizeof why, "stopped at step %ld, t = %.4f, after %.1f s > %s %.1f", steps,
+                    t, now, "--max-seconds", options.max_seconds);
+    else
+      std::snprintf(why, sizeof why, "stopped at step %ld, t = %.4f: projected %.1f s > %s %.1f",
+                    steps, t, projected, "--max-seconds", options.max_seconds);
+    stopped = why;
+    return false;
+  };
   try {
-    while (t < end) {
-      double dt = device_dg.stable_time_step(u, t, options.cfl);  // waits for the device
-      if (t + 1.0000001 * dt >= end) dt = end - t;
-      stepper.step(u, t, dt, boundary);
-      t = t + dt >= end ? end : t + dt;
-      ++steps;
-      const double now = seconds_since(start);
-      if (steps == 1) first_step_end = now;
-      if (t >= end || options.max_seconds <= 0) continue;
-      // Ten steps: enough for a steady seconds-per-step after the first.
-      const double projected =
-          steps > 10 ? now + (end - t) / dt * (now - first_step_end) / double(steps - 1) : 0.0;
-      if (now > options.max_seconds || projected > options.max_seconds) {
-        char why[160];
-        if (now > options.max_seconds)
-          std::snprintf(why, sizeof why, "stopped at step %ld, t = %.4f, after %.1f s > %s %.1f",
-                        steps, t, now, "--max-seconds", options.max_seconds);
-        else
-          std::snprintf(why, sizeof why,
-                        "stopped at step %ld, t = %.4f: projected %.1f s > %s %.1f", steps, t,
-                        projected, "--max-seconds", options.max_seconds);
-        stopped = why;
-        break;
-      }
-    }
+    stepper.advance(u, 0.0, end, boundary, options.cfl, watch);
   } catch (const Error& error) {
     failure = error.what();
   }

@@ -37,6 +37,7 @@
 #include "max_relative_difference.hpp"
 #include "polydg/cuda/device_explicit_dg.cuh"
 #include "polydg/cuda/device_stage_limiters.cuh"
+#include "polydg/detail/core/cuda_check.cuh"
 #include "polydg/hyperbolic/double_mach_reflection.hpp"
 #include "polydg/hyperbolic/euler.hpp"
 #include "polydg/hyperbolic/explicit_dg.hpp"
@@ -247,6 +248,25 @@ BOOST_AUTO_TEST_CASE(limited_double_mach_reflection_matches_the_cpu) {
   const TimeSteppingStatistics gpu = DeviceTimeStepper(device_dg, TimeScheme::ssp_rk2, device_limit)
                                          .advance(device_u, 0.0, t_end, boundary, cfl);
   const std::vector<double> result = device_dg.download(device_u);
+  // The fused limiter passed as it is (DeviceDeferredStageLimiter): no wait per stage, the
+  // next wave speed in its kernel; the same bits as the limiter called as a function.
+  auto deferred_u = device_dg.upload(initial);
+  const TimeSteppingStatistics deferred =
+      DeviceTimeStepper(device_dg, TimeScheme::ssp_rk2, device_both)
+          .advance(deferred_u, 0.0, t_end, boundary, cfl);
+  BOOST_TEST(deferred.steps == gpu.steps);
+  BOOST_TEST(testing::same_bits(device_dg.download(deferred_u), result));
+  // The limiter alone, both ways, a few steps: the same bits.
+  {
+    const auto limiter_only = [&](device::DeviceBuffer<double>& v) { device_limiter(v); };
+    auto called = device_dg.upload(initial), passed = device_dg.upload(initial);
+    const double t_few = 10 * dg.stable_time_step(initial, 0.0, cfl);
+    DeviceTimeStepper(device_dg, TimeScheme::ssp_rk2, limiter_only)
+        .advance(called, 0.0, t_few, boundary, cfl);
+    DeviceTimeStepper(device_dg, TimeScheme::ssp_rk2, device_limiter)
+        .advance(passed, 0.0, t_few, boundary, cfl);
+    BOOST_TEST(testing::same_bits(device_dg.download(passed), device_dg.download(called)));
+  }
   const double difference = max_relative_difference(result, u);
   std::cout << "double Mach reflection, limited SSP-RK2: " << gpu.steps << " steps (CPU "
             << cpu.steps << "), max relative difference " << difference << std::endl;
@@ -270,6 +290,33 @@ BOOST_AUTO_TEST_CASE(limited_double_mach_reflection_matches_the_cpu) {
   const std::string gpu_message = error_message([&] { device_positivity(device_u); });
   BOOST_TEST(testing::contains(gpu_message, "element 7 "), gpu_message);
   BOOST_TEST(gpu_message == cpu_message);
+  // The same, deferred: launch records, check throws it once and clears it.
+  device_dg.upload(bad, device_u);
+  device_positivity.launch(device_u, {});
+  device_positivity.launch(device_u, {});  // a later call keeps the first failure's record
+  POLYDG_CUDA_CHECK(cudaDeviceSynchronize());
+  BOOST_TEST(error_message([&] { device_positivity.check(); }) == cpu_message);
+  BOOST_CHECK_NO_THROW(device_positivity.check());
+
+  // A step from the bad state: its first stage's fluxes are not finite, so the stage limiter
+  // fails there. The deferred stepper reports it after the step, naming the element the CPU
+  // stepper names when it throws at that stage (the means' printed NaNs may differ in sign).
+  const auto before_density = [](const std::string& message) {
+    return message.substr(0, message.find(" has density"));
+  };
+  std::vector<double> cpu_bad = bad;
+  const double dt = dg.stable_time_step(projected, 0.0, cfl);
+  const std::string cpu_step_message = error_message(
+      [&] { TimeStepper(dg, TimeScheme::ssp_rk2, limit).step(cpu_bad, 0.0, dt, boundary); });
+  device_dg.upload(bad, device_u);
+  DeviceTimeStepper deferred_stepper(device_dg, TimeScheme::ssp_rk2, device_both);
+  const std::string gpu_step_message =
+      error_message([&] { deferred_stepper.step(device_u, 0.0, dt, boundary); });
+  BOOST_TEST(testing::contains(cpu_step_message, "PositivityFix"), cpu_step_message);
+  BOOST_TEST(before_density(gpu_step_message) == before_density(cpu_step_message));
+  // And then on: the object is clear again.
+  device_dg.upload(initial, device_u);
+  BOOST_CHECK_NO_THROW(deferred_stepper.step(device_u, 0.0, dt, boundary));
 }
 
 // (c') The fused stage limiter (DeviceLimiterAndPositivityFix) on Euler data with a jump and

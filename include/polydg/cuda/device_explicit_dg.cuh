@@ -32,9 +32,10 @@
 /// Synchronisation: everything runs on the default stream. max_wave_speed, stable_time_step and
 /// advance wait for the device — advance once per step, for 16 bytes (the wave speed and the
 /// first non-physical point): the host needs Δt to land on t_end and must report a non-physical
-/// state before the next step, as the CPU does (a stage limiter may wait more often:
-/// DevicePositivityFix does once per stage). residual, step and make_vector do not wait;
-/// upload and download copy as DeviceBuffer does (the host data is free when they return).
+/// state before the next step, as the CPU does (a stage limiter called as a function may wait
+/// more often: DevicePositivityFix does once per call; passed as it is, it does not). residual,
+/// step and make_vector do not wait; upload and download copy as DeviceBuffer does (the host data
+/// is free when they return).
 ///
 /// Checks (polydg::Error): vector sizes; a non-positive CFL number; a state that is not physical
 /// (Law::is_physical) at a volume quadrature point, in max_wave_speed, stable_time_step and
@@ -46,6 +47,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -93,6 +95,31 @@ struct NoDeviceStageLimiter {
 template <class Limiter>
 concept DeviceStageLimiter = requires(Limiter& limiter, device::DeviceBuffer<double>& v) {
   limiter(v);
+};
+
+/// A stage limiter that DeviceTimeStepper can run without waiting for the device:
+/// launch(v, partials) limits v in place, asynchronously, and with partials.speed also reduces
+/// the wave speed of the limited v per block in the same kernel (returning the block count);
+/// check(), called after the stepper has waited for the device, throws what the launches since
+/// the last check found (DevicePositivityFix in polydg/cuda/device_stage_limiters.cuh).
+template <class Limiter>
+concept DeviceDeferredStageLimiter = DeviceStageLimiter<Limiter> &&
+    requires(const Limiter& limiter, device::DeviceBuffer<double>& v,
+             const detail::WaveSpeedPartials& partials) {
+  { limiter.launch(v, partials) } -> std::same_as<int>;
+  limiter.check();
+};
+
+/// What DeviceTimeStepper::advance reports after each step to its observer.
+struct StepReport {
+  long step = 0;    ///< steps taken so far in this call, this one included
+  double time = 0;  ///< the time reached
+  double step_size = 0;
+};
+
+/// The default observer of DeviceTimeStepper::advance: go on to the end.
+struct ToTheEnd {
+  bool operator()(const StepReport&) const { return true; }
 };
 
 template <ConservationLaw Law, DeviceStageLimiter Limiter = NoDeviceStageLimiter>
@@ -493,8 +520,11 @@ class DeviceExplicitTriangleDG {
 /// launch the same kernels with the same arguments, bit for bit, as before the hook existed.
 /// With one, the stage updates stay fused into the element kernel where they are (the limiter
 /// acts on what the stage writes), but the next step's wave speed is not: it must be that of
-/// the limited coefficients, so advance reduces it in a kernel of its own after the last
-/// limiter call. The data given to step / advance is not limited first (TimeStepper's rule).
+/// the limited coefficients, so advance reduces it after the last limiter call — in the
+/// limiter's own kernel for a DeviceDeferredStageLimiter (the device limiters passed as they
+/// are), else in a kernel of its own. A deferred limiter also does not wait per stage: advance
+/// has it report (check) after its one wait per step, step at its end. The data given to
+/// step / advance is not limited first (TimeStepper's rule).
 template <ConservationLaw Law, DeviceStageLimiter Limiter>
 class DeviceTimeStepper {
  public:
@@ -510,21 +540,28 @@ class DeviceTimeStepper {
   const Limiter& stage_limiter() const { return limiter_; }
 
   /// One step of size dt from (u, t), in place; the stage limiter is applied to each stage and
-  /// to the new u. Does not wait for the device (a limiter may: the positivity fix does).
+  /// to the new u. Does not wait for the device, but for a limiter that does (a positivity fix
+  /// called as a function), or once at the end to have a DeviceDeferredStageLimiter report.
   template <BoundaryCondition<Law> Boundary>
   void step(Vector& u, double t, double dt, const Boundary& boundary) {
     dg_.require_size(u.size(), "step");
     take_step(u, t, dt, boundary, std::nullopt);
+    if constexpr (defers) {
+      POLYDG_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+      limiter_.check();
+    }
   }
 
   /// Steps from t_start to t_end with the CFL step of number `cfl`, as TimeStepper::advance
   /// (the same Δt, the last step shortened to land on t_end). Each step but the last also
   /// reduces the next step's wave speed and checks the new state (the file comment); waits for
-  /// the device once per step. Throws polydg::Error for t_end < t_start, a non-positive cfl or
-  /// a state that is not physical, and as the stage limiter throws.
-  template <BoundaryCondition<Law> Boundary>
+  /// the device once per step. After each step, observer(StepReport) → bool may stop the march
+  /// early by returning false (progress lines, a wall-clock limit; the statistics say where it
+  /// stopped). Throws polydg::Error for t_end < t_start, a non-positive cfl or a state that is
+  /// not physical, and as the stage limiter throws.
+  template <BoundaryCondition<Law> Boundary, class Observer = ToTheEnd>
   TimeSteppingStatistics advance(Vector& u, double t_start, double t_end, const Boundary& boundary,
-                                 double cfl) {
+                                 double cfl, Observer&& observer = {}) {
     require(t_end >= t_start, "DeviceTimeStepper::advance: t_end = ", t_end,
             " < t_start = ", t_start);
     dg_.require_size(u.size(), "advance");
@@ -542,15 +579,21 @@ class DeviceTimeStepper {
       const int blocks =
           take_step(u, t, dt, boundary, last ? std::nullopt : std::optional<double>(next));
       if (!last) {
-        const detail::WaveSpeedResult result = dg_.finish_wave_speed(blocks);
+        const detail::WaveSpeedResult result = dg_.finish_wave_speed(blocks);  // waits
+        // The limiter's error first: the CPU's limiter throws before its next wave speed.
+        if constexpr (defers) limiter_.check();
         if (result.bad_point != detail::no_bad_point)
           dg_.report_non_physical(u.data(), next, result.bad_point);
         speed = result.speed;
+      } else if constexpr (defers) {
+        POLYDG_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+        limiter_.check();
       }
       t = next;
       ++stats.steps;
       stats.smallest_step = std::min(stats.smallest_step, dt);
       stats.largest_step = std::max(stats.largest_step, dt);
+      if (!observer(StepReport{stats.steps, t, dt})) break;
     }
     stats.final_time = t;
     return stats;
@@ -558,9 +601,13 @@ class DeviceTimeStepper {
 
  private:
   static constexpr bool limits = !std::is_same_v<Limiter, NoDeviceStageLimiter>;
+  static constexpr bool defers = DeviceDeferredStageLimiter<Limiter>;
 
   void limit(Vector& v) {
-    if constexpr (limits) std::invoke(limiter_, v);
+    if constexpr (defers)
+      limiter_.launch(v, detail::WaveSpeedPartials{});
+    else if constexpr (limits)
+      std::invoke(limiter_, v);
   }
 
   /// One step; with next_time, also the new coefficients' wave speed at next_time, reduced per
@@ -598,7 +645,10 @@ class DeviceTimeStepper {
         next_time && !limits ? dg_.partials(*next_time) : detail::WaveSpeedPartials{};
     // After the last stage: the new u limited and its wave speed reduced (with a limiter).
     const auto finish = [&](int blocks) {
-      if constexpr (limits) {
+      if constexpr (defers) {
+        return limiter_.launch(u,
+                               next_time ? dg_.partials(*next_time) : detail::WaveSpeedPartials{});
+      } else if constexpr (limits) {
         limit(u);
         return next_time ? dg_.launch_wave_speed(u.data(), *next_time) : 0;
       } else {
@@ -643,8 +693,16 @@ class DeviceTimeStepper {
 
   DeviceExplicitTriangleDG<Law>& dg_;
   TimeScheme scheme_;
-  Limiter limiter_;
+  Limiter limiter_;  // a reference where the limiter cannot be copied (the deduction guide)
   Vector stage_, sum_;
 };
+
+/// A limiter given as an lvalue is kept by value where it can be copied (lambdas,
+/// DeviceLimiterAndPositivityFix), by reference where not (DeviceBarthJespersenLimiter and
+/// DevicePositivityFix own device memory): then it must outlive the stepper.
+template <ConservationLaw Law, class Limiter>
+DeviceTimeStepper(DeviceExplicitTriangleDG<Law>&, TimeScheme, Limiter&)
+    -> DeviceTimeStepper<Law, std::conditional_t<std::is_copy_constructible_v<Limiter>,
+                                                 std::remove_const_t<Limiter>, Limiter&>>;
 
 }  // namespace polydg::hyperbolic

@@ -41,9 +41,12 @@
 ///
 /// The CPU objects are the set-up: their point tables (the limiter's points, the basis at the
 /// fix's check points) and ε are uploaded once; the CPU objects and their solver may go afterwards,
-/// the DeviceExplicitTriangleDG must outlive these. The limiter launches and returns; the
-/// positivity fix (alone or fused) waits for the device (8 bytes back) so that it can throw, as
-/// the CPU's does, before the next stage runs on an inadmissible state.
+/// the DeviceExplicitTriangleDG must outlive these. The limiter launches and returns. Called as
+/// functions, the positivity fix (alone or fused) waits for the device so that it can throw, as
+/// the CPU's does, before the next stage runs on an inadmissible state; handed to
+/// DeviceTimeStepper as they are, all three launch without waiting, the fix records its first
+/// failure and the stepper has it thrown after the wait it makes once per step anyway, and the
+/// last stage's kernel also reduces the next step's wave speed (launch, check).
 #include <cuda_runtime.h>
 
 #include <climits>
@@ -94,26 +97,82 @@ __device__ void limit_element(const ResidualView& g, const Law& law, const doubl
 /// One thread per element: limit_element on element c. N > 0 (the basis size, p ≤
 /// largest_local_modes_degree): its modes in registers (LocalElementModes: one load, one store
 /// of the variables that changed); N = 0: in place (ElementModes, any basis size; every mode read
-/// from and written to u at each use, as the CPU does above p = 4). A template (Law) so that
-/// every translation unit may define it: nvcc ignores `inline` on a kernel.
+/// from and written to u at each use, as the CPU does above p = 4). With partials.speed, also
+/// the wave speed of the limited modes at partials.time, reduced per block as
+/// fixed_degree_wave_speed_kernel does (the same sums in the same order), so that a time stepper
+/// needs no pass of its own over the limited coefficients. A template (Law) so that every
+/// translation unit may define it: nvcc ignores `inline` on a kernel.
 template <class Law, int N>
 __global__ void __launch_bounds__(element_block_size)
     device_stage_limiter_kernel(ResidualView g, Law law, const double* linear_values,
                                 int linear_count, const double* check_values, int check_count,
-                                double epsilon, double* u, unsigned long long* first_failed) {
+                                double epsilon, double* u, unsigned long long* first_failed,
+                                WaveSpeedPartials partials) {
+  constexpr int m = Law::variables;
   const std::int64_t c = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (c >= g.elements) return;
-  if constexpr (N > 0) {
-    LocalElementModes<Law::variables, N> modes;
-    modes.load(g, u, Index(c));
-    limit_element(g, law, linear_values, linear_count, check_values, check_count, epsilon, Index(c),
-                  u, first_failed, modes);
-    modes.store_changes(g, u, Index(c));
-  } else {
-    ElementModes modes(g, u, Index(c));
-    limit_element(g, law, linear_values, linear_count, check_values, check_count, epsilon, Index(c),
-                  u, first_failed, modes);
+  double speed = 0;
+  long long bad_point = no_bad_point;
+  if (c < g.elements) {
+    if constexpr (N > 0) {
+      LocalElementModes<m, N> modes;
+      modes.load(g, u, Index(c));
+      limit_element(g, law, linear_values, linear_count, check_values, check_count, epsilon,
+                    Index(c), u, first_failed, modes);
+      modes.store_changes(g, u, Index(c));
+      if (partials.speed)
+        for (int q = 0; q < g.volume_points; ++q) {
+          const double* phi = g.volume_values + std::size_t(q) * N;
+          State<m> uq;
+          POLYDG_UNROLL
+          for (int v = 0; v < m; ++v) {
+            double sum = 0;
+            POLYDG_UNROLL
+            for (int i = 0; i < N; ++i) sum += modes.a[v][i] * phi[i];
+            uq[v] = sum;
+          }
+          accumulate_wave_speed(g, law, uq, Index(c), q, partials.time, speed, bad_point);
+        }
+    } else {
+      ElementModes modes(g, u, Index(c));
+      limit_element(g, law, linear_values, linear_count, check_values, check_count, epsilon,
+                    Index(c), u, first_failed, modes);
+      if (partials.speed)
+        for (int q = 0; q < g.volume_points; ++q)
+          accumulate_wave_speed(g, law, g.volume_state<m>(u, Index(c), q), Index(c), q,
+                                partials.time, speed, bad_point);
+    }
   }
+  // partials.speed is the same for the whole block: all of it reduces, or none.
+  if (partials.speed)
+    reduce_wave_speed_block(speed, bad_point, partials.speed + blockIdx.x,
+                            partials.bad_point + blockIdx.x);
+}
+
+/// What DevicePositivityFix records of the first failure since its last check: the least
+/// element whose mean was not admissible in the first call that found one, and that mean's
+/// modes 0 (no_failed_element: none).
+struct PositivityFailure {
+  unsigned long long element;
+  double mean_modes[4];
+};
+
+/// One thread, after a fix: where *first_failed names an element and nothing is recorded yet,
+/// records it and its modes 0 in u (which no later step of the same call changes) into
+/// *record and its host mirror (pinned memory, which the device writes directly: unified
+/// addressing). A template so that every translation unit may define it.
+template <int M>
+__global__ void record_first_failure_kernel(const unsigned long long* first_failed, const double* u,
+                                            int basis_size, Index elements,
+                                            PositivityFailure* record,
+                                            PositivityFailure* host_record) {
+  const unsigned long long c = *first_failed;
+  if (c == no_failed_element || record->element != no_failed_element) return;
+  PositivityFailure failure;
+  failure.element = c;
+  for (int v = 0; v < M; ++v)
+    failure.mean_modes[v] = u[std::size_t(v) * basis_size * std::size_t(elements) + c];
+  *record = failure;
+  *host_record = failure;
 }
 
 /// Blocks of element_block_size threads for one thread per element.
@@ -122,19 +181,23 @@ inline unsigned element_blocks(Index elements) {
 }
 
 /// device_stage_limiter_kernel for the solver's basis size: registers for p ≤
-/// largest_local_modes_degree (N = 1, 3, 6, 10, 15), in place above.
+/// largest_local_modes_degree (N = 1, 3, 6, 10, 15), in place above. Returns the number of
+/// blocks whose wave-speed partials were written (0 without partials.speed).
 template <class Law>
-void launch_stage_limiter(const ResidualView& g, const Law& law, const double* linear_values,
-                          int linear_count, const double* check_values, int check_count,
-                          double epsilon, double* u, unsigned long long* first_failed) {
+int launch_stage_limiter(const ResidualView& g, const Law& law, const double* linear_values,
+                         int linear_count, const double* check_values, int check_count,
+                         double epsilon, double* u, unsigned long long* first_failed,
+                         const WaveSpeedPartials& partials) {
   const unsigned blocks = element_blocks(g.elements);
   const auto launch = [&](auto size) {
     constexpr int n = decltype(size)::value;
-    device_stage_limiter_kernel<Law, n><<<blocks, element_block_size>>>(
-        g, law, linear_values, linear_count, check_values, check_count, epsilon, u, first_failed);
+    device_stage_limiter_kernel<Law, n>
+        <<<blocks, element_block_size>>>(g, law, linear_values, linear_count, check_values,
+                                         check_count, epsilon, u, first_failed, partials);
   };
   if (!with_local_modes_size(g.basis_size, launch)) launch(std::integral_constant<int, 0>{});
   POLYDG_CUDA_CHECK_LAUNCH("device_stage_limiter_kernel");
+  return partials.speed ? int(blocks) : 0;
 }
 
 }  // namespace detail
@@ -162,13 +225,22 @@ class DeviceBarthJespersenLimiter {
 
   /// Limits u (the solver's coefficient layout) in place; does not wait for the device. Throws
   /// polydg::Error for a wrong size.
-  void operator()(Vector& u) const {
+  void operator()(Vector& u) const { launch(u, {}); }
+
+  /// operator(), and with partials.speed the wave speed of the limited u reduced per block in
+  /// the same kernel (DeviceTimeStepper's DeviceDeferredStageLimiter); returns the number of
+  /// blocks written. Does not wait.
+  int launch(Vector& u, const detail::WaveSpeedPartials& partials) const {
     require(u.size() == dg_.coefficient_count(), "DeviceBarthJespersenLimiter: ", u.size(),
             " coefficients, expected ", dg_.coefficient_count());
-    if (dg_.degree() == 0 || dg_.element_count() == 0) return;  // no slopes, or nothing
-    detail::launch_stage_limiter(dg_.view(), dg_.law(), point_values_.data(), point_count_, nullptr,
-                                 0, 0.0, u.data(), nullptr);
+    // p = 0 has no slopes: the kernel runs for the wave speed only, if asked.
+    if (dg_.element_count() == 0 || (dg_.degree() == 0 && !partials.speed)) return 0;
+    return detail::launch_stage_limiter(dg_.view(), dg_.law(),
+                                        dg_.degree() == 0 ? nullptr : point_values_.data(),
+                                        point_count_, nullptr, 0, 0.0, u.data(), nullptr, partials);
   }
+  /// The limiter reports nothing.
+  void check() const {}
 
   /// The uploaded point table and its point count (for DeviceLimiterAndPositivityFix).
   const double* point_values() const { return point_values_.data(); }
@@ -183,6 +255,14 @@ class DeviceBarthJespersenLimiter {
 };
 
 /// PositivityFix on the device: the same ε, check-point table and loop body (the file comment).
+///
+/// Two ways to run it. operator() fixes, waits and throws at once, as the CPU's does. launch
+/// and check split that for DeviceTimeStepper (DeviceDeferredStageLimiter), which waits for the
+/// device once per step anyway: launch fixes without waiting and records the first failure (the
+/// least element of the first call that found one, and its mean, which later calls cannot
+/// change in the record); check, after the caller has waited for the device, throws for it.
+/// The later stages of that step run on the inadmissible state, which costs nothing but time,
+/// and the error is the one the first failing call would have thrown.
 class DevicePositivityFix {
  public:
   using Vector = device::DeviceBuffer<double>;
@@ -196,7 +276,8 @@ class DevicePositivityFix {
         check_values_(fix.check_point_values()),
         check_count_(fix.check_point_count()),
         first_failed_(1),
-        first_failed_host_(1) {
+        record_(1),
+        host_record_(1) {
     const ResidualView g = dg.view();
     const int expected = g.volume_points + 3 * g.edge_points + 3;
     require(check_count_ == expected &&
@@ -204,6 +285,7 @@ class DevicePositivityFix {
             "DevicePositivityFix: the fix has ", check_count_, " check points, ",
             fix.check_point_values().size(), " values; the solver's ", expected, " x ",
             g.basis_size, ": it was made for a solver of another degree");
+    clear_failure();
   }
 
   double epsilon() const { return epsilon_; }
@@ -213,78 +295,109 @@ class DevicePositivityFix {
   /// naming the first element (lowest index) whose mean is not admissible, after fixing all the
   /// others — PositivityFix's message, the mean read back from the device.
   void operator()(Vector& u) const {
-    require(u.size() == dg_.coefficient_count(), "DevicePositivityFix: ", u.size(),
-            " coefficients, expected ", dg_.coefficient_count());
-    run(u, nullptr, 0);
+    launch(u, nullptr, 0, {});
+    wait_and_check();
   }
 
   /// The fix after the limiter (linear_values, linear_count: DeviceBarthJespersenLimiter's
-  /// table; null: the fix alone) in one kernel: the limiter, then operator(), in one pass over
-  /// u (the file comment). Throws as operator() does.
-  void run(Vector& u, const double* linear_values, int linear_count) const {
+  /// table; null: the fix alone) in one kernel, in one pass over u (the file comment), with
+  /// partials.speed also the wave speed of the result reduced per block; returns the number of
+  /// blocks written. Does not wait: a failure is recorded for check(). Throws polydg::Error for
+  /// a wrong size.
+  int launch(Vector& u, const double* linear_values, int linear_count,
+             const detail::WaveSpeedPartials& partials) const {
     require(u.size() == dg_.coefficient_count(), "DevicePositivityFix: ", u.size(),
             " coefficients, expected ", dg_.coefficient_count());
-    if (dg_.element_count() == 0) return;
-    POLYDG_CUDA_CHECK(
-        cudaMemsetAsync(first_failed_.data(), 0xff, sizeof(unsigned long long), nullptr));
-    detail::launch_stage_limiter(dg_.view(), dg_.law(), linear_values, linear_count,
-                                 check_values_.data(), check_count_, epsilon_, u.data(),
-                                 first_failed_.data());
-    POLYDG_CUDA_CHECK(cudaMemcpyAsync(first_failed_host_.data(), first_failed_.data(),
-                                      sizeof(unsigned long long), cudaMemcpyDeviceToHost, nullptr));
-    POLYDG_CUDA_CHECK(cudaStreamSynchronize(nullptr));
-    if (first_failed_host_[0] != detail::no_failed_element)
-      report_inadmissible_mean(u, Index(first_failed_host_[0]));
+    if (dg_.element_count() == 0) return 0;
+    const int blocks = detail::launch_stage_limiter(
+        dg_.view(), dg_.law(), linear_values, linear_count, check_values_.data(), check_count_,
+        epsilon_, u.data(), first_failed_.data(), partials);
+    detail::record_first_failure_kernel<4><<<1, 1>>>(first_failed_.data(), u.data(),
+                                                     dg_.basis_size(), dg_.element_count(),
+                                                     record_.data(), host_record_.data());
+    POLYDG_CUDA_CHECK_LAUNCH("record_first_failure_kernel");
+    return blocks;
+  }
+  int launch(Vector& u, const detail::WaveSpeedPartials& partials) const {
+    return launch(u, nullptr, 0, partials);
   }
 
- private:
-  /// PositivityFix's error for element c (an error path: the four means copied one by one).
-  [[noreturn]] void report_inadmissible_mean(const Vector& u, Index c) const {
+  /// After the device has finished the launches since the last check (the caller waited):
+  /// throws the first recorded failure, as operator() would have (and clears it, so that the
+  /// object can go on), else nothing.
+  void check() const {
+    const detail::PositivityFailure failure = host_record_[0];
+    if (failure.element == detail::no_failed_element) return;
+    clear_failure();
     State<4> mean;
-    for (int v = 0; v < 4; ++v) {
-      device::copy_device_to_host(&mean[v], u.data() + dg_.coefficient_index(c, v, 0),
-                                  sizeof(double));
-      mean[v] *= 1.4142135623730951;  // ū = √2 u_0 (φ_0 = √2)
-    }
-    raise("PositivityFix: the mean state of element ", c, " has density ", mean[0],
+    for (int v = 0; v < 4; ++v) mean[v] = failure.mean_modes[v] * 1.4142135623730951;  // φ_0 = √2
+    raise("PositivityFix: the mean state of element ", failure.element, " has density ", mean[0],
           " and pressure ", dg_.law().pressure(mean),
           ": not admissible, so no scaling toward it is; the time step was too large for this "
           "flow (reduce the CFL number) or the data is not physical");
+  }
+
+  /// Waits for the device, then check().
+  void wait_and_check() const {
+    POLYDG_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+    check();
+  }
+
+ private:
+  void clear_failure() const {
+    POLYDG_CUDA_CHECK(
+        cudaMemsetAsync(first_failed_.data(), 0xff, sizeof(unsigned long long), nullptr));
+    detail::PositivityFailure none{};
+    none.element = detail::no_failed_element;
+    host_record_[0] = none;
+    record_.assign(std::span<const detail::PositivityFailure>(&none, 1));
   }
 
   const DeviceExplicitTriangleDG<Euler>& dg_;
   double epsilon_;
   device::DeviceBuffer<double> check_values_;
   int check_count_;
-  // The least failed element: device flag and its host copy. Mutable: operator() is const, as
-  // the CPU's; one call at a time per object.
+  // The least failed element of the current call, the first recorded failure, and its host
+  // mirror. Mutable: operator() is const, as the CPU's; one call at a time per object.
   mutable device::DeviceBuffer<unsigned long long> first_failed_;
-  mutable device::PinnedBuffer<unsigned long long> first_failed_host_;
+  mutable device::DeviceBuffer<detail::PositivityFailure> record_;
+  mutable device::PinnedBuffer<detail::PositivityFailure> host_record_;
 };
 
 /// DeviceBarthJespersenLimiter and then DevicePositivityFix as one stage limiter, in one kernel
 /// (one load and one store of each element's modes instead of two of each): race-free because
 /// neither ever writes a mode 0 and the limiter reads only its neighbours' modes 0, so element c
 /// may be limited and fixed while its neighbours are; the same results as the two in turn. Both
-/// must be of one solver and outlive this.
+/// must be of one solver and outlive this. Pass it to DeviceTimeStepper as it is (not wrapped in
+/// a lambda), so that the stepper waits once per step instead of once per stage and reduces the
+/// wave speed in its kernel (launch, check: DevicePositivityFix).
 class DeviceLimiterAndPositivityFix {
  public:
   using Vector = device::DeviceBuffer<double>;
   DeviceLimiterAndPositivityFix(const DeviceBarthJespersenLimiter<Euler>& limiter,
                                 const DevicePositivityFix& fix)
-      : limiter_(limiter), fix_(fix) {
+      : limiter_(&limiter), fix_(&fix) {
     require(&limiter.solver() == &fix.solver(),
             "DeviceLimiterAndPositivityFix: the limiter and the fix are of different solvers");
   }
   /// Limits and fixes u in place and waits for the device; throws as DevicePositivityFix.
   void operator()(Vector& u) const {
-    if (fix_.solver().degree() == 0) return fix_(u);
-    fix_.run(u, limiter_.point_values(), limiter_.point_count());
+    launch(u, {});
+    fix_->wait_and_check();
   }
+  /// Limits and fixes without waiting (DevicePositivityFix::launch); p = 0 has no slopes.
+  int launch(Vector& u, const detail::WaveSpeedPartials& partials) const {
+    const bool slopes = fix_->solver().degree() > 0;
+    return fix_->launch(u, slopes ? limiter_->point_values() : nullptr,
+                        slopes ? limiter_->point_count() : 0, partials);
+  }
+  /// DevicePositivityFix::check.
+  void check() const { fix_->check(); }
 
  private:
-  const DeviceBarthJespersenLimiter<Euler>& limiter_;
-  const DevicePositivityFix& fix_;
+  // Pointers, not references: the stepper keeps a copy, which may be assigned.
+  const DeviceBarthJespersenLimiter<Euler>* limiter_;
+  const DevicePositivityFix* fix_;
 };
 
 }  // namespace polydg::hyperbolic
