@@ -63,6 +63,7 @@
 #include "polydg/core/error.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/detail/core/cuda_check.cuh"
+#include "polydg/detail/core/device_event.cuh"
 #include "polydg/detail/hyperbolic/device_explicit_kernels.cuh"
 #include "polydg/hyperbolic/conservation_law.hpp"
 #include "polydg/hyperbolic/explicit_dg.hpp"
@@ -369,17 +370,39 @@ class DeviceExplicitTriangleDG {
     }
   }
 
-  /// One residual evaluation at (u, t) and `update` applied to it; with partials.speed, also
-  /// the wave speed of update.out at partials.time, reduced per block. Returns the number of
-  /// blocks whose partials were written (0 without). Asynchronous.
+  /// The facet kernel of a residual at (u, t): the LLF fluxes into the flux scratch.
+  /// Asynchronous.
   template <class Boundary>
-  int run_stage(const double* u, double t, const Boundary& boundary,
-                const detail::StageUpdate& update, const detail::WaveSpeedPartials& partials) {
+  void launch_facets(const double* u, double t, const Boundary& boundary) {
     static_assert(std::is_trivially_copyable_v<Boundary>,
                   "DeviceExplicitTriangleDG: the boundary functor is copied into the kernels by "
                   "value, so it must be trivially copyable");
     double* flux = flux_.data();
     const unsigned facet_blocks = blocks_for(view_.facets, detail::facet_block_size);
+    if (kernels_ == DeviceResidualKernels::fixed_degree) {
+      with_fixed_degree(degree_, [&](auto fixed) {
+        constexpr int p = decltype(fixed)::value;
+        detail::fixed_degree_facet_kernel<p, Law, Boundary>
+            <<<facet_blocks, detail::facet_block_size>>>(view_, law_, boundary, u, t, flux);
+      });
+      POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitTriangleDG fixed_degree_facet_kernel");
+    } else {
+      detail::generic_facet_kernel<Law, Boundary>
+          <<<facet_blocks, detail::facet_block_size>>>(view_, law_, boundary, u, t, flux);
+      POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitTriangleDG generic_facet_kernel");
+    }
+  }
+
+  /// One residual evaluation at (u, t) and `update` applied to it; with partials.speed, also
+  /// the wave speed of update.out at partials.time, reduced per block. Returns the number of
+  /// blocks whose partials were written (0 without). facets_launched: launch_facets(u, t,
+  /// boundary) has been called since the last stage. Asynchronous.
+  template <class Boundary>
+  int run_stage(const double* u, double t, const Boundary& boundary,
+                const detail::StageUpdate& update, const detail::WaveSpeedPartials& partials,
+                bool facets_launched = false) {
+    if (!facets_launched) launch_facets(u, t, boundary);
+    const double* flux = flux_.data();
     const unsigned element_blocks = blocks_for(view_.elements, detail::element_block_size);
     // Unfused, a plain residual goes straight to its target and a stage through rate_.
     const bool plain = update.kind == detail::StageUpdate::Kind::residual;
@@ -387,9 +410,6 @@ class DeviceExplicitTriangleDG {
     if (kernels_ == DeviceResidualKernels::fixed_degree) {
       with_fixed_degree(degree_, [&](auto fixed) {
         constexpr int p = decltype(fixed)::value;
-        detail::fixed_degree_facet_kernel<p, Law, Boundary>
-            <<<facet_blocks, detail::facet_block_size>>>(view_, law_, boundary, u, t, flux);
-        POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitTriangleDG fixed_degree_facet_kernel");
         // Decided at compile time (fuses_stage_update() is the same test): one element kernel
         // per degree is compiled.
         if constexpr (detail::fuses_stage_update<Law, p>) {
@@ -407,9 +427,6 @@ class DeviceExplicitTriangleDG {
       });
       if (fuses_stage_update()) return partials.speed ? int(element_blocks) : 0;
     } else {
-      detail::generic_facet_kernel<Law, Boundary>
-          <<<facet_blocks, detail::facet_block_size>>>(view_, law_, boundary, u, t, flux);
-      POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitTriangleDG generic_facet_kernel");
       detail::generic_element_kernel<Law><<<element_blocks, detail::element_block_size>>>(
           view_, law_, u, t, flux, residual_target);
       POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitTriangleDG generic_element_kernel");
@@ -444,13 +461,22 @@ class DeviceExplicitTriangleDG {
 
   /// The last pass of the reduction over `blocks` partials, copied to the host (waits).
   detail::WaveSpeedResult finish_wave_speed(int blocks) const {
+    launch_finish_wave_speed(blocks);
+    return wait_for_wave_speed();
+  }
+  /// finish_wave_speed's kernel and copy, without waiting; wait_for_wave_speed waits for them
+  /// (and what came before them), not for work launched after.
+  void launch_finish_wave_speed(int blocks) const {
     detail::finish_wave_speed_kernel<<<1, detail::reduction_block_size>>>(
         block_speed_.data(), block_bad_point_.data(), blocks, result_.data());
     POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitTriangleDG finish_wave_speed_kernel");
     POLYDG_CUDA_CHECK(cudaMemcpyAsync(result_host_.data(), result_.data(),
                                       sizeof(detail::WaveSpeedResult), cudaMemcpyDeviceToHost,
                                       nullptr));
-    POLYDG_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+    result_copied_.record(nullptr);
+  }
+  detail::WaveSpeedResult wait_for_wave_speed() const {
+    result_copied_.wait();
     return result_host_[0];
   }
 
@@ -505,6 +531,7 @@ class DeviceExplicitTriangleDG {
   mutable device::DeviceBuffer<long long> block_bad_point_;
   mutable device::DeviceBuffer<detail::WaveSpeedResult> result_;
   mutable device::PinnedBuffer<detail::WaveSpeedResult> result_host_;
+  device::DeviceEvent result_copied_;  // recorded after the copy into result_host_
 };
 
 /// TimeStepper on the device: the same schemes, stage times and formulas (StageUpdate in the
@@ -545,7 +572,7 @@ class DeviceTimeStepper {
   template <BoundaryCondition<Law> Boundary>
   void step(Vector& u, double t, double dt, const Boundary& boundary) {
     dg_.require_size(u.size(), "step");
-    take_step(u, t, dt, boundary, std::nullopt);
+    take_step(u, t, dt, boundary, std::nullopt, false);
     if constexpr (defers) {
       POLYDG_CUDA_CHECK(cudaStreamSynchronize(nullptr));
       limiter_.check();
@@ -570,16 +597,24 @@ class DeviceTimeStepper {
     stats.smallest_step = std::numeric_limits<double>::infinity();
     double t = t_start;
     double speed = t < t_end ? dg_.max_wave_speed(u, t) : 0.0;
+    bool facets_launched = false;  // the next step's first facet kernel, launched ahead
     while (t < t_end) {
       double dt = dg_.time_step_for_speed(speed, cfl);
       // Avoid a last sliver step: land on t_end exactly (TimeStepper::advance).
       if (t + 1.0000001 * dt >= t_end) dt = t_end - t;
       const double next = (t + dt >= t_end) ? t_end : t + dt;
       const bool last = !(next < t_end);
-      const int blocks =
-          take_step(u, t, dt, boundary, last ? std::nullopt : std::optional<double>(next));
+      const int blocks = take_step(
+          u, t, dt, boundary, last ? std::nullopt : std::optional<double>(next), facets_launched);
+      facets_launched = false;
       if (!last) {
-        const detail::WaveSpeedResult result = dg_.finish_wave_speed(blocks);  // waits
+        dg_.launch_finish_wave_speed(blocks);
+        // The next step's first facet kernel needs the new u and its time, not its Δt: launched
+        // before the wait, it keeps the device busy while the host waits and computes Δt. (If
+        // the step then throws or the observer stops, its fluxes are never used.)
+        dg_.launch_facets(u.data(), next, boundary);
+        facets_launched = true;
+        const detail::WaveSpeedResult result = dg_.wait_for_wave_speed();
         // The limiter's error first: the CPU's limiter throws before its next wave speed.
         if constexpr (defers) limiter_.check();
         if (result.bad_point != detail::no_bad_point)
@@ -613,9 +648,10 @@ class DeviceTimeStepper {
   /// One step; with next_time, also the new coefficients' wave speed at next_time, reduced per
   /// block: by the last stage's kernels without a limiter, after the last limiter call with
   /// one. Returns the number of partial blocks of that reduction (0 without).
+  /// facets_launched: the first stage's facet kernel has been launched already (advance).
   template <class Boundary>
   int take_step(Vector& u, double t, double dt, const Boundary& boundary,
-                std::optional<double> next_time) {
+                std::optional<double> next_time, bool facets_launched) {
     using Kind = detail::StageUpdate::Kind;
     const auto combine = [](double* out, const double* start, double start_weight,
                             double stage_weight, double rate_weight) {
@@ -660,13 +696,13 @@ class DeviceTimeStepper {
     switch (scheme_) {
       case TimeScheme::ssp_rk2:
         // stage = y + dt R(y); y = ½ y + ½ (stage + dt R(stage)).
-        dg_.run_stage(y, t, boundary, combine(stage, nullptr, 0.0, 1.0, dt), none);
+        dg_.run_stage(y, t, boundary, combine(stage, nullptr, 0.0, 1.0, dt), none, facets_launched);
         limit(stage_);
         return finish(dg_.run_stage(stage, t + dt, boundary, combine(y, y, 0.5, 0.5, dt), last));
       case TimeScheme::ssp_rk3:
         // stage = y + dt R(y); stage = ¾ y + ¼ (stage + dt R(stage));
         // y = ⅓ y + ⅔ (stage + dt R(stage)).
-        dg_.run_stage(y, t, boundary, combine(stage, nullptr, 0.0, 1.0, dt), none);
+        dg_.run_stage(y, t, boundary, combine(stage, nullptr, 0.0, 1.0, dt), none, facets_launched);
         limit(stage_);
         dg_.run_stage(stage, t + dt, boundary, combine(stage, y, 0.75, 0.25, dt), none);
         limit(stage_);
@@ -676,7 +712,8 @@ class DeviceTimeStepper {
         // k1..k4 as TimeStepper: the sum k1 + 2k2 + 2k3 accumulates in sum_.
         double* sum = sum_.data();
         const double half = 0.5 * dt;
-        dg_.run_stage(y, t, boundary, rk4(Kind::rk4_stage, stage, y, sum, half, true), none);
+        dg_.run_stage(y, t, boundary, rk4(Kind::rk4_stage, stage, y, sum, half, true), none,
+                      facets_launched);
         limit(stage_);
         dg_.run_stage(stage, t + half, boundary, rk4(Kind::rk4_stage, stage, y, sum, half, false),
                       none);

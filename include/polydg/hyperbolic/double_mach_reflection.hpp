@@ -93,7 +93,10 @@ struct DoubleMachReflection {
   /// The conserved state of the undisturbed incident shock at (x, t): post-shock for
   /// x < x_s(y, t), pre-shock otherwise.
   POLYDG_HD State<4> incident_shock_state(const Point<2>& x, double t) const {
-    return gas.conserved(x[0] < shock_position(x[1], t) ? post_shock() : pre_shock());
+    // Two returns, not a choice between two structs: that choice went through a GPU thread's
+    // local memory.
+    if (x[0] < shock_position(x[1], t)) return gas.conserved(post_shock());
+    return gas.conserved(pre_shock());
   }
   POLYDG_HD State<4> initial_state(const Point<2>& x) const { return incident_shock_state(x, 0); }
 };
