@@ -345,7 +345,7 @@ struct RotatingHillCase {
   template <class Law>
   March march_on_device(DeviceExplicitTriangleDG<Law>& dg, DeviceVector& u, const Options& options,
                         const Row*) const {
-    DeviceTimeStepper<Law> stepper(dg, scheme);
+    DeviceTimeStepper stepper(dg, scheme);
     return march_to_end(dg, stepper, u, boundary(), hill_end_time, options.cfl,
                         options.max_seconds);
   }
@@ -380,7 +380,7 @@ struct SupersonicVortexCase {
                         const Row* previous) const {
     const double expected_time =
         previous && previous->finished() && previous->march.steady ? previous->march.time : 0.0;
-    DeviceTimeStepper<Law> stepper(dg, scheme);
+    DeviceTimeStepper stepper(dg, scheme);
     DeviceVector r = dg.make_vector();
     return march_to_steady_state_within(dg, stepper, u, r, boundary(), options.cfl, expected_time,
                                         options.max_seconds);

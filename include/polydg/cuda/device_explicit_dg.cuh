@@ -63,8 +63,8 @@
 #include "polydg/core/error.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/detail/core/cuda_check.cuh"
-#include "polydg/detail/core/device_event.cuh"
 #include "polydg/detail/hyperbolic/device_explicit_kernels.cuh"
+#include "polydg/detail/hyperbolic/wave_speed_reduction.cuh"
 #include "polydg/hyperbolic/conservation_law.hpp"
 #include "polydg/hyperbolic/explicit_dg.hpp"
 #include "polydg/hyperbolic/explicit_time_stepping.hpp"
@@ -123,7 +123,7 @@ struct ToTheEnd {
   bool operator()(const StepReport&) const { return true; }
 };
 
-template <ConservationLaw Law, DeviceStageLimiter Limiter = NoDeviceStageLimiter>
+template <class Discretisation, DeviceStageLimiter Limiter = NoDeviceStageLimiter>
 class DeviceTimeStepper;
 
 template <ConservationLaw Law>
@@ -150,10 +150,7 @@ class DeviceExplicitTriangleDG {
         arrays_(dg.geometry(), dg.tables()),
         view_(arrays_.view(dg.geometry(), dg.tables())),
         flux_(std::size_t(variables) * tables_.edge_point_count * std::size_t(view_.facets)),
-        block_speed_(blocks_for(view_.elements, detail::element_block_size)),
-        block_bad_point_(blocks_for(view_.elements, detail::element_block_size)),
-        result_(1),
-        result_host_(1) {
+        wave_speed_(blocks_for(view_.elements, detail::element_block_size)) {
     // The reductions' partials fit both launch shapes (element and reduction blocks).
     static_assert(detail::element_block_size <= detail::reduction_block_size);
     if (!fuses_stage_update()) rate_ = Vector(coefficient_count());
@@ -254,7 +251,7 @@ class DeviceExplicitTriangleDG {
   }
 
  private:
-  template <ConservationLaw, DeviceStageLimiter>
+  template <class, DeviceStageLimiter>
   friend class DeviceTimeStepper;
 
   /// The device copies of TriangleGeometry's and ReferenceTables' arrays (TriangleGeometry::size
@@ -341,9 +338,7 @@ class DeviceExplicitTriangleDG {
             " is not positive");
   }
 
-  detail::WaveSpeedPartials partials(double time) const {
-    return {block_speed_.data(), block_bad_point_.data(), time};
-  }
+  detail::WaveSpeedPartials partials(double time) const { return wave_speed_.partials(time); }
 
   /// f(std::integral_constant<int, p>) for the run-time degree p ≤ largest_fixed_degree.
   template <class Function>
@@ -460,25 +455,11 @@ class DeviceExplicitTriangleDG {
   }
 
   /// The last pass of the reduction over `blocks` partials, copied to the host (waits).
-  detail::WaveSpeedResult finish_wave_speed(int blocks) const {
-    launch_finish_wave_speed(blocks);
-    return wait_for_wave_speed();
-  }
+  detail::WaveSpeedResult finish_wave_speed(int blocks) const { return wave_speed_.finish(blocks); }
   /// finish_wave_speed's kernel and copy, without waiting; wait_for_wave_speed waits for them
   /// (and what came before them), not for work launched after.
-  void launch_finish_wave_speed(int blocks) const {
-    detail::finish_wave_speed_kernel<<<1, detail::reduction_block_size>>>(
-        block_speed_.data(), block_bad_point_.data(), blocks, result_.data());
-    POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitTriangleDG finish_wave_speed_kernel");
-    POLYDG_CUDA_CHECK(cudaMemcpyAsync(result_host_.data(), result_.data(),
-                                      sizeof(detail::WaveSpeedResult), cudaMemcpyDeviceToHost,
-                                      nullptr));
-    result_copied_.record(nullptr);
-  }
-  detail::WaveSpeedResult wait_for_wave_speed() const {
-    result_copied_.wait();
-    return result_host_[0];
-  }
+  void launch_finish_wave_speed(int blocks) const { wave_speed_.launch_finish(blocks); }
+  detail::WaveSpeedResult wait_for_wave_speed() const { return wave_speed_.wait(); }
 
   /// Throws polydg::Error for the non-physical state at bad_point = element · Q_v + q of the
   /// coefficients u (device) at time t: the element's coefficients and map are copied back
@@ -525,17 +506,15 @@ class DeviceExplicitTriangleDG {
   ResidualView view_;
   Vector flux_;
   Vector rate_;  // where the update is not fused: R(u) before the stage update
-  // The wave-speed reduction: per-block partials, the result, its host copy. Mutable: the const
-  // queries (max_wave_speed) use them, one at a time per object.
-  mutable device::DeviceBuffer<double> block_speed_;
-  mutable device::DeviceBuffer<long long> block_bad_point_;
-  mutable device::DeviceBuffer<detail::WaveSpeedResult> result_;
-  mutable device::PinnedBuffer<detail::WaveSpeedResult> result_host_;
-  device::DeviceEvent result_copied_;  // recorded after the copy into result_host_
+  // Partials for blocks of either launch shape (element and reduction blocks).
+  detail::WaveSpeedReduction wave_speed_;
 };
 
 /// TimeStepper on the device: the same schemes, stage times and formulas (StageUpdate in the
-/// kernels' header), each stage one facet and one element kernel; u stays on the device.
+/// kernels' header), each stage one facet and one element kernel; u stays on the device. It
+/// steps a DeviceExplicitTriangleDG or a DeviceExplicitPolygonDG
+/// (polydg/cuda/device_explicit_polygon_dg.cuh): both give it the same private stage interface
+/// (run_stage, launch_facets, the wave-speed reduction), as friends.
 ///
 /// Stage limiter (optional), as TimeStepper's: a callable limiter(DeviceBuffer<double>& v)
 /// applied in place to the result of every stage — each intermediate stage and the new
@@ -552,12 +531,13 @@ class DeviceExplicitTriangleDG {
 /// are), else in a kernel of its own. A deferred limiter also does not wait per stage: advance
 /// has it report (check) after its one wait per step, step at its end. The data given to
 /// step / advance is not limited first (TimeStepper's rule).
-template <ConservationLaw Law, DeviceStageLimiter Limiter>
+template <class Discretisation, DeviceStageLimiter Limiter>
 class DeviceTimeStepper {
  public:
+  using Law = discretisation_law<Discretisation>;
   using Vector = device::DeviceBuffer<double>;
 
-  DeviceTimeStepper(DeviceExplicitTriangleDG<Law>& dg, TimeScheme scheme, Limiter limiter = {})
+  DeviceTimeStepper(Discretisation& dg, TimeScheme scheme, Limiter limiter = {})
       : dg_(dg),
         scheme_(scheme),
         limiter_(std::move(limiter)),
@@ -592,7 +572,7 @@ class DeviceTimeStepper {
     require(t_end >= t_start, "DeviceTimeStepper::advance: t_end = ", t_end,
             " < t_start = ", t_start);
     dg_.require_size(u.size(), "advance");
-    DeviceExplicitTriangleDG<Law>::check_cfl(cfl);
+    Discretisation::check_cfl(cfl);
     TimeSteppingStatistics stats;
     stats.smallest_step = std::numeric_limits<double>::infinity();
     double t = t_start;
@@ -728,7 +708,7 @@ class DeviceTimeStepper {
     raise("DeviceTimeStepper: unknown time scheme ", int(scheme_));
   }
 
-  DeviceExplicitTriangleDG<Law>& dg_;
+  Discretisation& dg_;
   TimeScheme scheme_;
   Limiter limiter_;  // a reference where the limiter cannot be copied (the deduction guide)
   Vector stage_, sum_;
@@ -737,9 +717,10 @@ class DeviceTimeStepper {
 /// A limiter given as an lvalue is kept by value where it can be copied (lambdas,
 /// DeviceLimiterAndPositivityFix), by reference where not (DeviceBarthJespersenLimiter and
 /// DevicePositivityFix own device memory): then it must outlive the stepper.
-template <ConservationLaw Law, class Limiter>
-DeviceTimeStepper(DeviceExplicitTriangleDG<Law>&, TimeScheme, Limiter&)
-    -> DeviceTimeStepper<Law, std::conditional_t<std::is_copy_constructible_v<Limiter>,
-                                                 std::remove_const_t<Limiter>, Limiter&>>;
+template <class Discretisation, DeviceStageLimiter Limiter>
+DeviceTimeStepper(Discretisation&, TimeScheme, Limiter&)
+    -> DeviceTimeStepper<Discretisation,
+                         std::conditional_t<std::is_copy_constructible_v<Limiter>,
+                                            std::remove_const_t<Limiter>, Limiter&>>;
 
 }  // namespace polydg::hyperbolic

@@ -316,6 +316,39 @@ struct PolygonResidualView {
   }
 };
 
+/// The view of `geometry` with the rules `rules` (host pointers: the arrays must outlive it).
+inline PolygonResidualView polygon_residual_view(const PolygonGeometry& g,
+                                                 const PolygonQuadratureRules& rules) {
+  return {g.element_count,
+          g.triangle_count,
+          g.facet_count,
+          g.degree,
+          g.basis_size,
+          rules.volume_point_count,
+          rules.edge_point_count,
+          g.box_lower.data(),
+          g.box_upper.data(),
+          g.inverse_extent.data(),
+          g.orthonormalisation.data(),
+          g.element_triangle_offsets.data(),
+          g.element_facet_offsets.data(),
+          g.element_facets.data(),
+          g.element_facet_sides.data(),
+          g.triangle_origin.data(),
+          g.triangle_jacobian.data(),
+          g.triangle_determinant.data(),
+          g.facet_element.data(),
+          g.facet_origin.data(),
+          g.facet_tangent.data(),
+          g.facet_length.data(),
+          g.facet_normal.data(),
+          g.facet_tag.data(),
+          rules.volume_points.data(),
+          rules.volume_weights.data(),
+          rules.edge_parameters.data(),
+          rules.edge_weights.data()};
+}
+
 /// Pass 0 of the residual for element c: legendre[coefficient(c, v, j)] = (Cᵀũ)_j.
 template <int M>
 POLYDG_HD void legendre_coefficients_kernel(const PolygonResidualView& g, const double* u, Index c,
@@ -623,35 +656,7 @@ class ExplicitPolygonDG {
     return degree;
   }
   PolygonResidualView make_view(const PolygonQuadratureRules& rules) const {
-    const auto& g = geometry_;
-    return {g.element_count,
-            g.triangle_count,
-            g.facet_count,
-            g.degree,
-            g.basis_size,
-            rules.volume_point_count,
-            rules.edge_point_count,
-            g.box_lower.data(),
-            g.box_upper.data(),
-            g.inverse_extent.data(),
-            g.orthonormalisation.data(),
-            g.element_triangle_offsets.data(),
-            g.element_facet_offsets.data(),
-            g.element_facets.data(),
-            g.element_facet_sides.data(),
-            g.triangle_origin.data(),
-            g.triangle_jacobian.data(),
-            g.triangle_determinant.data(),
-            g.facet_element.data(),
-            g.facet_origin.data(),
-            g.facet_tangent.data(),
-            g.facet_length.data(),
-            g.facet_normal.data(),
-            g.facet_tag.data(),
-            rules.volume_points.data(),
-            rules.volume_weights.data(),
-            rules.edge_parameters.data(),
-            rules.edge_weights.data()};
+    return polygon_residual_view(geometry_, rules);
   }
 
   Law law_;

@@ -1,0 +1,321 @@
+#pragma once
+/// The GPU backend of the explicit modal DG solver on polygons (docs/theory.md, "Explicit path
+/// for conservation laws"). DeviceExplicitPolygonDG mirrors ExplicitPolygonDG
+/// (polydg/hyperbolic/explicit_polygon_dg.hpp): its geometry, per-element orthonormalisation and
+/// rules uploaded once, in the same layouts, and its three residual passes run as kernels with
+/// one thread per element or sub-facet (polydg/detail/hyperbolic/device_polygon_kernels.cuh):
+/// Legendre coefficients, sub-facet LLF fluxes, element residuals; then a pointwise stage update
+/// and, where the stepper needs the next Δt, a wave-speed kernel. DeviceTimeStepper
+/// (device_explicit_dg.cuh) steps it as it steps triangles.
+///
+///   using namespace polydg::hyperbolic;
+///   ExplicitPolygonDG dg(polygons, 2, LinearAdvection{RotatingVelocity{{}, 2 * pi}});
+///   DeviceExplicitPolygonDG device_dg(dg);           // dg is not referenced afterwards
+///   auto u = device_dg.upload(dg.project(initial));
+///   DeviceTimeStepper(device_dg, TimeScheme::rk4).advance(u, 0.0, 1.0, boundary, 0.5);
+///
+/// The kernels run the CPU's loop bodies at run-time degree (per-thread arrays sized for
+/// max_basis_degree, in local memory); no atomics, each value written by one thread, reductions
+/// max / min: bitwise reproducible, and equal to the CPU to rounding (nvcc contracts a·b + c).
+/// Synchronisation and checks: as DeviceExplicitTriangleDG — max_wave_speed, stable_time_step
+/// and the stepper's advance wait for the device; a non-physical state at a volume point is a
+/// polydg::Error naming the time, the element, the point and the state, as the CPU's. The
+/// template path: include from a .cu file compiled with the polydg::cuda target's flags.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "polydg/core/device_buffer.hpp"
+#include "polydg/core/error.hpp"
+#include "polydg/core/types.hpp"
+#include "polydg/cuda/device_explicit_dg.cuh"
+#include "polydg/detail/core/cuda_check.cuh"
+#include "polydg/detail/hyperbolic/device_explicit_kernels.cuh"
+#include "polydg/detail/hyperbolic/device_polygon_kernels.cuh"
+#include "polydg/detail/hyperbolic/wave_speed_reduction.cuh"
+#include "polydg/hyperbolic/conservation_law.hpp"
+#include "polydg/hyperbolic/explicit_polygon_dg.hpp"
+
+namespace polydg::hyperbolic {
+
+template <ConservationLaw Law>
+class DeviceExplicitPolygonDG {
+  static_assert(std::is_trivially_copyable_v<Law>,
+                "DeviceExplicitPolygonDG: the Law is copied into the kernels by value, so it "
+                "must be trivially copyable");
+
+ public:
+  static constexpr int variables = Law::variables;
+  using Vector = device::DeviceBuffer<double>;
+
+  /// Uploads dg's geometry and rules and allocates the scratch vectors (Legendre coefficients,
+  /// sub-facet fluxes, the residual); dg may go afterwards. Throws polydg::Error as the device
+  /// allocations do (no device, out of memory).
+  explicit DeviceExplicitPolygonDG(const ExplicitPolygonDG<Law>& dg)
+      : law_(dg.law()),
+        geometry_(dg.geometry()),
+        rules_(dg.rules()),
+        arrays_(geometry_, rules_),
+        view_(arrays_.view(geometry_, rules_)),
+        legendre_(dg.coefficient_count()),
+        flux_(std::size_t(variables) * rules_.edge_point_count * std::size_t(view_.facets)),
+        rate_(dg.coefficient_count()),
+        wave_speed_(blocks_for(view_.elements, detail::reduction_block_size)) {}
+
+  const Law& law() const { return law_; }
+  int degree() const { return geometry_.degree; }
+  int basis_size() const { return geometry_.basis_size; }
+  Index element_count() const { return view_.elements; }
+  Index facet_count() const { return view_.facets; }
+  /// m · N · element_count.
+  std::size_t coefficient_count() const {
+    return std::size_t(variables) * basis_size() * std::size_t(element_count());
+  }
+  /// Position of orthonormal mode i of variable v of element c (element-fastest, as the CPU).
+  std::size_t coefficient_index(Index c, int v, int i) const { return view_.coefficient(c, v, i); }
+  /// The kernels' view: PolygonResidualView with device pointers.
+  const PolygonResidualView& view() const { return view_; }
+  /// The sub-facet fluxes of the last residual or stage, flux[(v · Q + q) · facet_count + f].
+  const Vector& facet_fluxes() const { return flux_; }
+
+  /// A device vector of coefficient_count() zeros.
+  Vector make_vector() const {
+    Vector u(coefficient_count());
+    u.fill_zero();
+    return u;
+  }
+  /// Host coefficients (ExplicitPolygonDG's layout) to a new device vector / into `target`.
+  Vector upload(std::span<const double> u) const {
+    require_size(u.size(), "upload");
+    return Vector(u);
+  }
+  void upload(std::span<const double> u, Vector& target) const {
+    require_size(u.size(), "upload");
+    require_size(target.size(), "upload (target)");
+    target.assign(u);
+  }
+  std::vector<double> download(const Vector& u) const {
+    require_size(u.size(), "download");
+    return u.to_host();
+  }
+
+  /// r = R(u) at time t, as ExplicitPolygonDG::residual. Uses the object's scratch vectors: one
+  /// residual (or stepper) at a time per object. Does not wait for the device.
+  template <BoundaryCondition<Law> Boundary>
+  void residual(const Vector& u, double t, const Boundary& boundary, Vector& r) {
+    require(u.size() == coefficient_count() && r.size() == coefficient_count(),
+            "DeviceExplicitPolygonDG::residual: vectors of ", u.size(), " and ", r.size(),
+            " coefficients, expected ", coefficient_count());
+    detail::StageUpdate update;
+    update.out = r.data();
+    run_stage(u.data(), t, boundary, update, {});
+  }
+
+  /// λ_max as ExplicitPolygonDG::max_wave_speed (the same points, directions and max); waits
+  /// for the device. Throws polydg::Error naming the time, the element and the point of the
+  /// first state that is not physical.
+  double max_wave_speed(const Vector& u, double t) const {
+    require_size(u.size(), "max_wave_speed");
+    const detail::WaveSpeedResult result = finish_wave_speed(launch_wave_speed(u.data(), t));
+    if (result.bad_point != detail::no_bad_point)
+      report_non_physical(u.data(), t, result.bad_point);
+    return result.speed;
+  }
+
+  /// Δt = cfl · min_K h_K / (λ_max (2p + 1)), as ExplicitPolygonDG::stable_time_step.
+  double stable_time_step(const Vector& u, double t, double cfl) const {
+    check_cfl(cfl);
+    return time_step_for_speed(max_wave_speed(u, t), cfl);
+  }
+  /// Δt for a largest wave speed `speed` (∞ for speed ≤ 0).
+  double time_step_for_speed(double speed, double cfl) const {
+    check_cfl(cfl);
+    if (speed <= 0) return std::numeric_limits<double>::infinity();
+    return cfl * geometry_.min_size / (speed * (2 * degree() + 1));
+  }
+
+ private:
+  template <class, DeviceStageLimiter>
+  friend class DeviceTimeStepper;
+
+  /// The device copies of PolygonGeometry's and PolygonQuadratureRules' arrays.
+  struct Arrays {
+    device::DeviceBuffer<double> box_lower, box_upper, inverse_extent, orthonormalisation;
+    device::DeviceBuffer<Index> element_triangle_offsets, element_facet_offsets, element_facets;
+    device::DeviceBuffer<signed char> element_facet_sides;
+    device::DeviceBuffer<double> triangle_origin, triangle_jacobian, triangle_determinant;
+    device::DeviceBuffer<Index> facet_element;
+    device::DeviceBuffer<double> facet_origin, facet_tangent, facet_length, facet_normal;
+    device::DeviceBuffer<int> facet_tag;
+    device::DeviceBuffer<double> volume_points, volume_weights, edge_parameters, edge_weights;
+
+    template <class T>
+    static device::DeviceBuffer<T> copy(const std::vector<T>& host) {
+      return device::DeviceBuffer<T>(std::span<const T>(host));
+    }
+    Arrays(const PolygonGeometry& g, const PolygonQuadratureRules& r)
+        : box_lower(copy(g.box_lower)),
+          box_upper(copy(g.box_upper)),
+          inverse_extent(copy(g.inverse_extent)),
+          orthonormalisation(copy(g.orthonormalisation)),
+          element_triangle_offsets(copy(g.element_triangle_offsets)),
+          element_facet_offsets(copy(g.element_facet_offsets)),
+          element_facets(copy(g.element_facets)),
+          element_facet_sides(copy(g.element_facet_sides)),
+          triangle_origin(copy(g.triangle_origin)),
+          triangle_jacobian(copy(g.triangle_jacobian)),
+          triangle_determinant(copy(g.triangle_determinant)),
+          facet_element(copy(g.facet_element)),
+          facet_origin(copy(g.facet_origin)),
+          facet_tangent(copy(g.facet_tangent)),
+          facet_length(copy(g.facet_length)),
+          facet_normal(copy(g.facet_normal)),
+          facet_tag(copy(g.facet_tag)),
+          volume_points(copy(r.volume_points)),
+          volume_weights(copy(r.volume_weights)),
+          edge_parameters(copy(r.edge_parameters)),
+          edge_weights(copy(r.edge_weights)) {}
+
+    /// polygon_residual_view(g, r) with these arrays' pointers.
+    PolygonResidualView view(const PolygonGeometry& g, const PolygonQuadratureRules& r) const {
+      PolygonResidualView v = polygon_residual_view(g, r);
+      v.box_lower = box_lower.data();
+      v.box_upper = box_upper.data();
+      v.inverse_extent = inverse_extent.data();
+      v.orthonormalisation = orthonormalisation.data();
+      v.element_triangle_offsets = element_triangle_offsets.data();
+      v.element_facet_offsets = element_facet_offsets.data();
+      v.element_facets = element_facets.data();
+      v.element_facet_sides = element_facet_sides.data();
+      v.triangle_origin = triangle_origin.data();
+      v.triangle_jacobian = triangle_jacobian.data();
+      v.triangle_determinant = triangle_determinant.data();
+      v.facet_element = facet_element.data();
+      v.facet_origin = facet_origin.data();
+      v.facet_tangent = facet_tangent.data();
+      v.facet_length = facet_length.data();
+      v.facet_normal = facet_normal.data();
+      v.facet_tag = facet_tag.data();
+      v.volume_points_rs = volume_points.data();
+      v.volume_weights = volume_weights.data();
+      v.edge_parameters = edge_parameters.data();
+      v.edge_weights = edge_weights.data();
+      return v;
+    }
+  };
+
+  static unsigned blocks_for(std::int64_t count, int block_size) {
+    const std::int64_t blocks = (count + block_size - 1) / block_size;
+    require(blocks <= std::numeric_limits<int>::max(), "DeviceExplicitPolygonDG: ", count,
+            " items need more than 2^31 blocks of ", block_size, " threads");
+    return unsigned(blocks);
+  }
+  void require_size(std::size_t size, const char* what) const {
+    require(size == coefficient_count(), "DeviceExplicitPolygonDG::", what, ": ", size,
+            " coefficients, expected ", coefficient_count());
+  }
+  static void check_cfl(double cfl) {
+    require(cfl > 0 && std::isfinite(cfl), "DeviceExplicitPolygonDG: CFL number ", cfl,
+            " is not positive");
+  }
+
+  // DeviceTimeStepper's stage interface (as DeviceExplicitTriangleDG's).
+  detail::WaveSpeedPartials partials(double time) const { return wave_speed_.partials(time); }
+
+  /// Passes 0 and 1 of a residual at (u, t): the Legendre coefficients, then the sub-facet
+  /// fluxes. Asynchronous.
+  template <class Boundary>
+  void launch_facets(const double* u, double t, const Boundary& boundary) {
+    static_assert(std::is_trivially_copyable_v<Boundary>,
+                  "DeviceExplicitPolygonDG: the boundary functor is copied into the kernels by "
+                  "value, so it must be trivially copyable");
+    constexpr int block = detail::polygon_block_size;
+    detail::polygon_legendre_kernel<variables>
+        <<<blocks_for(view_.elements, block), block>>>(view_, u, legendre_.data());
+    POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitPolygonDG polygon_legendre_kernel");
+    detail::polygon_facet_kernel<Law, Boundary><<<blocks_for(view_.facets, block), block>>>(
+        view_, law_, boundary, legendre_.data(), t, flux_.data());
+    POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitPolygonDG polygon_facet_kernel");
+  }
+
+  /// One residual at (u, t), `update` applied to it, and with partials.speed the wave speed of
+  /// update.out at partials.time reduced per block (returns the block count, else 0).
+  /// facets_launched: launch_facets(u, t, boundary) ran since the last stage. Asynchronous.
+  template <class Boundary>
+  int run_stage(const double* u, double t, const Boundary& boundary,
+                const detail::StageUpdate& update, const detail::WaveSpeedPartials& partials,
+                bool facets_launched = false) {
+    if (!facets_launched) launch_facets(u, t, boundary);
+    const bool plain = update.kind == detail::StageUpdate::Kind::residual;
+    double* residual_target = plain ? update.out : rate_.data();
+    constexpr int block = detail::polygon_block_size;
+    detail::polygon_element_kernel<Law><<<blocks_for(view_.elements, block), block>>>(
+        view_, law_, legendre_.data(), t, flux_.data(), residual_target);
+    POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitPolygonDG polygon_element_kernel");
+    if (!plain) {
+      const std::size_t count = coefficient_count();
+      detail::stage_update_kernel<<<blocks_for(std::int64_t(count), detail::reduction_block_size),
+                                    detail::reduction_block_size>>>(update, u, rate_.data(), count);
+      POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitPolygonDG stage_update_kernel");
+    }
+    return partials.speed ? launch_wave_speed(update.out, partials.time) : 0;
+  }
+
+  /// The per-block partials of the wave speed of u at time t; returns the block count.
+  int launch_wave_speed(const double* u, double t) const {
+    const unsigned blocks = blocks_for(view_.elements, detail::reduction_block_size);
+    detail::polygon_wave_speed_kernel<Law>
+        <<<blocks, detail::reduction_block_size>>>(view_, law_, u, partials(t));
+    POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitPolygonDG polygon_wave_speed_kernel");
+    return int(blocks);
+  }
+  detail::WaveSpeedResult finish_wave_speed(int blocks) const { return wave_speed_.finish(blocks); }
+  void launch_finish_wave_speed(int blocks) const { wave_speed_.launch_finish(blocks); }
+  detail::WaveSpeedResult wait_for_wave_speed() const { return wave_speed_.wait(); }
+
+  /// Throws polydg::Error for the non-physical state at bad_point = s · Q_v + q of the device
+  /// coefficients u at time t, evaluated on the host from u copied back (an error path), with
+  /// the CPU's words.
+  [[noreturn]] void report_non_physical(const double* u, double t, long long bad_point) const {
+    const PolygonResidualView g = polygon_residual_view(geometry_, rules_);
+    const Index s = Index(bad_point / g.volume_points);
+    const int q = int(bad_point % g.volume_points);
+    const auto& offsets = geometry_.element_triangle_offsets;
+    const Index c =
+        Index(std::upper_bound(offsets.begin(), offsets.end(), s) - offsets.begin()) - 1;
+    std::vector<double> coefficients(coefficient_count());
+    device::copy_device_to_host(coefficients.data(), u, coefficients.size() * sizeof(double));
+    double legendre[variables][max_polygon_basis_size];
+    double phi[max_polygon_basis_size];
+    g.to_legendre<variables>(coefficients.data(), c, legendre);
+    const Point<2> x = g.volume_point(s, q);
+    g.legendre_values(c, x, phi);
+    raise("DeviceExplicitPolygonDG at t = ", t, ": the state ",
+          describe_state(g.local_state_at<variables>(legendre, phi)), " at x = (", x[0], ", ", x[1],
+          ") in element ", c,
+          " is not physical (non-finite or outside the law's admissible states)");
+  }
+
+  Law law_;
+  PolygonGeometry geometry_;  // host copy: error messages, the view's sizes
+  PolygonQuadratureRules rules_;
+  Arrays arrays_;
+  PolygonResidualView view_;
+  Vector legendre_;  // pass 0's Legendre coefficients
+  Vector flux_;      // pass 1's sub-facet fluxes
+  Vector rate_;      // R(u) before a stage update
+  detail::WaveSpeedReduction wave_speed_;
+};
+
+template <class Law>
+DeviceExplicitPolygonDG(const ExplicitPolygonDG<Law>&) -> DeviceExplicitPolygonDG<Law>;
+
+}  // namespace polydg::hyperbolic
