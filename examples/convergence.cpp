@@ -9,6 +9,7 @@
 //   build/bin/convergence --mesh tests/data/gmsh/square_hole_v41.msh --cells-per-element 4 --p 2
 //   build/bin/convergence --mesh tests/data/gmsh/l_shape_v41.msh --levels 3 --p 2 --expect-rate 2.8
 //   mpiexec -n 2 build/bin/convergence --p 2   (each rank assembles its part; the same table)
+//   mpiexec -n 2 build/bin/convergence --p 2 --levels 2 --vtk out   (out/*.pvtu, a piece per rank)
 //
 // Description: the numbers a user of polytopic DG checks first. For each manufactured problem
 // (examples/manufactured_problems.hpp: (a) Poisson, (b) anisotropic advection-diffusion-
@@ -82,7 +83,10 @@ const char* help_text = R"(Usage: convergence [options] [PETSc options]
                           sub_simplex (docs/theory.md, Penalty)
   --json FILE             write {"runs": [{"problem", "p", "level", "elements", "dofs", "h",
                           "l2_error", "dg_error", "ksp_its"}, ...]}
-  --vtk DIR               write each solution as DIR/<problem>_p<P>_level<L>.vtu
+  --vtk DIR               write each solution as DIR/<problem>_p<P>_level<L>.vtu (DIR must
+                          exist); under mpiexec -n R as DIR/<problem>_p<P>_level<L>.pvtu, which
+                          lists the R pieces <...>_level<L>_<rank>.vtu beside it (each rank's
+                          elements, cell field "rank"; "element_id" as on one rank)
   --help                  this text (PETSc's options: -help)
 )";
 
@@ -198,11 +202,13 @@ int run_problem(const Options& options, const std::vector<FineMesh>& meshes,
     polydg::examples::LevelResult before_previous;
     for (int level = 0; level < options.levels; ++level) {
       const FineMesh& fine = meshes[level];
+      // Several ranks: the .pvtu of the ranks' pieces (convergence_study.hpp).
+      const char* extension = polydg::petsc::world_rank_count() > 1 ? ".pvtu" : ".vtu";
       const std::string vtu = options.vtk_directory.empty()
                                   ? ""
                                   : options.vtk_directory + "/" + Problem::name + "_p" +
                                         std::to_string(p) + "_level" + std::to_string(level) +
-                                        ".vtu";
+                                        extension;
       polydg::AssemblyOptions assembly;
       assembly.penalty_scaling = options.penalty;
       const auto result = polydg::examples::solve_level<Problem>(fine, options.cells_per_element, p,

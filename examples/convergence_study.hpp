@@ -4,7 +4,9 @@
 // -ksp_type, -pc_type, ...), and measure the L2 and DG-norm errors. Used by convergence.cpp
 // and by tests/dg/test_convergence.cpp. Under mpiexec -n R (R > 1) each rank assembles its
 // part of the mesh into an MPIAIJ (docs/user-guide.md, "Several MPI ranks") and the error
-// norms are summed over the ranks; the results are the same on every rank.
+// norms are summed over the ranks; the results are the same on every rank. VTK output: a .vtu
+// on one rank; on several each rank writes its elements' piece and rank 0 the .pvtu that
+// lists them (polydg/petsc/solution_pvtu.hpp).
 #include <petscksp.h>
 
 #include <algorithm>
@@ -31,6 +33,7 @@
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
 #include "polydg/petsc/rediscretised_level_operators.hpp"
+#include "polydg/petsc/solution_pvtu.hpp"
 #include "polydg/petsc/world.hpp"
 
 namespace polydg::examples {
@@ -44,11 +47,13 @@ struct LevelResult {
 };
 
 /// solve_level on several ranks: each assembles its part (partition_mesh) into its rows of an
-/// MPIAIJ; the errors' squares are summed over the ranks.
+/// MPIAIJ; the errors' squares are summed over the ranks. Writes the solution to the .pvtu
+/// `pvtu_path` and its pieces when it is not empty.
 template <class Problem>
 LevelResult solve_level_distributed(const PolytopicMesh<2>& mesh,
                                     const BoundaryConditions& boundary,
-                                    const AssemblyOptions& assembly_options) {
+                                    const AssemblyOptions& assembly_options,
+                                    const std::string& pvtu_path) {
   const auto coefficients = Problem::coefficients();
   const int rank = petsc::world_rank();
   const MeshPartition partition = partition_mesh(mesh, petsc::world_rank_count());
@@ -75,6 +80,14 @@ LevelResult solve_level_distributed(const PolytopicMesh<2>& mesh,
   const ErrorNorms errors = compute_error_norms(assembler.quadrature_mesh(), coefficients,
                                                 std::span<const double>(solution), exact, gradient,
                                                 error_norm_options(assembler.options()));
+  if (!pvtu_path.empty()) {
+    // The owned elements come first in the rank's solution, in the partition's order.
+    SolutionVtuOptions options;
+    options.exact_solution = exact;
+    petsc::write_solution_pvtu(
+        pvtu_path, mesh, partition.owned_elements(rank),
+        std::span<const double>(solution).first(std::size_t(rows.owned_dof_count())), options);
+  }
   LevelResult result;
   result.elements = mesh.element_count();
   result.dofs = rows.global_dof_count();
@@ -88,21 +101,18 @@ LevelResult solve_level_distributed(const PolytopicMesh<2>& mesh,
 
 /// Solves `Problem` with degree p on `fine` agglomerated into elements of about
 /// `cells_per_element` fine cells. `conditions` overrides the problem's boundary conditions.
-/// Writes the solution to `vtu_path` when it is not empty (2D).
+/// Writes the solution to `vtk_path` when it is not empty (2D): a .vtu on one rank; on several
+/// the .pvtu of that name and one piece per rank beside it (petsc/solution_pvtu.hpp).
 template <class Problem>
 LevelResult solve_level(const std::shared_ptr<const SimplexMesh<2>>& fine, double cells_per_element,
                         int p, const std::optional<BoundaryConditions>& conditions = {},
-                        const std::string& vtu_path = "",
+                        const std::string& vtk_path = "",
                         const AssemblyOptions& assembly_options = {}) {
   const Agglomeration parts = agglomerate_by_cell_count(*fine, cells_per_element);
   const PolytopicMesh<2> mesh(fine, parts.element_of_cell, p);
   const BoundaryConditions boundary = conditions ? *conditions : Problem::boundary_conditions();
-  if (petsc::world_rank_count() > 1) {
-    require(vtu_path.empty(),
-            "solve_level: VTU output under mpiexec (one .vtu per rank and a "
-            ".pvtu) is not written yet; run without --vtk, or on one rank");
-    return solve_level_distributed<Problem>(mesh, boundary, assembly_options);
-  }
+  if (petsc::world_rank_count() > 1)
+    return solve_level_distributed<Problem>(mesh, boundary, assembly_options, vtk_path);
   const auto coefficients = Problem::coefficients();
 
   Assembler<2> assembler(mesh, boundary, assembly_options);
@@ -139,10 +149,10 @@ LevelResult solve_level(const std::shared_ptr<const SimplexMesh<2>>& fine, doubl
   const ErrorNorms errors = compute_error_norms(assembler.quadrature_mesh(), coefficients,
                                                 std::span<const double>(solution), exact, gradient,
                                                 error_norm_options(assembler.options()));
-  if (!vtu_path.empty()) {
+  if (!vtk_path.empty()) {
     SolutionVtuOptions options;
     options.exact_solution = exact;
-    write_solution_vtu(vtu_path, mesh, solution, options);
+    write_solution_vtu(vtk_path, mesh, solution, options);
   }
   LevelResult result;
   result.elements = mesh.element_count();

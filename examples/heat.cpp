@@ -11,6 +11,7 @@
 //   build/bin/heat --backend gpu --p 3 --cells-per-side 300 --elements 20000
 //   mpiexec -n 2 build/bin/heat   (each rank assembles its part of the slab on its GPU, or its
 //                                  CPU; rank 0 prints the same table)
+//   mpiexec -n 2 build/bin/heat --vtk heat_output   (heat.pvd over .pvtu files, a piece per rank)
 //
 // Description: what a user of libpolydg does every time step (docs/theory.md, "Space-time
 // slabs, as built"): the parabolic problem ∂t u − ∇·(a∇u) + w·∇u + c u = f on a polygonal mesh is
@@ -48,6 +49,7 @@
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
 #include "polydg/petsc/session.hpp"
+#include "polydg/petsc/solution_pvtu.hpp"
 #include "polydg/petsc/world.hpp"
 #include "polydg/spacetime/slab_errors.hpp"
 #include "polydg/spacetime/slab_solver.hpp"
@@ -91,7 +93,10 @@ const char* help_text = R"(Usage: heat [options] [PETSc options]
                         total degree p in x times degree p in t
   --steps N             time steps (default 20)
   --T T                 final time (default 1)
-  --vtk DIR             write DIR/heat.pvd and the solution at the top of each slab (VTU)
+  --vtk DIR             write DIR/heat.pvd and the solution at the top of each slab,
+                        DIR/heat_<n>.vtu (DIR is created); under mpiexec -n R the series lists
+                        DIR/heat_<n>.pvtu, each of the R pieces heat_<n>_<rank>.vtu beside it
+                        (each rank's elements, cell field "rank"; "element_id" as on one rank)
   --vtk-every K         ... every K steps (default 1)
   --penalty element_trace|polytopic_cap|sub_simplex
                         the penalty's inverse-estimate factor: each element's own trace
@@ -108,7 +113,7 @@ const char* help_text = R"(Usage: heat [options] [PETSc options]
                         the GPU when there is one
   --save-system FILE    after the first step, write its matrix and rhs to FILE in PETSc's
                         binary format (MatView, then VecView: MatLoad and VecLoad read them
-                        back, e.g. perf/solve_saved_system)
+                        back, e.g. perf/solve_saved_system); one rank only
   --json FILE           {"steps": [{"n", "t", "assembly_s", "solve_s", "ksp_its",
                         "matrix_assembled"}, ...],
                         "l2_error_T", "l2l2_error", "dofs", "elements", "backend"}
@@ -283,9 +288,20 @@ int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, Solver& sol
       "set-up %.2f s\n",
       o.problem.c_str(), int(spatial.element_count()), int(spatial.fine_mesh().cell_count()),
       o.space.c_str(), o.p, dofs, backend, setup_seconds);
+  // --vtk: rank 0 alone creates the folder and writes the series (heat.pvd); every rank writes
+  // its piece of each .pvtu (polydg/petsc/solution_pvtu.hpp). A failure on any rank throws on
+  // all of them (petsc::on_every_rank), so none waits for a rank that gave up.
+  const bool root = polydg::petsc::world_rank() == 0;
+  const bool distributed = polydg::petsc::world_rank_count() > 1;
   std::unique_ptr<polydg::PvdWriter> pvd;
   if (!o.vtk_directory.empty()) {
-    std::filesystem::create_directories(o.vtk_directory);
+    polydg::petsc::on_every_rank([&] {
+      if (!root) return;
+      std::error_code error;
+      std::filesystem::create_directories(o.vtk_directory, error);
+      polydg::require(!error, "--vtk: cannot create the folder '", o.vtk_directory,
+                      "': ", error.message());
+    });
     pvd = std::make_unique<polydg::PvdWriter>(std::filesystem::path(o.vtk_directory) / "heat.pvd");
   }
 
@@ -311,12 +327,23 @@ int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, Solver& sol
     steps.push_back(step);
     if (n == 1 && !o.system_path.empty()) save_system(o.system_path, solver);
     if (pvd && (n % o.vtk_every == 0 || n == o.steps)) {
-      const auto file =
-          std::filesystem::path(o.vtk_directory) / ("heat_" + std::to_string(n) + ".vtu");
-      polydg::write_solution_vtu(
-          file, spatial,
-          polydg::top_trace(spatial, solver.pattern(), solver.solution(), options.assembly.space));
-      pvd->add(step.t_end, file);
+      const auto file = std::filesystem::path(o.vtk_directory) /
+                        ("heat_" + std::to_string(n) + (distributed ? ".pvtu" : ".vtu"));
+      if (distributed) {
+        // This rank's elements: the first block rows of its slab pattern, in partition order.
+        const auto elements = solver.partition()->owned_elements(polydg::petsc::world_rank());
+        polydg::petsc::write_solution_pvtu(
+            file, spatial, elements,
+            polydg::top_trace(spatial, solver.pattern(), solver.solution(), elements,
+                              options.assembly.space));
+      } else {
+        polydg::write_solution_vtu(file, spatial,
+                                   polydg::top_trace(spatial, solver.pattern(), solver.solution(),
+                                                     options.assembly.space));
+      }
+      polydg::petsc::on_every_rank([&] {
+        if (root) pvd->add(step.t_end, file);
+      });
     }
   }
 
@@ -367,12 +394,11 @@ int run(const Options& o, const std::shared_ptr<const polydg::SimplexMesh<2>>& f
   const auto data = polydg::space_time_coefficients(Problem::data());
   using Initial = InitialValue<typename Problem::Solution>;
   // Several ranks: each marches its part of the slab (one GPU each where there are GPUs);
-  // no VTK or saved system yet.
-  polydg::require(
-      polydg::petsc::world_rank_count() == 1 || (o.vtk_directory.empty() && o.system_path.empty()),
-      "under mpiexec (", polydg::petsc::world_rank_count(),
-      " ranks) heat writes no VTK or saved "
-      "system yet: drop --vtk and --save-system, or run on one rank");
+  // no saved system yet.
+  polydg::require(polydg::petsc::world_rank_count() == 1 || o.system_path.empty(),
+                  "under mpiexec (", polydg::petsc::world_rank_count(),
+                  " ranks) heat writes no saved system yet: drop --save-system, or run on one "
+                  "rank");
   const bool gpu =
       o.backend == "gpu" || (o.backend == "auto" && polydg::device::device_count() > 0);
 #if POLYDG_CUDA

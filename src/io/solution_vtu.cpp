@@ -1,10 +1,14 @@
 #include "polydg/io/solution_vtu.hpp"
 
 #include <algorithm>
+#include <numeric>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "polydg/core/error.hpp"
 #include "polydg/dg/discrete_function.hpp"
+#include "polydg/fem/basis_indexing.hpp"
 #include "triangle_lattice.hpp"
 #include "vtu_xml_writer.hpp"
 
@@ -43,51 +47,127 @@ void sample_sub_triangle(const std::array<Point<2>, 3>& vertices,
   }
 }
 
-void write_sample(const std::filesystem::path& path, const SampledSolution& sample) {
+// The arrays of a solution file, in file order: write_sample writes them, the .pvtu declares
+// them (one list, so the pieces and their .pvtu cannot disagree).
+struct SolutionArrays {
+  std::vector<io::DataArrayDeclaration> point, cell;
+};
+
+SolutionArrays solution_arrays(bool exact, bool rank) {
+  SolutionArrays arrays;
+  arrays.point.push_back({"Float64", "u"});
+  if (exact) {
+    arrays.point.push_back({"Float64", "exact"});
+    arrays.point.push_back({"Float64", "error"});
+  }
+  arrays.cell.push_back({"Int32", "element_id"});
+  arrays.cell.push_back({"Int32", "degree"});
+  if (rank) arrays.cell.push_back({"Int32", "rank"});
+  return arrays;
+}
+
+const char* const solution_scalars = "u";
+
+// The sampled solution as a .vtu; `rank` >= 0 adds the cell field "rank".
+void write_sample(const std::filesystem::path& path, const SampledSolution& sample, int rank) {
+  const SolutionArrays arrays = solution_arrays(!sample.exact.empty(), rank >= 0);
   io::VtuXmlWriter file(path, "solution VTU writer");
   file.begin(GlobalIndex(sample.points.size()), GlobalIndex(sample.element_ids.size()));
   file.points(sample.points);
   file.triangles(sample.connectivity);
 
-  file.begin_point_data("u");
-  file.data_array("Float64", "u", sample.u);
-  if (!sample.exact.empty()) {
-    std::vector<double> error(sample.u.size());
-    for (std::size_t k = 0; k < error.size(); ++k) error[k] = sample.exact[k] - sample.u[k];
-    file.data_array("Float64", "exact", sample.exact);
-    file.data_array("Float64", "error", error);
+  file.begin_point_data(solution_scalars);
+  for (const io::DataArrayDeclaration& array : arrays.point) {
+    const std::string_view name = array.name;
+    if (name == "u") {
+      file.data_array(array, sample.u);
+    } else if (name == "exact") {
+      file.data_array(array, sample.exact);
+    } else {  // "error"
+      std::vector<double> error(sample.u.size());
+      for (std::size_t k = 0; k < error.size(); ++k) error[k] = sample.exact[k] - sample.u[k];
+      file.data_array(array, error);
+    }
   }
   file.end_point_data();
 
   file.begin_cell_data();
-  file.data_array("Int32", "element_id", sample.element_ids);
-  file.data_array("Int32", "degree", sample.degrees);
+  for (const io::DataArrayDeclaration& array : arrays.cell) {
+    const std::string_view name = array.name;
+    if (name == "element_id")
+      file.data_array(array, sample.element_ids);
+    else if (name == "degree")
+      file.data_array(array, sample.degrees);
+    else  // "rank"
+      file.data_array(array, std::vector<int>(sample.element_ids.size(), rank));
+  }
   file.end_cell_data();
   file.finish();
+}
+
+// Samples the elements `elements` of the mesh, whose coefficients lie one after another in
+// `coefficients` (basis_size(2, p_e) each), and writes them; one path for the whole mesh and
+// for a rank's piece.
+void write_elements(const std::filesystem::path& path, const PolytopicMesh<2>& mesh,
+                    std::span<const Index> elements, std::span<const double> coefficients, int rank,
+                    const SolutionVtuOptions& options) {
+  require(options.subdivisions >= 0 && options.subdivisions <= max_solution_vtu_subdivisions,
+          "solution VTU writer: '", path.string(), "': subdivisions = ", options.subdivisions,
+          " is outside 0..", max_solution_vtu_subdivisions);
+  std::vector<GlobalIndex> offsets(elements.size() + 1, 0);
+  for (std::size_t k = 0; k < elements.size(); ++k) {
+    require(elements[k] >= 0 && elements[k] < mesh.element_count(), "solution VTU writer: '",
+            path.string(), "': element ", elements[k], " is not one of the mesh's ",
+            mesh.element_count());
+    offsets[k + 1] = offsets[k] + basis_size(2, mesh.element_degree(elements[k]));
+  }
+  require(GlobalIndex(coefficients.size()) == offsets.back(), "solution VTU writer: '",
+          path.string(), "': the DG function has ", coefficients.size(),
+          " coefficients, the mesh's elements and degrees need ", offsets.back());
+
+  SampledSolution sample;
+  for (std::size_t k = 0; k < elements.size(); ++k) {
+    const Index e = elements[k];
+    const int p = mesh.element_degree(e);
+    const io::TriangleLattice lattice =
+        io::make_triangle_lattice(options.subdivisions > 0 ? options.subdivisions : std::max(1, p));
+    for (const auto& simplex : mesh.element_simplices(e))
+      sample_sub_triangle(mesh.simplex_points(simplex), lattice, e, p, mesh.element_box(e),
+                          coefficients.data() + offsets[k], options, sample);
+  }
+  write_sample(path, sample, rank);
 }
 
 }  // namespace
 
 void write_solution_vtu(const std::filesystem::path& path, const PolytopicMesh<2>& mesh,
                         std::span<const double> solution, const SolutionVtuOptions& options) {
-  require(options.subdivisions >= 0 && options.subdivisions <= max_solution_vtu_subdivisions,
-          "solution VTU writer: '", path.string(), "': subdivisions = ", options.subdivisions,
-          " is outside 0..", max_solution_vtu_subdivisions);
-  const std::vector<GlobalIndex> offsets = dg_coefficient_offsets<2>(mesh.degrees());
-  require(GlobalIndex(solution.size()) == offsets.back(), "solution VTU writer: '", path.string(),
-          "': the DG function has ", solution.size(),
-          " coefficients, the mesh's elements and degrees need ", offsets.back());
+  std::vector<Index> elements(std::size_t(mesh.element_count()));
+  std::iota(elements.begin(), elements.end(), Index(0));
+  write_elements(path, mesh, elements, solution, -1, options);
+}
 
-  SampledSolution sample;
-  for (Index e = 0; e < mesh.element_count(); ++e) {
-    const int p = mesh.element_degree(e);
-    const io::TriangleLattice lattice =
-        io::make_triangle_lattice(options.subdivisions > 0 ? options.subdivisions : std::max(1, p));
-    for (const auto& simplex : mesh.element_simplices(e))
-      sample_sub_triangle(mesh.simplex_points(simplex), lattice, e, p, mesh.element_box(e),
-                          solution.data() + offsets[e], options, sample);
-  }
-  write_sample(path, sample);
+void write_solution_vtu_piece(const std::filesystem::path& path, const PolytopicMesh<2>& mesh,
+                              std::span<const Index> elements, std::span<const double> coefficients,
+                              int rank, const SolutionVtuOptions& options) {
+  require(rank >= 0, "solution VTU writer: '", path.string(), "': rank ", rank, " is negative");
+  write_elements(path, mesh, elements, coefficients, rank, options);
+}
+
+std::filesystem::path solution_vtu_piece_path(const std::filesystem::path& pvtu, int rank) {
+  return pvtu.parent_path() / (pvtu.stem().string() + "_" + std::to_string(rank) + ".vtu");
+}
+
+void write_solution_pvtu_file(const std::filesystem::path& pvtu, int piece_count,
+                              const SolutionVtuOptions& options) {
+  require(piece_count >= 1, "solution PVTU writer: '", pvtu.string(), "': ", piece_count,
+          " pieces (at least 1)");
+  std::vector<std::string> sources;
+  for (int rank = 0; rank < piece_count; ++rank)
+    sources.push_back(solution_vtu_piece_path(pvtu, rank).filename().string());
+  const SolutionArrays arrays = solution_arrays(bool(options.exact_solution), true);
+  io::write_pvtu(pvtu, "solution PVTU writer", solution_scalars, arrays.point, arrays.cell,
+                 sources);
 }
 
 }  // namespace polydg

@@ -8,6 +8,15 @@
 
 namespace polydg::io {
 
+namespace {
+// The VTKFile attributes, and the Points array's type, name and components: the same in a .vtu
+// and in the .pvtu that lists it (PPoints).
+constexpr const char* points_attributes =
+    "type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\"";
+constexpr const char* file_attributes =
+    "version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\"";
+}  // namespace
+
 VtuXmlWriter::VtuXmlWriter(const std::filesystem::path& path, std::string writer_name)
     : path_(path), writer_name_(std::move(writer_name)), out_(path) {
   require(bool(out_), writer_name_, ": cannot open '", path.string(), "' for writing");
@@ -16,8 +25,7 @@ VtuXmlWriter::VtuXmlWriter(const std::filesystem::path& path, std::string writer
 
 void VtuXmlWriter::begin(GlobalIndex point_count, GlobalIndex cell_count) {
   out_ << "<?xml version=\"1.0\"?>\n"
-       << "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" "
-          "header_type=\"UInt64\">\n"
+       << "<VTKFile type=\"UnstructuredGrid\" " << file_attributes << ">\n"
        << "  <UnstructuredGrid>\n"
        << "    <Piece NumberOfPoints=\"" << point_count << "\" NumberOfCells=\"" << cell_count
        << "\">\n";
@@ -25,8 +33,7 @@ void VtuXmlWriter::begin(GlobalIndex point_count, GlobalIndex cell_count) {
 
 void VtuXmlWriter::points(std::span<const Point<2>> points) {
   out_ << "      <Points>\n"
-       << "        <DataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\" "
-          "format=\"ascii\">\n";
+       << "        <DataArray " << points_attributes << " format=\"ascii\">\n";
   for (const Point<2>& x : points) out_ << "          " << x[0] << ' ' << x[1] << " 0\n";
   out_ << "        </DataArray>\n      </Points>\n";
 }
@@ -73,5 +80,31 @@ void VtuXmlWriter::array_begin(const char* type, const char* name) {
   out_ << "        <DataArray type=\"" << type << "\" Name=\"" << name << "\" format=\"ascii\">\n";
 }
 void VtuXmlWriter::array_end() { out_ << "        </DataArray>\n"; }
+
+void write_pvtu(const std::filesystem::path& path, const std::string& writer_name,
+                const char* scalars, std::span<const DataArrayDeclaration> point_arrays,
+                std::span<const DataArrayDeclaration> cell_arrays,
+                std::span<const std::string> piece_sources) {
+  std::ofstream out(path);
+  require(bool(out), writer_name, ": cannot open '", path.string(), "' for writing");
+  const auto declare = [&](std::span<const DataArrayDeclaration> arrays) {
+    for (const DataArrayDeclaration& array : arrays)
+      out << "      <PDataArray type=\"" << array.type << "\" Name=\"" << array.name << "\"/>\n";
+  };
+  out << "<?xml version=\"1.0\"?>\n"
+      << "<VTKFile type=\"PUnstructuredGrid\" " << file_attributes << ">\n"
+      << "  <PUnstructuredGrid GhostLevel=\"0\">\n"
+      << "    <PPointData Scalars=\"" << scalars << "\">\n";
+  declare(point_arrays);
+  out << "    </PPointData>\n    <PCellData>\n";
+  declare(cell_arrays);
+  out << "    </PCellData>\n"
+      << "    <PPoints>\n      <PDataArray " << points_attributes << "/>\n    </PPoints>\n";
+  for (const std::string& source : piece_sources)
+    out << "    <Piece Source=\"" << source << "\"/>\n";
+  out << "  </PUnstructuredGrid>\n</VTKFile>\n";
+  out.close();
+  require(!out.fail(), writer_name, ": writing '", path.string(), "' failed");
+}
 
 }  // namespace polydg::io

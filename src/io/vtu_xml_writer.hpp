@@ -1,6 +1,7 @@
 #pragma once
 /// VtuXmlWriter: the ASCII VTK XML UnstructuredGrid (.vtu) file that the mesh and solution
-/// writers fill (private to src/io).
+/// writers fill, and write_pvtu, the PUnstructuredGrid (.pvtu) that lists such files as the
+/// pieces of one data set (private to src/io).
 ///
 /// The calls must come in file order: begin, points, cells, then optionally a PointData and a
 /// CellData section with their arrays, then finish. Points are 2D and written with z = 0;
@@ -19,6 +20,13 @@ namespace polydg::io {
 
 inline constexpr int vtk_triangle = 5;
 inline constexpr int vtk_polygon = 7;
+
+/// A DataArray's VTK type (Int32, Float64, ...) and name: what a .vtu writes and a .pvtu
+/// declares.
+struct DataArrayDeclaration {
+  const char* type;
+  const char* name;
+};
 
 class VtuXmlWriter {
  public:
@@ -52,6 +60,10 @@ class VtuXmlWriter {
   void data_array(const char* type, const char* name, const std::vector<T>& values) {
     data_array(type, name, std::span<const T>(values));
   }
+  template <class T>
+  void data_array(const DataArrayDeclaration& array, const std::vector<T>& values) {
+    data_array(array.type, array.name, std::span<const T>(values));
+  }
 
   /// Closes the Piece and the file; throws naming the path when writing failed.
   void finish();
@@ -70,5 +82,14 @@ class VtuXmlWriter {
   std::string writer_name_;
   std::ofstream out_;
 };
+
+/// The .pvtu at `path` whose pieces are the .vtu files `piece_sources` (as written in the
+/// file: relative to its folder), each with the Points of VtuXmlWriter::points and these
+/// arrays in their PointData (Scalars = `scalars`) and CellData. Throws naming the path when
+/// it cannot be written; the message starts with `writer_name`.
+void write_pvtu(const std::filesystem::path& path, const std::string& writer_name,
+                const char* scalars, std::span<const DataArrayDeclaration> point_arrays,
+                std::span<const DataArrayDeclaration> cell_arrays,
+                std::span<const std::string> piece_sources);
 
 }  // namespace polydg::io

@@ -11,4 +11,5 @@ target_sources(polydg PRIVATE
   ${PROJECT_SOURCE_DIR}/src/petsc/shell_matrix.cpp
   ${PROJECT_SOURCE_DIR}/src/petsc/device_dense_block_operator.cpp
   ${PROJECT_SOURCE_DIR}/src/petsc/agglomeration_multigrid.cpp
+  ${PROJECT_SOURCE_DIR}/src/petsc/solution_pvtu.cpp
 )

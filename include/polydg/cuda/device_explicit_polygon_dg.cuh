@@ -4,8 +4,8 @@
 /// (polydg/hyperbolic/explicit_polygon_dg.hpp): its geometry, per-element orthonormalisation and
 /// rules uploaded once, in the same layouts, and its three residual passes run as kernels with
 /// one thread per element or sub-facet (polydg/detail/hyperbolic/device_polygon_kernels.cuh):
-/// Legendre coefficients, sub-facet LLF fluxes, element residuals; then a pointwise stage update
-/// and, where the stepper needs the next Δt, a wave-speed kernel. DeviceTimeStepper
+/// Legendre coefficients, sub-facet LLF fluxes, element residuals with the stage update, and
+/// where the stepper needs the next Δt a wave-speed kernel. DeviceTimeStepper
 /// (device_explicit_dg.cuh) steps it as it steps triangles.
 ///
 ///   using namespace polydg::hyperbolic;
@@ -14,9 +14,11 @@
 ///   auto u = device_dg.upload(dg.project(initial));
 ///   DeviceTimeStepper(device_dg, TimeScheme::rk4).advance(u, 0.0, 1.0, boundary, 0.5);
 ///
-/// The kernels run the CPU's loop bodies at run-time degree (per-thread arrays sized for
-/// max_basis_degree, in local memory); no atomics, each value written by one thread, reductions
-/// max / min: bitwise reproducible, and equal to the CPU to rounding (nvcc contracts a·b + c).
+/// The kernels run the CPU's loop bodies, for p ≤ 4 with the degree a compile-time constant
+/// (loops of constant length, per-thread arrays in registers), above at run-time degree; the
+/// stage update is applied in the element kernel. No atomics, each value written by one
+/// thread, reductions max / min: bitwise reproducible, and equal to the CPU to rounding (nvcc
+/// contracts a·b + c).
 /// Synchronisation and checks: as DeviceExplicitTriangleDG — max_wave_speed, stable_time_step
 /// and the stepper's advance wait for the device; a non-physical state at a volume point is a
 /// polydg::Error naming the time, the element, the point and the state, as the CPU's. The
@@ -67,7 +69,6 @@ class DeviceExplicitPolygonDG {
         view_(arrays_.view(geometry_, rules_)),
         legendre_(dg.coefficient_count()),
         flux_(std::size_t(variables) * rules_.edge_point_count * std::size_t(view_.facets)),
-        rate_(dg.coefficient_count()),
         wave_speed_(blocks_for(view_.elements, detail::reduction_block_size)) {}
 
   const Law& law() const { return law_; }
@@ -230,6 +231,27 @@ class DeviceExplicitPolygonDG {
   // DeviceTimeStepper's stage interface (as DeviceExplicitTriangleDG's).
   detail::WaveSpeedPartials partials(double time) const { return wave_speed_.partials(time); }
 
+  /// f(std::integral_constant<int, Degree>{}) with Degree = the degree up to
+  /// largest_fixed_polygon_degree, −1 (run-time sizes) above.
+  template <class Function>
+  void with_degree(Function&& function) const {
+    static_assert(detail::largest_fixed_polygon_degree == 4, "one case per fixed degree below");
+    switch (degree()) {
+      case 0:
+        return function(std::integral_constant<int, 0>{});
+      case 1:
+        return function(std::integral_constant<int, 1>{});
+      case 2:
+        return function(std::integral_constant<int, 2>{});
+      case 3:
+        return function(std::integral_constant<int, 3>{});
+      case 4:
+        return function(std::integral_constant<int, 4>{});
+      default:
+        return function(std::integral_constant<int, -1>{});
+    }
+  }
+
   /// Passes 0 and 1 of a residual at (u, t): the Legendre coefficients, then the sub-facet
   /// fluxes. Asynchronous.
   template <class Boundary>
@@ -238,43 +260,45 @@ class DeviceExplicitPolygonDG {
                   "DeviceExplicitPolygonDG: the boundary functor is copied into the kernels by "
                   "value, so it must be trivially copyable");
     constexpr int block = detail::polygon_block_size;
-    detail::polygon_legendre_kernel<variables>
-        <<<blocks_for(view_.elements, block), block>>>(view_, u, legendre_.data());
-    POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitPolygonDG polygon_legendre_kernel");
-    detail::polygon_facet_kernel<Law, Boundary><<<blocks_for(view_.facets, block), block>>>(
-        view_, law_, boundary, legendre_.data(), t, flux_.data());
-    POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitPolygonDG polygon_facet_kernel");
+    with_degree([&](auto fixed) {
+      constexpr int p = decltype(fixed)::value;
+      detail::polygon_legendre_kernel<p, variables>
+          <<<blocks_for(view_.elements, block), block>>>(view_, u, legendre_.data());
+      POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitPolygonDG polygon_legendre_kernel");
+      detail::polygon_facet_kernel<p, Law, Boundary><<<blocks_for(view_.facets, block), block>>>(
+          view_, law_, boundary, legendre_.data(), t, flux_.data());
+      POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitPolygonDG polygon_facet_kernel");
+    });
   }
 
-  /// One residual at (u, t), `update` applied to it, and with partials.speed the wave speed of
-  /// update.out at partials.time reduced per block (returns the block count, else 0).
-  /// facets_launched: launch_facets(u, t, boundary) ran since the last stage. Asynchronous.
+  /// One residual at (u, t), `update` applied to it in the element kernel, and with
+  /// partials.speed the wave speed of update.out at partials.time reduced per block (returns
+  /// the block count, else 0). facets_launched: launch_facets(u, t, boundary) ran since the
+  /// last stage. Asynchronous.
   template <class Boundary>
   int run_stage(const double* u, double t, const Boundary& boundary,
                 const detail::StageUpdate& update, const detail::WaveSpeedPartials& partials,
                 bool facets_launched = false) {
     if (!facets_launched) launch_facets(u, t, boundary);
-    const bool plain = update.kind == detail::StageUpdate::Kind::residual;
-    double* residual_target = plain ? update.out : rate_.data();
     constexpr int block = detail::polygon_block_size;
-    detail::polygon_element_kernel<Law><<<blocks_for(view_.elements, block), block>>>(
-        view_, law_, legendre_.data(), t, flux_.data(), residual_target);
-    POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitPolygonDG polygon_element_kernel");
-    if (!plain) {
-      const std::size_t count = coefficient_count();
-      detail::stage_update_kernel<<<blocks_for(std::int64_t(count), detail::reduction_block_size),
-                                    detail::reduction_block_size>>>(update, u, rate_.data(), count);
-      POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitPolygonDG stage_update_kernel");
-    }
+    with_degree([&](auto fixed) {
+      constexpr int p = decltype(fixed)::value;
+      detail::polygon_element_kernel<p, Law><<<blocks_for(view_.elements, block), block>>>(
+          view_, law_, legendre_.data(), t, flux_.data(), u, update);
+      POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitPolygonDG polygon_element_kernel");
+    });
     return partials.speed ? launch_wave_speed(update.out, partials.time) : 0;
   }
 
   /// The per-block partials of the wave speed of u at time t; returns the block count.
   int launch_wave_speed(const double* u, double t) const {
     const unsigned blocks = blocks_for(view_.elements, detail::reduction_block_size);
-    detail::polygon_wave_speed_kernel<Law>
-        <<<blocks, detail::reduction_block_size>>>(view_, law_, u, partials(t));
-    POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitPolygonDG polygon_wave_speed_kernel");
+    with_degree([&](auto fixed) {
+      constexpr int p = decltype(fixed)::value;
+      detail::polygon_wave_speed_kernel<p, Law>
+          <<<blocks, detail::reduction_block_size>>>(view_, law_, u, partials(t));
+      POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitPolygonDG polygon_wave_speed_kernel");
+    });
     return int(blocks);
   }
   detail::WaveSpeedResult finish_wave_speed(int blocks) const { return wave_speed_.finish(blocks); }
@@ -311,7 +335,6 @@ class DeviceExplicitPolygonDG {
   PolygonResidualView view_;
   Vector legendre_;  // pass 0's Legendre coefficients
   Vector flux_;      // pass 1's sub-facet fluxes
-  Vector rate_;      // R(u) before a stage update
   detail::WaveSpeedReduction wave_speed_;
 };
 

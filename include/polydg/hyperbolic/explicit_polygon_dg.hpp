@@ -104,6 +104,11 @@ namespace polydg::hyperbolic {
 
 /// Largest basis size of the polygon kernels' local accumulators: dim P_p for p = max_basis_degree.
 inline constexpr int max_polygon_basis_size = basis_size(2, max_basis_degree);
+/// Per-thread arrays of basis values: dim P_Degree where the degree is a compile-time constant
+/// (Degree ≥ 0), else room for any degree.
+template <int Degree>
+inline constexpr int polygon_basis_capacity = Degree < 0 ? max_polygon_basis_size
+                                                         : basis_size(2, Degree);
 
 /// Reference rules of the polygon solver: a simplex rule on the reference triangle (mapped onto
 /// each sub-triangle) and Gauss points on [0, 1] (along each sub-facet).
@@ -220,28 +225,53 @@ struct PolygonResidualView {
     return {inverse_extent[c], inverse_extent[std::size_t(elements) + c]};
   }
 
+  // The methods below take the degree as a template argument Degree ≥ 0 where the caller knows
+  // it at compile time (the GPU's fixed-degree kernels: loops of constant length, per-thread
+  // arrays of polygon_basis_capacity<Degree> in registers), else Degree = −1: the view's
+  // degree, arrays of max_polygon_basis_size. Both run the same operations in the same order.
+
+  /// The degree and basis size the loops run to.
+  template <int Degree>
+  POLYDG_HD int loop_degree() const {
+    if constexpr (Degree < 0)
+      return degree;
+    else
+      return Degree;
+  }
+  template <int Degree>
+  POLYDG_HD int loop_size() const {
+    if constexpr (Degree < 0)
+      return basis_size;
+    else
+      return polygon_basis_capacity<Degree>;
+  }
+
   /// φ_j(x), j < basis_size: element c's bounding-box Legendre basis (legendre_basis.hpp).
+  template <int Degree = -1>
   POLYDG_HD void legendre_values(Index c, const Point<2>& x, double* phi) const {
     const Point<2> xi = box_coordinates(box(c), inverse_extents(c), x);
     double table[2][max_basis_degree + 1];
-    orthonormal_legendre(degree, xi[0], table[0]);
-    orthonormal_legendre(degree, xi[1], table[1]);
+    orthonormal_legendre(loop_degree<Degree>(), xi[0], table[0]);
+    orthonormal_legendre(loop_degree<Degree>(), xi[1], table[1]);
     MultiIndex<2> alpha{};
-    for (int j = 0; j < basis_size; ++j) {
+    POLYDG_UNROLL
+    for (int j = 0; j < loop_size<Degree>(); ++j) {
       phi[j] = table[0][alpha[0]] * table[1][alpha[1]];
       advance_multi_index(alpha);
     }
   }
   /// φ_j(x) and ∇φ_j(x) (physical coordinates).
+  template <int Degree = -1>
   POLYDG_HD void legendre_values_and_gradients(Index c, const Point<2>& x, double* phi,
                                                double (*gradient)[2]) const {
     constexpr int stride = max_basis_degree + 1;
     double table[2 * stride];
     double derivative_table[2 * stride];
-    evaluate_basis_tables<2, double>(degree, box(c), inverse_extents(c), x, table, derivative_table,
-                                     stride);
+    evaluate_basis_tables<2, double>(loop_degree<Degree>(), box(c), inverse_extents(c), x, table,
+                                     derivative_table, stride);
     MultiIndex<2> alpha{};
-    for (int j = 0; j < basis_size; ++j) {
+    POLYDG_UNROLL
+    for (int j = 0; j < loop_size<Degree>(); ++j) {
       basis_function_from_tables<2, double>(table, derivative_table, stride, alpha, phi[j],
                                             gradient[j]);
       advance_multi_index(alpha);
@@ -249,49 +279,62 @@ struct PolygonResidualView {
   }
 
   /// û = Cᵀũ for element c: its Legendre coefficients from the orthonormal ones in u.
-  template <int M>
+  template <int M, int Degree = -1>
   POLYDG_HD void to_legendre(const double* u, Index c,
-                             double (*legendre)[max_polygon_basis_size]) const {
-    for (int v = 0; v < M; ++v)
-      for (int j = 0; j < basis_size; ++j) {
-        double sum = 0;
-        for (int i = j; i < basis_size; ++i)
-          sum += orthonormalisation_entry(c, i, j) * u[coefficient(c, v, i)];
-        legendre[v][j] = sum;
-      }
+                             double (*legendre)[polygon_basis_capacity<Degree>]) const {
+    const int n = loop_size<Degree>();
+    POLYDG_UNROLL
+    for (int v = 0; v < M; ++v) POLYDG_UNROLL
+    for (int j = 0; j < n; ++j) {
+      double sum = 0;
+      POLYDG_UNROLL
+      for (int i = j; i < n; ++i)
+        sum += orthonormalisation_entry(c, i, j) * u[coefficient(c, v, i)];
+      legendre[v][j] = sum;
+    }
   }
-  /// out[coefficient(c, v, i)] = Σ_{j ≤ i} C_ij integral[v][j]: integrals against the Legendre
-  /// modes turned into integrals against the orthonormal ones.
-  template <int M>
-  POLYDG_HD void from_legendre_integrals(const double (*integral)[max_polygon_basis_size], Index c,
-                                         double* out) const {
-    for (int v = 0; v < M; ++v)
-      for (int i = 0; i < basis_size; ++i) {
-        double sum = 0;
-        for (int j = 0; j <= i; ++j) sum += orthonormalisation_entry(c, i, j) * integral[v][j];
-        out[coefficient(c, v, i)] = sum;
-      }
+  /// Σ_{j ≤ i} C_ij integral[v][j]: integrals against the Legendre modes turned into the one
+  /// against orthonormal mode i of element c.
+  template <int Degree = -1>
+  POLYDG_HD double orthonormal_integral(const double* integral, Index c, int i) const {
+    double sum = 0;
+    POLYDG_UNROLL
+    for (int j = 0; j <= i; ++j) sum += orthonormalisation_entry(c, i, j) * integral[j];
+    return sum;
+  }
+  /// out[coefficient(c, v, i)] = Σ_{j ≤ i} C_ij integral[v][j] (orthonormal_integral).
+  template <int M, int Degree = -1>
+  POLYDG_HD void from_legendre_integrals(const double (*integral)[polygon_basis_capacity<Degree>],
+                                         Index c, double* out) const {
+    POLYDG_UNROLL
+    for (int v = 0; v < M; ++v) POLYDG_UNROLL
+    for (int i = 0; i < loop_size<Degree>(); ++i)
+      out[coefficient(c, v, i)] = orthonormal_integral<Degree>(integral[v], c, i);
   }
   /// Σ_j legendre[coefficient(c, v, j)] φ_j per variable: u_h where the Legendre basis of c
   /// takes the values phi (legendre: a Legendre-coefficient vector in the coefficient layout).
-  template <int M>
+  template <int M, int Degree = -1>
   POLYDG_HD State<M> state_at(const double* legendre, Index c, const double* phi) const {
     State<M> s;
+    POLYDG_UNROLL
     for (int v = 0; v < M; ++v) {
       double sum = 0;
-      for (int j = 0; j < basis_size; ++j) sum += legendre[coefficient(c, v, j)] * phi[j];
+      POLYDG_UNROLL
+      for (int j = 0; j < loop_size<Degree>(); ++j) sum += legendre[coefficient(c, v, j)] * phi[j];
       s[v] = sum;
     }
     return s;
   }
   /// The same from an element's local Legendre coefficients (to_legendre).
-  template <int M>
-  POLYDG_HD State<M> local_state_at(const double (*legendre)[max_polygon_basis_size],
+  template <int M, int Degree = -1>
+  POLYDG_HD State<M> local_state_at(const double (*legendre)[polygon_basis_capacity<Degree>],
                                     const double* phi) const {
     State<M> s;
+    POLYDG_UNROLL
     for (int v = 0; v < M; ++v) {
       double sum = 0;
-      for (int j = 0; j < basis_size; ++j) sum += legendre[v][j] * phi[j];
+      POLYDG_UNROLL
+      for (int j = 0; j < loop_size<Degree>(); ++j) sum += legendre[v][j] * phi[j];
       s[v] = sum;
     }
     return s;
@@ -349,19 +392,23 @@ inline PolygonResidualView polygon_residual_view(const PolygonGeometry& g,
           rules.edge_weights.data()};
 }
 
+// The passes take the degree as PolygonResidualView's methods do: Degree ≥ 0 known at compile
+// time (the GPU's fixed-degree kernels), −1 the view's.
+
 /// Pass 0 of the residual for element c: legendre[coefficient(c, v, j)] = (Cᵀũ)_j.
-template <int M>
+template <int M, int Degree = -1>
 POLYDG_HD void legendre_coefficients_kernel(const PolygonResidualView& g, const double* u, Index c,
                                             double* legendre) {
-  double local[M][max_polygon_basis_size];
-  g.to_legendre<M>(u, c, local);
-  for (int v = 0; v < M; ++v)
-    for (int j = 0; j < g.basis_size; ++j) legendre[g.coefficient(c, v, j)] = local[v][j];
+  double local[M][polygon_basis_capacity<Degree>];
+  g.to_legendre<M, Degree>(u, c, local);
+  POLYDG_UNROLL
+  for (int v = 0; v < M; ++v) POLYDG_UNROLL
+  for (int j = 0; j < g.loop_size<Degree>(); ++j) legendre[g.coefficient(c, v, j)] = local[v][j];
 }
 
 /// Pass 1 of the residual for sub-facet f: writes flux[flux_entry(f, v, q)] for all v, q, from
 /// the Legendre coefficients of pass 0.
-template <ConservationLaw Law, class Boundary>
+template <ConservationLaw Law, class Boundary, int Degree = -1>
 POLYDG_HD void polygon_facet_flux_kernel(const PolygonResidualView& g, const Law& law,
                                          const Boundary& boundary, const double* legendre, double t,
                                          Index f, double* flux) {
@@ -370,72 +417,90 @@ POLYDG_HD void polygon_facet_flux_kernel(const PolygonResidualView& g, const Law
   const Index left = g.facet_element[f];
   const Index right = g.facet_element[fc + f];
   const Point<2> n{g.facet_normal[f], g.facet_normal[fc + f]};
-  double phi[max_polygon_basis_size];
-  for (int q = 0; q < g.edge_points; ++q) {
+  double phi[polygon_basis_capacity<Degree>];
+  const int points = Degree < 0 ? g.edge_points : Degree + 1;
+  POLYDG_UNROLL
+  for (int q = 0; q < points; ++q) {
     const Point<2> x = g.facet_point(f, q);
-    g.legendre_values(left, x, phi);
-    const State<m> u_left = g.state_at<m>(legendre, left, phi);
+    g.legendre_values<Degree>(left, x, phi);
+    const State<m> u_left = g.state_at<m, Degree>(legendre, left, phi);
     State<m> u_right;
     if (right >= 0) {
-      g.legendre_values(right, x, phi);
-      u_right = g.state_at<m>(legendre, right, phi);
+      g.legendre_values<Degree>(right, x, phi);
+      u_right = g.state_at<m, Degree>(legendre, right, phi);
     } else {
       u_right = boundary(u_left, x, n, t, g.facet_tag[f]);
     }
     const State<m> value = local_lax_friedrichs_flux(law, u_left, u_right, n, x, t);
+    POLYDG_UNROLL
     for (int v = 0; v < m; ++v) flux[g.flux_entry(f, v, q)] = value[v];
   }
 }
 
-/// Pass 2 of the residual for element c: the volume term over its sub-triangles, minus the
-/// gather of its sub-facets' fluxes, both against the Legendre modes, then turned into the
-/// orthonormal modes (mass = I); writes r[coefficient(c, v, i)] for all v, i.
-template <ConservationLaw Law>
-POLYDG_HD void polygon_element_residual_kernel(const PolygonResidualView& g, const Law& law,
-                                               const double* legendre, double t, const double* flux,
-                                               Index c, double* r) {
+/// Pass 2's sums for element c: integral[v][j] = the volume term over its sub-triangles minus
+/// the gather of its sub-facets' fluxes, both against Legendre mode j.
+template <ConservationLaw Law, int Degree = -1>
+POLYDG_HD void polygon_element_integrals(const PolygonResidualView& g, const Law& law,
+                                         const double* legendre, double t, const double* flux,
+                                         Index c,
+                                         double (*integral)[polygon_basis_capacity<Degree>]) {
   constexpr int m = Law::variables;
-  const int n = g.basis_size;
-  double integral[m][max_polygon_basis_size];
-  for (int v = 0; v < m; ++v)
-    for (int j = 0; j < n; ++j) integral[v][j] = 0;
-  double phi[max_polygon_basis_size];
-  double gradient[max_polygon_basis_size][2];
+  const int n = g.loop_size<Degree>();
+  POLYDG_UNROLL
+  for (int v = 0; v < m; ++v) POLYDG_UNROLL
+  for (int j = 0; j < n; ++j) integral[v][j] = 0;
+  double phi[polygon_basis_capacity<Degree>];
+  double gradient[polygon_basis_capacity<Degree>][2];
 
   for (Index s = g.element_triangle_offsets[c]; s < g.element_triangle_offsets[c + 1]; ++s) {
     const double determinant = g.triangle_determinant[s];
     for (int q = 0; q < g.volume_points; ++q) {
       const Point<2> x = g.volume_point(s, q);
-      g.legendre_values_and_gradients(c, x, phi, gradient);
-      const State<m> uq = g.state_at<m>(legendre, c, phi);
+      g.legendre_values_and_gradients<Degree>(c, x, phi, gradient);
+      const State<m> uq = g.state_at<m, Degree>(legendre, c, phi);
       const Flux<m> fq = law.flux(uq, x, t);
       const double w = g.volume_weights[q] * determinant;
       double weighted[2][m];
+      POLYDG_UNROLL
       for (int v = 0; v < m; ++v) {
         weighted[0][v] = w * fq[0][v];
         weighted[1][v] = w * fq[1][v];
       }
-      for (int j = 0; j < n; ++j)
-        for (int v = 0; v < m; ++v)
-          integral[v][j] += weighted[0][v] * gradient[j][0] + weighted[1][v] * gradient[j][1];
+      POLYDG_UNROLL
+      for (int j = 0; j < n; ++j) POLYDG_UNROLL
+      for (int v = 0; v < m; ++v)
+        integral[v][j] += weighted[0][v] * gradient[j][0] + weighted[1][v] * gradient[j][1];
     }
   }
 
+  const int points = Degree < 0 ? g.edge_points : Degree + 1;
   for (Index k = g.element_facet_offsets[c]; k < g.element_facet_offsets[c + 1]; ++k) {
     const Index f = g.element_facets[k];
     // The sub-facet's flux is along the normal out of side 0: side 1's outward flux is −F*.
     const double scale = g.element_facet_sides[k] == 0 ? g.facet_length[f] : -g.facet_length[f];
-    for (int q = 0; q < g.edge_points; ++q) {
-      g.legendre_values(c, g.facet_point(f, q), phi);
+    POLYDG_UNROLL
+    for (int q = 0; q < points; ++q) {
+      g.legendre_values<Degree>(c, g.facet_point(f, q), phi);
       const double w = scale * g.edge_weights[q];
+      POLYDG_UNROLL
       for (int v = 0; v < m; ++v) {
         const double wf = w * flux[g.flux_entry(f, v, q)];
+        POLYDG_UNROLL
         for (int j = 0; j < n; ++j) integral[v][j] -= wf * phi[j];
       }
     }
   }
+}
 
-  g.from_legendre_integrals<m>(integral, c, r);
+/// Pass 2 of the residual for element c: polygon_element_integrals turned into the orthonormal
+/// modes (mass = I); writes r[coefficient(c, v, i)] for all v, i.
+template <ConservationLaw Law, int Degree = -1>
+POLYDG_HD void polygon_element_residual_kernel(const PolygonResidualView& g, const Law& law,
+                                               const double* legendre, double t, const double* flux,
+                                               Index c, double* r) {
+  double integral[Law::variables][polygon_basis_capacity<Degree>];
+  polygon_element_integrals<Law, Degree>(g, law, legendre, t, flux, c, integral);
+  g.from_legendre_integrals<Law::variables, Degree>(integral, c, r);
 }
 
 /// The explicit DG discretisation of one Law on one polygonal mesh at one degree p.

@@ -15,6 +15,12 @@
 ///
 /// Throws polydg::Error naming the path when the file cannot be opened or written, for a
 /// solution of the wrong length, for subdivisions < 0 or > max_solution_vtu_subdivisions.
+///
+/// Several MPI ranks (petsc/solution_pvtu.hpp, which calls the two functions below): each rank
+/// writes the piece of the elements it owns, <stem>_<rank>.vtu, by the same sampling and with
+/// the same arrays, plus the cell field "rank"; rank 0 writes <stem>.pvtu, the
+/// PUnstructuredGrid that lists the pieces, next to them. "element_id" is the element's id in
+/// the whole mesh either way, so a piece's cells compare with a one-rank run's.
 #include <filesystem>
 #include <functional>
 #include <span>
@@ -35,5 +41,25 @@ struct SolutionVtuOptions {
 
 void write_solution_vtu(const std::filesystem::path& path, const PolytopicMesh<2>& mesh,
                         std::span<const double> solution, const SolutionVtuOptions& options = {});
+
+/// One rank's piece: the elements `elements` of `mesh` (ids in the mesh), whose coefficients
+/// lie one after another in `coefficients` in that order (basis_size(2, p_e) each, the layout
+/// of dg/discrete_function.hpp restricted to these elements), written as write_solution_vtu
+/// writes a whole mesh, with the cell field "rank" = `rank` besides. The same errors, and for
+/// an element id outside the mesh.
+void write_solution_vtu_piece(const std::filesystem::path& path, const PolytopicMesh<2>& mesh,
+                              std::span<const Index> elements, std::span<const double> coefficients,
+                              int rank, const SolutionVtuOptions& options = {});
+
+/// Where piece `rank` of the data set `pvtu` goes: <stem>_<rank>.vtu in the .pvtu's folder
+/// (out/heat_4.pvtu: out/heat_4_0.vtu, out/heat_4_1.vtu, ...).
+std::filesystem::path solution_vtu_piece_path(const std::filesystem::path& pvtu, int rank);
+
+/// The .pvtu `pvtu` that lists pieces 0 .. piece_count − 1 (solution_vtu_piece_path, written
+/// relative to its folder) and declares the arrays that write_solution_vtu_piece writes with
+/// `options` ("exact" and "error" when it has an exact solution). Throws polydg::Error naming
+/// the path when it cannot be written, and for piece_count < 1.
+void write_solution_pvtu_file(const std::filesystem::path& pvtu, int piece_count,
+                              const SolutionVtuOptions& options = {});
 
 }  // namespace polydg

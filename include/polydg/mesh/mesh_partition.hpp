@@ -60,6 +60,12 @@ struct MeshPartition {
   int empty_part_count = 0;
 
   Index owned_count(int part) const { return part_begin[part + 1] - part_begin[part]; }
+  /// The old indices (the mesh's own element ids) of the elements part `part` owns, in its
+  /// order: a rank's local element k < owned_count(part) is owned_elements(part)[k].
+  std::span<const Index> owned_elements(int part) const {
+    return std::span<const Index>(old_from_new)
+        .subspan(std::size_t(part_begin[part]), std::size_t(owned_count(part)));
+  }
   Index ghost_count(int part) const { return Index(ghosts[part].size()); }
   /// max part weight / mean part weight (1 is perfect balance).
   double load_imbalance() const;

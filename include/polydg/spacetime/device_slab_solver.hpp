@@ -168,6 +168,10 @@ class DeviceSlabSolver {
   const RankBlockPattern& rank_rows() const { return rows_; }
   /// The leading entries of solution() and rhs() that are this rank's (all on one rank).
   std::size_t owned_dofs() const { return std::size_t(rows_.owned_dof_count()); }
+  /// Several ranks: the partition of the slab's elements (slab element e is κ_e × I_n, so
+  /// partition()->owned_elements(rank) are this rank's spatial elements in solution()'s order);
+  /// none on one rank.
+  const std::optional<MeshPartition>& partition() const { return partition_; }
   /// The coefficients of the last slab's solution (pattern layout of assembler()), copied to
   /// the host on the first call after a step.
   std::span<const double> solution() const {

@@ -264,6 +264,10 @@ class SlabSolver {
   const RankBlockPattern& rank_rows() const { return rows_; }
   /// The leading entries of solution() and rhs() that are this rank's (all on one rank).
   std::size_t owned_dofs() const { return std::size_t(rows_.owned_dof_count()); }
+  /// Several ranks: the partition of the slab's elements (slab element e is κ_e × I_n, so
+  /// partition()->owned_elements(rank) are this rank's spatial elements in solution()'s order);
+  /// none on one rank.
+  const std::optional<MeshPartition>& partition() const { return partition_; }
   /// The coefficients of the last slab's solution (pattern layout of assembler()).
   std::span<const double> solution() const { return previous_; }
   /// The slab's pattern: solution()'s layout (DeviceSlabSolver::pattern() is the same).

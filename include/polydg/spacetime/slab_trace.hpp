@@ -23,4 +23,13 @@ std::vector<double> top_trace(const PolytopicMesh<2>& spatial, const BlockPatter
                               std::span<const double> slab_solution,
                               BasisSpace space = BasisSpace::total_degree);
 
+/// The same for the first elements.size() block rows of `slab_pattern` (a rank's owned
+/// elements, which come first in its local pattern): row k is κ_e × I_n with e = elements[k],
+/// an id in `spatial` (MeshPartition::owned_elements). Returns their spatial coefficients one
+/// after another (the layout write_solution_vtu_piece reads); later rows and their
+/// coefficients are not read.
+std::vector<double> top_trace(const PolytopicMesh<2>& spatial, const BlockPattern& slab_pattern,
+                              std::span<const double> slab_solution,
+                              std::span<const Index> elements, BasisSpace space);
+
 }  // namespace polydg
