@@ -212,25 +212,54 @@ def half_unit_in_last_digit(text):
     return 0.5 * 10.0 ** Decimal(text).as_tuple().exponent
 
 
-def check_pvd(checks, pvd_path, steps):
+def mpi_ranks(command):
+    """N for a command run as `mpiexec -n N ...` (or -np, mpirun), else 1."""
+    if command and os.path.basename(command[0]) in ("mpiexec", "mpirun"):
+        for flag in ("-n", "-np", "--n", "--np"):
+            value = option(command, flag, None)
+            if value is not None:
+                return int(value)
+    return 1
+
+
+def check_vtu_has_cells(checks, vtu, name):
+    piece = ElementTree.parse(vtu).getroot().find("./UnstructuredGrid/Piece")
+    checks.check(piece is not None and int(piece.get("NumberOfCells")) > 0, f"{name} has cells")
+
+
+def check_pvd(checks, pvd_path, steps, ranks=1):
+    """The series lists one file per step at the step's time: a .vtu with cells on one rank,
+    under mpiexec -n R a .pvtu listing R pieces <stem>_<rank>.vtu that exist and have cells
+    (tests/io/check_pvtu_against_vtu.py compares their contents with one rank's)."""
     if not checks.check(os.path.isfile(pvd_path), f"{pvd_path} written"):
         return
     datasets = ElementTree.parse(pvd_path).getroot().findall("./Collection/DataSet")
     checks.check(len(datasets) == len(steps), f"{pvd_path} lists {len(datasets)} time steps")
     folder = os.path.dirname(pvd_path)
+    extension = ".pvtu" if ranks > 1 else ".vtu"
     for dataset, step in zip(datasets, steps):
         time = float(dataset.get("timestep"))
-        vtu = os.path.join(folder, dataset.get("file"))
+        name = dataset.get("file")
+        vtu = os.path.join(folder, name)
         checks.check(
-            math.isclose(time, step["t"], rel_tol=1e-14) and os.path.isfile(vtu),
-            f"{pvd_path}: t = {time} -> {dataset.get('file')} (exists)",
+            math.isclose(time, step["t"], rel_tol=1e-14)
+            and name.endswith(extension)
+            and os.path.isfile(vtu),
+            f"{pvd_path}: t = {time} -> {name} (a {extension}, exists)",
         )
-        if os.path.isfile(vtu):
-            piece = ElementTree.parse(vtu).getroot().find("./UnstructuredGrid/Piece")
-            checks.check(
-                piece is not None and int(piece.get("NumberOfCells")) > 0,
-                f"{dataset.get('file')} has cells",
-            )
+        if not os.path.isfile(vtu):
+            continue
+        if extension == ".vtu":
+            check_vtu_has_cells(checks, vtu, name)
+            continue
+        stem = os.path.splitext(name)[0]
+        sources = [p.get("Source") for p in ElementTree.parse(vtu).getroot().iter("Piece")]
+        expected = [f"{stem}_{rank}.vtu" for rank in range(ranks)]
+        if checks.check(sources == expected, f"{name} lists the pieces {expected}"):
+            for source in sources:
+                piece_path = os.path.join(folder, source)
+                if checks.check(os.path.isfile(piece_path), f"{source} exists"):
+                    check_vtu_has_cells(checks, piece_path, source)
 
 
 def check_heat(checks, command, data, arguments):
@@ -301,7 +330,7 @@ def check_heat(checks, command, data, arguments):
             )
     vtk = option(command, "--vtk", None)
     if vtk:
-        check_pvd(checks, os.path.join(vtk, "heat.pvd"), n)
+        check_pvd(checks, os.path.join(vtk, "heat.pvd"), n, mpi_ranks(command))
 
 
 # ---- agglomerate ----------------------------------------------------------------------------
@@ -618,11 +647,12 @@ def main(argv):
         sys.exit(f"check_program.py: --check {arguments['check']} needs the program's --json FILE")
     if json_path and os.path.exists(json_path):
         os.remove(json_path)  # a stale file from an earlier run proves nothing
-    vtk = option(command, "--vtk", None) if arguments["check"] == "euler" else None
+    vtk = option(command, "--vtk", None) if arguments["check"] in ("euler", "heat") else None
     if vtk and os.path.isdir(vtk):  # likewise stale series files (only the program's own names)
-        case = option(command, "--case", "rotating_hill")
+        euler = arguments["check"] == "euler"
+        case = option(command, "--case", "rotating_hill") if euler else "heat"
         for name in os.listdir(vtk):
-            if name == f"{case}.pvd" or re.fullmatch(rf"{case}_\d+\.vtu", name):
+            if name == f"{case}.pvd" or re.fullmatch(rf"{case}_\d+(_\d+)?\.p?vtu", name):
                 os.remove(os.path.join(vtk, name))
     print("running:", " ".join(command), flush=True)
     run = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

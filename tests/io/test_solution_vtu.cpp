@@ -2,13 +2,17 @@
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <regex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "error_message.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/dg/l2_projection.hpp"
+#include "polydg/fem/basis_indexing.hpp"
 #include "polydg/io/pvd_writer.hpp"
 #include "polydg/io/solution_vtu.hpp"
 #include "polydg/mesh/agglomeration.hpp"
@@ -82,6 +86,40 @@ void check_solution_file(const fs::path& path, const PolytopicMesh<2>& mesh, int
   }
 }
 
+// (type, name) of every `tag` (DataArray, PDataArray) between `open` and `close` in `xml`, in
+// file order.
+std::vector<std::pair<std::string, std::string>> declared_arrays(const std::string& xml,
+                                                                 const std::string& open,
+                                                                 const std::string& close,
+                                                                 const std::string& tag) {
+  const std::size_t begin = xml.find(open), end = xml.find(close);
+  BOOST_REQUIRE(begin != std::string::npos && end != std::string::npos);
+  const std::string section = xml.substr(begin, end - begin);
+  const std::regex array("<" + tag + " type=\"([A-Za-z0-9]+)\" Name=\"([A-Za-z_]+)\"");
+  std::vector<std::pair<std::string, std::string>> arrays;
+  for (auto match = std::sregex_iterator(section.begin(), section.end(), array);
+       match != std::sregex_iterator(); ++match)
+    arrays.emplace_back((*match)[1], (*match)[2]);
+  return arrays;
+}
+
+// Per element id: the (x, y, u) of its cells' corners, cell after cell, as a file lists them.
+std::map<Index, std::vector<double>> corners_by_element(const std::string& xml) {
+  const std::vector<double> points = testing::data_array(xml, "Points");
+  const std::vector<double> u = testing::data_array(xml, "u");
+  const std::vector<double> connectivity = testing::data_array(xml, "connectivity");
+  const std::vector<double> ids = testing::data_array(xml, "element_id");
+  BOOST_REQUIRE_EQUAL(connectivity.size(), 3 * ids.size());
+  std::map<Index, std::vector<double>> corners;
+  for (std::size_t k = 0; k < ids.size(); ++k)
+    for (int c = 0; c < 3; ++c) {
+      const std::size_t point = std::size_t(connectivity[3 * k + c]);
+      corners[Index(ids[k])].insert(corners[Index(ids[k])].end(),
+                                    {points[3 * point], points[3 * point + 1], u[point]});
+    }
+  return corners;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(projected_quadratic_round_trips) {
@@ -144,4 +182,93 @@ BOOST_AUTO_TEST_CASE(pvd_series_lists_its_files_and_names_a_path_it_cannot_write
   PvdWriter unwritable(missing);
   BOOST_TEST(error_names([&] { unwritable.add(0.5, folder / "u_1.vtu"); },
                          {"PvdWriter: cannot write " + missing.string()}));
+}
+
+// Two pieces of one solution (the even and the odd elements, as two ranks could own them) and
+// their .pvtu: each piece holds its elements only, with their serial ids, the serial file's
+// corners and values, and "rank"; together they are the serial file; the .pvtu lists both
+// and declares exactly the pieces' arrays.
+BOOST_AUTO_TEST_CASE(pieces_and_pvtu_reproduce_the_serial_file) {
+  const PolytopicMesh<2> mesh = agglomerated_square(2);
+  const std::vector<double> u_h = l2_project(mesh, quadratic);
+  SolutionVtuOptions options;
+  options.exact_solution = quadratic;
+  const fs::path folder = output_directory() / "pieces";
+  fs::create_directories(folder);
+  write_solution_vtu(folder / "serial.vtu", mesh, u_h, options);
+  const std::string serial = testing::read_file(folder / "serial.vtu");
+
+  const fs::path pvtu = folder / "split.pvtu";
+  BOOST_TEST(solution_vtu_piece_path(pvtu, 1) == folder / "split_1.vtu");
+  const int pieces = 2;
+  std::map<Index, std::vector<double>> joined;
+  long cells = 0;
+  for (int rank = 0; rank < pieces; ++rank) {
+    std::vector<Index> elements;
+    std::vector<double> coefficients;
+    Index offset = 0;
+    for (Index e = 0; e < mesh.element_count(); ++e) {
+      const Index size = basis_size(2, mesh.element_degree(e));
+      if (e % pieces == rank) {
+        elements.push_back(e);
+        coefficients.insert(coefficients.end(), u_h.begin() + offset, u_h.begin() + offset + size);
+      }
+      offset += size;
+    }
+    write_solution_vtu_piece(solution_vtu_piece_path(pvtu, rank), mesh, elements, coefficients,
+                             rank, options);
+    const std::string piece = testing::read_file(solution_vtu_piece_path(pvtu, rank));
+    const std::vector<double> ranks = testing::data_array(piece, "rank");
+    BOOST_TEST(ranks == std::vector<double>(ranks.size(), double(rank)));
+    cells += long(ranks.size());
+    for (auto& [e, corners] : corners_by_element(piece)) {
+      BOOST_TEST(e % pieces == rank);
+      BOOST_TEST(joined.count(e) == 0u, "element " << e << " in two pieces");
+      joined[e] = std::move(corners);
+    }
+    BOOST_TEST((declared_arrays(piece, "<PointData", "</PointData>", "DataArray") ==
+                declared_arrays(serial, "<PointData", "</PointData>", "DataArray")));
+  }
+  BOOST_TEST(cells == testing::attribute(serial, "NumberOfCells"));
+  BOOST_TEST((joined == corners_by_element(serial)));  // the same sampling: equal doubles
+
+  write_solution_pvtu_file(pvtu, pieces, options);
+  const std::string xml = testing::read_file(pvtu);
+  BOOST_TEST(contains(xml, "<VTKFile type=\"PUnstructuredGrid\""), xml);
+  BOOST_TEST(contains(xml, "<Piece Source=\"split_0.vtu\"/>\n    <Piece Source=\"split_1.vtu\"/>"),
+             xml);
+  const std::string piece = testing::read_file(solution_vtu_piece_path(pvtu, 0));
+  BOOST_TEST((declared_arrays(xml, "<PPointData", "</PPointData>", "PDataArray") ==
+              declared_arrays(piece, "<PointData", "</PointData>", "DataArray")));
+  BOOST_TEST((declared_arrays(xml, "<PCellData", "</PCellData>", "PDataArray") ==
+              declared_arrays(piece, "<CellData", "</CellData>", "DataArray")));
+  BOOST_TEST((declared_arrays(xml, "<PPoints", "</PPoints>", "PDataArray") ==
+              declared_arrays(piece, "<Points", "</Points>", "DataArray")));
+  BOOST_TEST(declared_arrays(xml, "<PCellData", "</PCellData>", "PDataArray").back().second ==
+             "rank");
+
+  // Without an exact solution neither the pieces nor the .pvtu have "exact" and "error".
+  write_solution_pvtu_file(pvtu, 1, {});
+  BOOST_TEST(
+      (declared_arrays(testing::read_file(pvtu), "<PPointData", "</PPointData>", "PDataArray") ==
+       (std::vector<std::pair<std::string, std::string>>{{"Float64", "u"}})));
+}
+
+BOOST_AUTO_TEST_CASE(bad_pieces_are_reported) {
+  const PolytopicMesh<2> mesh = agglomerated_square(1);
+  const std::vector<double> u_h = l2_project(mesh, quadratic);
+  const fs::path path = output_directory() / "bad_piece_0.vtu";
+  const std::vector<Index> outside{0, mesh.element_count()};
+  BOOST_TEST(error_names(
+      [&] { write_solution_vtu_piece(path, mesh, outside, std::vector<double>(6), 0); },
+      {"solution VTU writer: '" + path.string() + "'",
+       "element " + std::to_string(mesh.element_count()) + " is not one of the mesh's"}));
+  const std::vector<Index> two{3, 1};
+  BOOST_TEST(
+      error_names([&] { write_solution_vtu_piece(path, mesh, two, std::vector<double>(5), 0); },
+                  {"the DG function has 5 coefficients", "need 6"}));
+  const fs::path missing = output_directory() / "no_such_folder" / "u.pvtu";
+  BOOST_TEST(error_names([&] { write_solution_pvtu_file(missing, 2); },
+                         {"solution PVTU writer: cannot open '" + missing.string() + "'"}));
+  BOOST_TEST(error_names([&] { write_solution_pvtu_file(missing, 0); }, {"0 pieces"}));
 }
