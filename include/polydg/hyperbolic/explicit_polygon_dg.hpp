@@ -251,14 +251,16 @@ struct PolygonResidualView {
   POLYDG_HD void legendre_values(Index c, const Point<2>& x, double* phi) const {
     const Point<2> xi = box_coordinates(box(c), inverse_extents(c), x);
     double table[2][max_basis_degree + 1];
-    orthonormal_legendre(loop_degree<Degree>(), xi[0], table[0]);
-    orthonormal_legendre(loop_degree<Degree>(), xi[1], table[1]);
-    MultiIndex<2> alpha{};
+    const int p = loop_degree<Degree>();
+    orthonormal_legendre(p, xi[0], table[0]);
+    orthonormal_legendre(p, xi[1], table[1]);
+    // The hierarchical order (advance_multi_index): degree d, then α = (d − a, a) for a = 0..d.
+    // Written as two loops, the table indices are affine in the loop counters, so with a
+    // compile-time degree they are constants and the tables stay in registers.
+    int j = 0;
     POLYDG_UNROLL
-    for (int j = 0; j < loop_size<Degree>(); ++j) {
-      phi[j] = table[0][alpha[0]] * table[1][alpha[1]];
-      advance_multi_index(alpha);
-    }
+    for (int d = 0; d <= p; ++d) POLYDG_UNROLL
+    for (int a = 0; a <= d; ++a) phi[j++] = table[0][d - a] * table[1][a];
   }
   /// φ_j(x) and ∇φ_j(x) (physical coordinates).
   template <int Degree = -1>
@@ -267,14 +269,18 @@ struct PolygonResidualView {
     constexpr int stride = max_basis_degree + 1;
     double table[2 * stride];
     double derivative_table[2 * stride];
-    evaluate_basis_tables<2, double>(loop_degree<Degree>(), box(c), inverse_extents(c), x, table,
-                                     derivative_table, stride);
-    MultiIndex<2> alpha{};
+    const int p = loop_degree<Degree>();
+    evaluate_basis_tables<2, double>(p, box(c), inverse_extents(c), x, table, derivative_table,
+                                     stride);
+    // basis_function_from_tables in the hierarchical order, as legendre_values loops.
+    int j = 0;
     POLYDG_UNROLL
-    for (int j = 0; j < loop_size<Degree>(); ++j) {
-      basis_function_from_tables<2, double>(table, derivative_table, stride, alpha, phi[j],
-                                            gradient[j]);
-      advance_multi_index(alpha);
+    for (int d = 0; d <= p; ++d) POLYDG_UNROLL
+    for (int a = 0; a <= d; ++a, ++j) {
+      const double x_value = table[d - a], y_value = table[stride + a];
+      phi[j] = x_value * y_value;
+      gradient[j][0] = derivative_table[d - a] * y_value;
+      gradient[j][1] = derivative_table[stride + a] * x_value;
     }
   }
 
