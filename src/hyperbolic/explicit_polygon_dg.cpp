@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "polydg/core/error.hpp"
+#include "polydg/fem/compressed_quadrature.hpp"
 #include "polydg/fem/gauss_jacobi.hpp"
 #include "polydg/fem/simplex_quadrature.hpp"
 
@@ -127,6 +128,40 @@ bool orthonormalise_element(const PolygonResidualView& view, Index c, PolygonGeo
           coefficients[std::size_t(i) * n + j];
   g.constant_mode_integral[c] = coefficients[0] * constant_integral;
   return true;
+}
+
+// The residual's volume rule of each element (PolygonGeometry::point_coordinates): its
+// sub-triangles' points and weights, compressed to at most dim P_degree of them where there are
+// more (compress_positive_rule, which keeps them as they are where it cannot).
+void compress_volume_rules(const PolytopicMesh<2>& mesh, const PolygonResidualView& view,
+                           int degree, PolygonGeometry& g) {
+  const std::size_t elements = std::size_t(g.element_count);
+  std::vector<std::vector<Point<2>>> points(elements);
+  std::vector<std::vector<double>> weights(elements);
+  // Dynamic: the compression's cost grows like the cube of an element's point count.
+#pragma omp parallel for schedule(dynamic, 64)
+  for (Index c = 0; c < g.element_count; ++c) {
+    for (Index s = g.element_triangle_offsets[c]; s < g.element_triangle_offsets[c + 1]; ++s)
+      for (int q = 0; q < view.volume_points; ++q) {
+        points[c].push_back(view.volume_point(s, q));
+        weights[c].push_back(view.volume_weights[q] * g.triangle_determinant[s]);
+      }
+    compress_positive_rule(mesh.element_box(c), degree, points[c], weights[c]);
+  }
+  g.element_point_offsets.assign(elements + 1, 0);
+  for (std::size_t c = 0; c < elements; ++c)
+    g.element_point_offsets[c + 1] = g.element_point_offsets[c] + Index(points[c].size());
+  g.point_count = g.element_point_offsets.back();
+  const std::size_t count = std::size_t(g.point_count);
+  g.point_coordinates.resize(2 * count);
+  g.point_weights.resize(count);
+  for (std::size_t c = 0; c < elements; ++c)
+    for (std::size_t i = 0; i < points[c].size(); ++i) {
+      const std::size_t k = std::size_t(g.element_point_offsets[c]) + i;
+      g.point_coordinates[k] = points[c][i][0];
+      g.point_coordinates[count + k] = points[c][i][1];
+      g.point_weights[k] = weights[c][i];
+    }
 }
 
 }  // namespace
@@ -260,6 +295,7 @@ PolygonGeometry make_polygon_geometry(const PolytopicMesh<2>& mesh, int degree,
   const PolygonResidualView view{elements,
                                  g.triangle_count,
                                  facets,
+                                 0,
                                  degree,
                                  g.basis_size,
                                  rules.volume_point_count,
@@ -284,7 +320,10 @@ PolygonGeometry make_polygon_geometry(const PolytopicMesh<2>& mesh, int degree,
                                  rules.volume_points.data(),
                                  rules.volume_weights.data(),
                                  rules.edge_parameters.data(),
-                                 rules.edge_weights.data()};
+                                 rules.edge_weights.data(),
+                                 nullptr,
+                                 nullptr,
+                                 nullptr};
 #pragma omp parallel reduction(min : degenerate)
   {
     std::vector<double> values, coefficients;  // per thread, reused across its elements
@@ -298,6 +337,7 @@ PolygonGeometry make_polygon_geometry(const PolytopicMesh<2>& mesh, int degree,
           " are numerically dependent on it (a mode keeps less than ", smallest_kept_fraction,
           " of its norm after orthogonalisation): a degenerate or too thin polygon for this "
           "degree");
+  compress_volume_rules(mesh, view, rules.volume_degree, g);
   return g;
 }
 

@@ -157,6 +157,8 @@ class DeviceExplicitPolygonDG {
     device::DeviceBuffer<double> facet_origin, facet_tangent, facet_length, facet_normal;
     device::DeviceBuffer<int> facet_tag;
     device::DeviceBuffer<double> volume_points, volume_weights, edge_parameters, edge_weights;
+    device::DeviceBuffer<Index> element_point_offsets;
+    device::DeviceBuffer<double> point_coordinates, point_weights;
 
     template <class T>
     static device::DeviceBuffer<T> copy(const std::vector<T>& host) {
@@ -183,7 +185,10 @@ class DeviceExplicitPolygonDG {
           volume_points(copy(r.volume_points)),
           volume_weights(copy(r.volume_weights)),
           edge_parameters(copy(r.edge_parameters)),
-          edge_weights(copy(r.edge_weights)) {}
+          edge_weights(copy(r.edge_weights)),
+          element_point_offsets(copy(g.element_point_offsets)),
+          point_coordinates(copy(g.point_coordinates)),
+          point_weights(copy(g.point_weights)) {}
 
     /// polygon_residual_view(g, r) with these arrays' pointers.
     PolygonResidualView view(const PolygonGeometry& g, const PolygonQuadratureRules& r) const {
@@ -209,6 +214,9 @@ class DeviceExplicitPolygonDG {
       v.volume_weights = volume_weights.data();
       v.edge_parameters = edge_parameters.data();
       v.edge_weights = edge_weights.data();
+      v.element_point_offsets = element_point_offsets.data();
+      v.point_coordinates = point_coordinates.data();
+      v.point_weights = point_weights.data();
       return v;
     }
   };
@@ -305,22 +313,21 @@ class DeviceExplicitPolygonDG {
   void launch_finish_wave_speed(int blocks) const { wave_speed_.launch_finish(blocks); }
   detail::WaveSpeedResult wait_for_wave_speed() const { return wave_speed_.wait(); }
 
-  /// Throws polydg::Error for the non-physical state at bad_point = s · Q_v + q of the device
-  /// coefficients u at time t, evaluated on the host from u copied back (an error path), with
-  /// the CPU's words.
+  /// Throws polydg::Error for the non-physical state at the residual rule's point bad_point of
+  /// the device coefficients u at time t, evaluated on the host from u copied back (an error
+  /// path), with the CPU's words.
   [[noreturn]] void report_non_physical(const double* u, double t, long long bad_point) const {
     const PolygonResidualView g = polygon_residual_view(geometry_, rules_);
-    const Index s = Index(bad_point / g.volume_points);
-    const int q = int(bad_point % g.volume_points);
-    const auto& offsets = geometry_.element_triangle_offsets;
+    const Index k = Index(bad_point);
+    const auto& offsets = geometry_.element_point_offsets;
     const Index c =
-        Index(std::upper_bound(offsets.begin(), offsets.end(), s) - offsets.begin()) - 1;
+        Index(std::upper_bound(offsets.begin(), offsets.end(), k) - offsets.begin()) - 1;
     std::vector<double> coefficients(coefficient_count());
     device::copy_device_to_host(coefficients.data(), u, coefficients.size() * sizeof(double));
     double legendre[variables][max_polygon_basis_size];
     double phi[max_polygon_basis_size];
     g.to_legendre<variables>(coefficients.data(), c, legendre);
-    const Point<2> x = g.volume_point(s, q);
+    const Point<2> x = g.rule_point(k);
     g.legendre_values(c, x, phi);
     raise("DeviceExplicitPolygonDG at t = ", t, ": the state ",
           describe_state(g.local_state_at<variables>(legendre, phi)), " at x = (", x[0], ", ", x[1],

@@ -38,12 +38,16 @@
 /// degenerate or extremely thin polygon for this degree), and values of φ̃ would lose 8 digits.
 ///
 /// Semi-discrete system, with the mass = I:
-///   dũ_i/dt = R_i(u) = Σ_j C_ij [ Σ_{sub-triangles} Σ_q w_q F(u_h(x_q))·∇φ_j(x_q)
+///   dũ_i/dt = R_i(u) = Σ_j C_ij [ Σ_k w_k F(u_h(x_k))·∇φ_j(x_k)
 ///                                 − Σ_{sub-facets e of ∂K} |e| Σ_q w_q F*_e,q φ_j(x_e,q) (±1) ],
 /// F*_e,q the local Lax–Friedrichs flux with the sub-facet's normal (out of its side 0), + on
 /// side 0 and − on side 1. Quadrature: the simplex rule of degree 2p on each sub-triangle of
-/// PolytopicMesh::element_simplices (the same rule orthonormalises, so the discrete mass is I
-/// exactly), p + 1 Gauss points on each fine facet of an interface or of ∂Ω (a sub-facet).
+/// PolytopicMesh::element_simplices orthonormalises (so the mass is I to rounding) and
+/// projects; the volume term (x_k, w_k) uses the same rule compressed, per element, to at most
+/// dim P_2p of its points with positive weights and the same exactness (compressed_quadrature.hpp:
+/// a polygon of k sub-triangles has k·V points, V = 3, 6, 12, 16 for p = 1..4, against dim P_2p =
+/// 6, 15, 28, 45, so from k = 3 it costs up to k·V / dim P_2p times less); p + 1 Gauss points on
+/// each fine facet of an interface or of ∂Ω (a sub-facet).
 ///
 /// Coefficient layout: element-fastest, u[(v · N + i) · element_count + c] (coefficient_index),
 /// as on triangles (coalesced loads with one GPU thread per element).
@@ -55,7 +59,7 @@
 ///  1. per sub-facet: u_left, u_right at its Q = p + 1 Gauss points from û (the boundary functor
 ///     gives the ghost state on ∂Ω), the LLF flux once per point, into a sub-facet-indexed scratch
 ///     flux[(v · Q + q) · facet_count + f] (polygon_facet_flux_kernel);
-///  2. per element: the volume term over its sub-triangles, the gather of its sub-facets' fluxes
+///  2. per element: the volume term over its rule's points, the gather of its sub-facets' fluxes
 ///     (a CSR list of (sub-facet, side)), then r̃ = C r̂ (polygon_element_residual_kernel).
 /// Both sides evaluate their own basis at the sub-facet's physical Gauss points, so there are no
 /// orientation tables: a point is origin + s_q · tangent of the sub-facet, whichever side asks.
@@ -165,6 +169,16 @@ struct PolygonGeometry {
   std::vector<Index> element_facets;
   std::vector<signed char> element_facet_sides;
 
+  // The residual's volume rule, per element: the points and weights of the sub-triangles'
+  // rule of degree 2p compressed to at most dim P_2p of those points (compress_positive_rule,
+  // the same exactness) where there are more, else as they are. Points of element c:
+  // element_point_offsets[c] .. [c + 1]; coordinates at [d * point_count + k], weights in
+  // physical area (Σ over an element = |K|).
+  Index point_count = 0;
+  std::vector<Index> element_point_offsets;
+  std::vector<double> point_coordinates;
+  std::vector<double> point_weights;
+
   // Per sub-triangle: x = origin + J (r, s) with J's columns its edges from vertex 0
   // (positively oriented, so det J = 2 |T| > 0).
   std::vector<double> triangle_origin;       ///< [d * T + s]
@@ -196,7 +210,7 @@ PolygonGeometry make_polygon_geometry(const PolytopicMesh<2>& mesh, int degree,
 /// Raw pointers into PolygonGeometry and PolygonQuadratureRules: what a kernel receives
 /// (trivially copyable; on a GPU the same struct with device pointers).
 struct PolygonResidualView {
-  Index elements, triangles, facets;
+  Index elements, triangles, facets, points;
   int degree, basis_size, volume_points, edge_points;
   const double *box_lower, *box_upper, *inverse_extent, *orthonormalisation;
   const Index *element_triangle_offsets, *element_facet_offsets, *element_facets;
@@ -206,6 +220,8 @@ struct PolygonResidualView {
   const double *facet_origin, *facet_tangent, *facet_length, *facet_normal;
   const int* facet_tag;
   const double *volume_points_rs, *volume_weights, *edge_parameters, *edge_weights;
+  const Index* element_point_offsets;
+  const double *point_coordinates, *point_weights;
 
   POLYDG_HD std::size_t coefficient(Index c, int v, int i) const {
     return (std::size_t(v) * basis_size + i) * elements + c;
@@ -357,6 +373,10 @@ struct PolygonResidualView {
   POLYDG_HD Point<2> volume_point(Index s, int q) const {
     return triangle_point(s, volume_points_rs[2 * q], volume_points_rs[2 * q + 1]);
   }
+  /// Point k of the residual's volume rule (PolygonGeometry::point_coordinates).
+  POLYDG_HD Point<2> rule_point(Index k) const {
+    return {point_coordinates[k], point_coordinates[std::size_t(points) + k]};
+  }
   /// Gauss point q of sub-facet f.
   POLYDG_HD Point<2> facet_point(Index f, int q) const {
     const double t = edge_parameters[q];
@@ -371,6 +391,7 @@ inline PolygonResidualView polygon_residual_view(const PolygonGeometry& g,
   return {g.element_count,
           g.triangle_count,
           g.facet_count,
+          g.point_count,
           g.degree,
           g.basis_size,
           rules.volume_point_count,
@@ -395,7 +416,10 @@ inline PolygonResidualView polygon_residual_view(const PolygonGeometry& g,
           rules.volume_points.data(),
           rules.volume_weights.data(),
           rules.edge_parameters.data(),
-          rules.edge_weights.data()};
+          rules.edge_weights.data(),
+          g.element_point_offsets.data(),
+          g.point_coordinates.data(),
+          g.point_weights.data()};
 }
 
 // The passes take the degree as PolygonResidualView's methods do: Degree ≥ 0 known at compile
@@ -458,22 +482,21 @@ POLYDG_HD void polygon_element_integrals(const PolygonResidualView& g, const Law
   double phi[polygon_basis_capacity<Degree>];
   double gradient[polygon_basis_capacity<Degree>][2];
 
-  for (Index s = g.element_triangle_offsets[c]; s < g.element_triangle_offsets[c + 1]; ++s) {
-    const double determinant = g.triangle_determinant[s];
-    for (int q = 0; q < g.volume_points; ++q) {
-      const Point<2> x = g.volume_point(s, q);
-      g.legendre_values_and_gradients<Degree>(c, x, phi, gradient);
-      const State<m> uq = g.state_at<m, Degree>(legendre, c, phi);
-      const Flux<m> fq = law.flux(uq, x, t);
-      const double w = g.volume_weights[q] * determinant;
-      double weighted[2][m];
+  for (Index k = g.element_point_offsets[c]; k < g.element_point_offsets[c + 1]; ++k) {
+    const Point<2> x = g.rule_point(k);
+    g.legendre_values_and_gradients<Degree>(c, x, phi, gradient);
+    const State<m> uq = g.state_at<m, Degree>(legendre, c, phi);
+    const Flux<m> fq = law.flux(uq, x, t);
+    const double w = g.point_weights[k];
+    double weighted[2][m];
+    POLYDG_UNROLL
+    for (int v = 0; v < m; ++v) {
+      weighted[0][v] = w * fq[0][v];
+      weighted[1][v] = w * fq[1][v];
+    }
+    POLYDG_UNROLL
+    for (int j = 0; j < n; ++j) {
       POLYDG_UNROLL
-      for (int v = 0; v < m; ++v) {
-        weighted[0][v] = w * fq[0][v];
-        weighted[1][v] = w * fq[1][v];
-      }
-      POLYDG_UNROLL
-      for (int j = 0; j < n; ++j) POLYDG_UNROLL
       for (int v = 0; v < m; ++v)
         integral[v][j] += weighted[0][v] * gradient[j][0] + weighted[1][v] * gradient[j][1];
     }
@@ -615,8 +638,9 @@ class ExplicitPolygonDG {
     return u;
   }
 
-  /// λ_max: the largest max_normal_wave_speed over the volume quadrature points of all elements
-  /// and the directions n ∈ {e_x, e_y, (e_x ± e_y)/√2}, as ExplicitTriangleDG::max_wave_speed.
+  /// λ_max: the largest max_normal_wave_speed over the points of the residual's volume rule
+  /// (PolygonGeometry::point_coordinates) of all elements and the directions n ∈ {e_x, e_y,
+  /// (e_x ± e_y)/√2}, as ExplicitTriangleDG::max_wave_speed.
   /// A max-reduction, so independent of the thread count. Throws polydg::Error naming the
   /// element and the point of the first state that is not physical.
   double max_wave_speed(std::span<const double> u, double t) const {
@@ -630,32 +654,30 @@ class ExplicitPolygonDG {
       double legendre[variables][max_polygon_basis_size];
       double phi[max_polygon_basis_size];
       g.to_legendre<variables>(u.data(), c, legendre);
-      for (Index s = g.element_triangle_offsets[c]; s < g.element_triangle_offsets[c + 1]; ++s)
-        for (int q = 0; q < g.volume_points; ++q) {
-          const Point<2> x = g.volume_point(s, q);
-          g.legendre_values(c, x, phi);
-          const StateType uq = g.local_state_at<variables>(legendre, phi);
-          if (!law_.is_physical(uq)) {
-            bad = std::min(bad, c);
-            continue;
-          }
-          speed = std::max(speed, sampled_max_wave_speed(law_, uq, x, t));
+      for (Index k = g.element_point_offsets[c]; k < g.element_point_offsets[c + 1]; ++k) {
+        const Point<2> x = g.rule_point(k);
+        g.legendre_values(c, x, phi);
+        const StateType uq = g.local_state_at<variables>(legendre, phi);
+        if (!law_.is_physical(uq)) {
+          bad = std::min(bad, c);
+          continue;
         }
+        speed = std::max(speed, sampled_max_wave_speed(law_, uq, x, t));
+      }
     }
     if (bad != std::numeric_limits<Index>::max()) {
       double legendre[variables][max_polygon_basis_size];
       double phi[max_polygon_basis_size];
       g.to_legendre<variables>(u.data(), bad, legendre);
-      for (Index s = g.element_triangle_offsets[bad]; s < g.element_triangle_offsets[bad + 1]; ++s)
-        for (int q = 0; q < g.volume_points; ++q) {
-          const Point<2> x = g.volume_point(s, q);
-          g.legendre_values(bad, x, phi);
-          const StateType uq = g.local_state_at<variables>(legendre, phi);
-          if (!law_.is_physical(uq))
-            raise("ExplicitPolygonDG on ", mesh_name_, " at t = ", t, ": the state ",
-                  describe_state(uq), " at x = (", x[0], ", ", x[1], ") in element ", bad,
-                  " is not physical (non-finite or outside the law's admissible states)");
-        }
+      for (Index k = g.element_point_offsets[bad]; k < g.element_point_offsets[bad + 1]; ++k) {
+        const Point<2> x = g.rule_point(k);
+        g.legendre_values(bad, x, phi);
+        const StateType uq = g.local_state_at<variables>(legendre, phi);
+        if (!law_.is_physical(uq))
+          raise("ExplicitPolygonDG on ", mesh_name_, " at t = ", t, ": the state ",
+                describe_state(uq), " at x = (", x[0], ", ", x[1], ") in element ", bad,
+                " is not physical (non-finite or outside the law's admissible states)");
+      }
     }
     return speed;
   }

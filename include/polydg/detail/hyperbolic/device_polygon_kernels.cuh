@@ -60,8 +60,8 @@ __global__ void __launch_bounds__(polygon_block_size)
 }
 
 /// ExplicitPolygonDG::max_wave_speed's loop for each element, reduced per block into
-/// partials[blockIdx.x]. The bad point is s · volume_points + q of the sub-triangle s (numbered
-/// by element) and its point q, so the least is the CPU's first: least element, then point.
+/// partials[blockIdx.x]. The bad point is the index k of the residual rule's point (numbered
+/// by element), so the least is the CPU's first: least element, then point.
 template <int Degree, class Law>
 __global__ void __launch_bounds__(reduction_block_size)
     polygon_wave_speed_kernel(PolygonResidualView g, Law law, const double* u,
@@ -74,19 +74,17 @@ __global__ void __launch_bounds__(reduction_block_size)
     double legendre[m][polygon_basis_capacity<Degree>];
     double phi[polygon_basis_capacity<Degree>];
     g.to_legendre<m, Degree>(u, Index(c), legendre);
-    for (Index s = g.element_triangle_offsets[c]; s < g.element_triangle_offsets[c + 1]; ++s)
-      for (int q = 0; q < g.volume_points; ++q) {
-        const Point<2> x = g.volume_point(s, q);
-        g.legendre_values<Degree>(Index(c), x, phi);
-        const State<m> uq = g.local_state_at<m, Degree>(legendre, phi);
-        if (!law.is_physical(uq)) {
-          const long long point = static_cast<long long>(s) * g.volume_points + q;
-          bad_point = point < bad_point ? point : bad_point;
-          continue;
-        }
-        const double sample = sampled_max_wave_speed(law, uq, x, partials.time);
-        speed = speed < sample ? sample : speed;
+    for (Index k = g.element_point_offsets[c]; k < g.element_point_offsets[c + 1]; ++k) {
+      const Point<2> x = g.rule_point(k);
+      g.legendre_values<Degree>(Index(c), x, phi);
+      const State<m> uq = g.local_state_at<m, Degree>(legendre, phi);
+      if (!law.is_physical(uq)) {
+        bad_point = k < bad_point ? k : bad_point;
+        continue;
       }
+      const double sample = sampled_max_wave_speed(law, uq, x, partials.time);
+      speed = speed < sample ? sample : speed;
+    }
   }
   reduce_wave_speed_block(speed, bad_point, partials.speed + blockIdx.x,
                           partials.bad_point + blockIdx.x);
