@@ -9,6 +9,7 @@
 //   build/bin/euler --case double_mach --level 2 --progress 200 --vtk dmr --vtk-every 100
 //   build/bin/euler --case double_mach --level 2 --stop-after-steps 1000 --save-restart dmr.restart
 //   build/bin/euler --case double_mach --level 2 --restart dmr.restart
+//   build/bin/euler --case double_mach --level 5 --backend gpu --progress 2000
 //
 // Description: the explicit modal DG path for conservation laws (docs/theory.md, "Explicit path
 // for conservation laws") on its two smooth tests, with RK time steps at a CFL number:
@@ -30,6 +31,10 @@
 // so its JSON, are those of the run that was never stopped (the steps depend only on (u, t):
 // TimeStepper, the limiter and the positivity fix keep no state between steps). The steady
 // march of supersonic_vortex is not resumable (parse_options says why).
+// --backend gpu (a build with CUDA): the same cases marched by DeviceTimeStepper
+// (polydg/cuda/device_explicit_dg.cuh, the device limiters for double_mach) with u on the GPU,
+// copied back for the progress lines, the --vtk files, a restart file and the end; the results
+// equal the CPU's to rounding, and a GPU run resumes bit for bit from its own restart file.
 #include "polydg/hyperbolic/euler.hpp"
 
 #include <algorithm>
@@ -62,6 +67,11 @@
 #include "polydg/hyperbolic/supersonic_vortex.hpp"
 #include "polydg/io/pvd_writer.hpp"
 #include "polydg/mesh/generators.hpp"
+#if POLYDG_CUDA
+#include "polydg/core/device_buffer.hpp"
+#include "polydg/cuda/device_explicit_dg.cuh"
+#include "polydg/cuda/device_stage_limiters.cuh"
+#endif
 
 namespace {
 
@@ -80,6 +90,7 @@ struct Options {
   long stop_after_steps = 0;  ///< 0: march to the case's end
   std::string save_restart_path;
   std::string restart_path;
+  std::string backend = "cpu";  ///< cpu or gpu
 };
 
 const char* help_text = R"(Usage: euler [options]
@@ -107,9 +118,12 @@ const char* help_text = R"(Usage: euler [options]
   --save-restart FILE
                    write the state where the run stops (u, t, step; binary, atomic)
   --restart FILE   resume from a --save-restart file of the same case, --p and --level (checked):
-                   with the same --cfl, the run ends bit for bit as if it had never stopped.
-                   Not for supersonic_vortex (nor --stop-after-steps, --save-restart): its steady
-                   march stops on a residual test whose state a restart file does not hold
+                   with the same --cfl and --backend, the run ends bit for bit as if it had
+                   never stopped. Not for supersonic_vortex (nor --stop-after-steps,
+                   --save-restart): its steady march stops on a residual test whose state a
+                   restart file does not hold
+  --backend B      cpu (default; OpenMP) or gpu (a build with CUDA and a visible device): the
+                   steps on the GPU, the output copied back
   --help           this text
 )";
 
@@ -146,11 +160,20 @@ Options parse_options(int argc, char** argv) {
       o.save_restart_path = value;
     else if (flag == "--restart")
       o.restart_path = value;
+    else if (flag == "--backend")
+      o.backend = value;
     else
       raise("unknown option '", flag, "' (see --help)");
   }
   require(o.name == "rotating_hill" || o.name == "supersonic_vortex" || o.name == "double_mach",
           "--case ", o.name, ": use rotating_hill, supersonic_vortex or double_mach");
+  require(o.backend == "cpu" || o.backend == "gpu", "--backend ", o.backend, ": use cpu or gpu");
+#if POLYDG_CUDA
+  require(o.backend == "cpu" || device::device_count() > 0,
+          "--backend gpu: no CUDA-capable device is visible");
+#else
+  require(o.backend == "cpu", "--backend gpu: this build of libpolydg has no CUDA");
+#endif
   const bool double_mach = o.name == "double_mach";
   if (o.p < 0) o.p = double_mach ? 1 : 2;
   if (o.cfl == 0) o.cfl = double_mach ? 0.5 : 0.9;
@@ -298,6 +321,23 @@ MarchState starting_state(const Options& o, const Dg& dg, double end, const Init
   return {std::move(restart.u), restart.t, restart.step, restart.step};
 }
 
+/// The end of a march: the last --vtk file, a note where --stop-after-steps stopped it, the
+/// --save-restart file.
+template <class Dg>
+void finish_march(const Options& o, const Dg& dg, const MarchState& state, double end,
+                  SolutionSeries& series, long taken) {
+  series.write(dg, state.u, state.t, state.step);
+  series.report();
+  if (state.t < end)
+    std::printf("stopped after %ld steps (--stop-after-steps) at step %ld, t = %.17g\n", taken,
+                state.step, state.t);
+  if (!o.save_restart_path.empty()) {
+    save_explicit_restart(o.save_restart_path, dg, state.u, state.t, state.step);
+    std::printf("wrote %s (step %ld, t = %.17g)\n", o.save_restart_path.c_str(), state.step,
+                state.t);
+  }
+}
+
 /// Marches `state` towards `end` with the CFL step of --cfl, the last step shortened to land
 /// on `end` exactly (TimeStepper::advance's loop), until `end` or --stop-after-steps steps of
 /// this run; step(u, t, dt) takes one step. Progress lines, and the --vtk series: the first
@@ -322,18 +362,44 @@ double march(const Options& o, const Dg& dg, MarchState& state, double end, cons
     series.after_step(dg, state.u, state.t, state.step);
   }
   const double seconds = seconds_since(start) - (series.seconds() - writing_before);
-  series.write(dg, state.u, state.t, state.step);
-  series.report();
-  if (state.t < end)
-    std::printf("stopped after %ld steps (--stop-after-steps) at step %ld, t = %.17g\n", taken,
-                state.step, state.t);
-  if (!o.save_restart_path.empty()) {
-    save_explicit_restart(o.save_restart_path, dg, state.u, state.t, state.step);
-    std::printf("wrote %s (step %ld, t = %.17g)\n", o.save_restart_path.c_str(), state.step,
-                state.t);
-  }
+  finish_march(o, dg, state, end, series, taken);
   return seconds;
 }
+
+#if POLYDG_CUDA
+/// march on the GPU: state.u uploaded, the steps in DeviceTimeStepper::advance (stepper, on
+/// device_dg), whose observer counts them, stops after --stop-after-steps and copies u back
+/// for a progress line or a --vtk file when one is due; then copied back for the end. The same
+/// output as march. Returns the seconds of the steps (the output left out, the copies in).
+template <class Dg, class DeviceDg, class Stepper, class Boundary>
+double march_on_device(const Options& o, const Dg& dg, DeviceDg& device_dg, Stepper& stepper,
+                       const Boundary& boundary, MarchState& state, double end) {
+  SolutionSeries series(o);
+  Progress<Dg> progress{o, dg, state.u};
+  series.write(dg, state.u, state.t, state.step);
+  const double writing_before = series.seconds();
+  auto u = device_dg.upload(state.u);
+  const auto start = std::chrono::steady_clock::now();
+  long taken = 0;
+  if (state.t < end)
+    stepper.advance(u, state.t, end, boundary, o.cfl, [&](const StepReport& report) {
+      state.t = report.time;
+      ++state.step;
+      ++taken;
+      const bool progress_due = o.progress > 0 && state.step % o.progress == 0;
+      const bool vtk_due =
+          !o.vtk_directory.empty() && o.vtk_every > 0 && state.step % o.vtk_every == 0;
+      if (progress_due || vtk_due) device_dg.download(u, state.u);
+      progress(state.step, state.t, report.step_size);
+      series.after_step(dg, state.u, state.t, state.step);
+      return o.stop_after_steps == 0 || taken < o.stop_after_steps;
+    });
+  device_dg.download(u, state.u);
+  const double seconds = seconds_since(start) - (series.seconds() - writing_before);
+  finish_march(o, dg, state, end, series, taken);
+  return seconds;
+}
+#endif
 
 struct Result {
   Index elements = 0;
@@ -355,10 +421,20 @@ Result rotating_hill(const Options& o) {
   MarchState state = starting_state(
       o, dg, end, [&] { return dg.project([&](const Point<2>& x) { return exact(x, 0.0); }); });
   const auto boundary = exact_boundary(exact);
-  TimeStepper stepper(dg, TimeScheme::rk4);
-  const double seconds = march(o, dg, state, end, [&](std::vector<double>& u, double t, double dt) {
-    stepper.step(u, t, dt, boundary);
-  });
+  double seconds = 0;
+#if POLYDG_CUDA
+  if (o.backend == "gpu") {
+    DeviceExplicitTriangleDG device_dg(dg);
+    DeviceTimeStepper stepper(device_dg, TimeScheme::rk4);
+    seconds = march_on_device(o, dg, device_dg, stepper, boundary, state, end);
+  }
+#endif
+  if (o.backend == "cpu") {
+    TimeStepper stepper(dg, TimeScheme::rk4);
+    seconds = march(o, dg, state, end, [&](std::vector<double>& u, double t, double dt) {
+      stepper.step(u, t, dt, boundary);
+    });
+  }
   return {.elements = mesh.cell_count(),
           .dofs = dg.coefficient_count(),
           .steps = state.step,
@@ -367,6 +443,47 @@ Result rotating_hill(const Options& o) {
           .l2_error = dg.l2_errors(state.u, exact, state.t)[0],
           .seconds = seconds};
 }
+
+#if POLYDG_CUDA
+/// march_to_steady_state (supersonic_vortex.hpp) on the GPU: DeviceTimeStepper::advance in
+/// spans of `check_every` steps (its observer ends a span), max |R(u)| after each (the device
+/// residual, copied back), until it is ≤ relative_tolerance of its start or t = max_time (where
+/// advance lands exactly; the CPU's march may pass it by part of a step). monitor(step, t, dt)
+/// after every step.
+template <class Monitor>
+SteadyStateMarch march_to_steady_state_on_device(DeviceExplicitTriangleDG<Euler>& dg,
+                                                 DeviceExplicitTriangleDG<Euler>::Vector& u,
+                                                 const SupersonicVortexBoundary& boundary,
+                                                 double cfl, double relative_tolerance,
+                                                 double max_time, const Monitor& monitor,
+                                                 long check_every = 20) {
+  auto r = dg.make_vector();
+  const auto residual_norm = [&](double t) {
+    dg.residual(u, t, boundary, r);
+    double largest = 0;
+    for (double v : dg.download(r)) largest = std::fmax(largest, std::abs(v));
+    return largest;
+  };
+  SteadyStateMarch march;
+  march.initial_residual = march.final_residual = residual_norm(0.0);
+  DeviceTimeStepper stepper(dg, TimeScheme::ssp_rk3);
+  double t = 0;
+  while (t < max_time && march.final_residual > relative_tolerance * march.initial_residual) {
+    long in_span = 0;
+    t = stepper
+            .advance(u, t, max_time, boundary, cfl,
+                     [&](const StepReport& report) {
+                       monitor(++march.steps, report.time, report.step_size);
+                       return ++in_span < check_every;
+                     })
+            .final_time;
+    march.final_residual = residual_norm(t);
+  }
+  march.time = t;
+  march.converged = march.final_residual <= relative_tolerance * march.initial_residual;
+  return march;
+}
+#endif
 
 Result supersonic_vortex(const Options& o) {
   const SupersonicVortex vortex;
@@ -378,12 +495,29 @@ Result supersonic_vortex(const Options& o) {
   series.write(dg, u, 0.0, 0);
   const double writing_before = series.seconds();
   const auto start = std::chrono::steady_clock::now();
-  const auto march =
-      march_to_steady_state(dg, TimeScheme::ssp_rk3, u, SupersonicVortexBoundary{vortex}, o.cfl,
-                            1e-4, 20.0, [&](long s, double t, double dt) {
-                              progress(s, t, dt);
-                              series.after_step(dg, u, t, s);
-                            });
+  const SupersonicVortexBoundary boundary{vortex};
+  SteadyStateMarch march;
+#if POLYDG_CUDA
+  if (o.backend == "gpu") {
+    DeviceExplicitTriangleDG device_dg(dg);
+    auto device_u = device_dg.upload(u);
+    march = march_to_steady_state_on_device(
+        device_dg, device_u, boundary, o.cfl, 1e-4, 20.0, [&](long s, double t, double dt) {
+          const bool due = (o.progress > 0 && s % o.progress == 0) ||
+                           (!o.vtk_directory.empty() && o.vtk_every > 0 && s % o.vtk_every == 0);
+          if (due) device_dg.download(device_u, u);
+          progress(s, t, dt);
+          series.after_step(dg, u, t, s);
+        });
+    device_dg.download(device_u, u);
+  }
+#endif
+  if (o.backend == "cpu")
+    march = march_to_steady_state(dg, TimeScheme::ssp_rk3, u, boundary, o.cfl, 1e-4, 20.0,
+                                  [&](long s, double t, double dt) {
+                                    progress(s, t, dt);
+                                    series.after_step(dg, u, t, s);
+                                  });
   const double seconds = seconds_since(start) - (series.seconds() - writing_before);
   series.write(dg, u, march.time, march.steps);
   series.report();
@@ -415,11 +549,26 @@ Result double_mach_reflection(const Options& o) {
     limit(u);  // the projected shock overshoots
     return u;
   });
-  TimeStepper stepper(dg, TimeScheme::ssp_rk2, limit);
   const auto boundary = double_mach_reflection_boundary(problem);
-  const double seconds = march(o, dg, state, end, [&](std::vector<double>& u, double t, double dt) {
-    stepper.step(u, t, dt, boundary);
-  });
+  double seconds = 0;
+#if POLYDG_CUDA
+  if (o.backend == "gpu") {
+    // The device limiters, fused, passed as they are: one wait per step
+    // (device_stage_limiters.cuh).
+    DeviceExplicitTriangleDG device_dg(dg);
+    const DeviceBarthJespersenLimiter device_limiter(device_dg, limiter);
+    const DevicePositivityFix device_positivity(device_dg, positivity);
+    const DeviceLimiterAndPositivityFix both(device_limiter, device_positivity);
+    DeviceTimeStepper stepper(device_dg, TimeScheme::ssp_rk2, both);
+    seconds = march_on_device(o, dg, device_dg, stepper, boundary, state, end);
+  }
+#endif
+  if (o.backend == "cpu") {
+    TimeStepper stepper(dg, TimeScheme::ssp_rk2, limit);
+    seconds = march(o, dg, state, end, [&](std::vector<double>& u, double t, double dt) {
+      stepper.step(u, t, dt, boundary);
+    });
+  }
   const auto [density, pressure] = positivity.smallest_at_vertices(state.u);
   return {.elements = mesh.cell_count(),
           .dofs = dg.coefficient_count(),
