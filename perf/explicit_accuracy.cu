@@ -30,17 +30,24 @@
 // as not finished, without an error; the finer levels of that p are then skipped. The JSON is
 // rewritten after every row, so a run cut short keeps the rows it finished.
 //
+// --triangles-per-polygon K: the same cases on polygons, each level's triangles agglomerated by
+// METIS into about triangles / K polygons (ExplicitPolygonDG, DeviceExplicitPolygonDG); the
+// "triangles" column then counts the polygons (the elements), and rates use their counts.
+//
 //   explicit_accuracy --case rotating_hill|supersonic_vortex [--p 1,2,3,4] [--levels 0..3]
-//                     [--cfl 0.9] [--max-seconds S] [--cpu-check 2e6] [--json FILE]
+//                     [--cfl 0.9] [--max-seconds S] [--cpu-check 2e6]
+//                     [--triangles-per-polygon K] [--json FILE]
 #include <cuda_runtime.h>
 #include <thrust/execution_policy.h>
 #include <thrust/transform_reduce.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -53,12 +60,16 @@
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/cuda/device_explicit_dg.cuh"
+#include "polydg/cuda/device_explicit_polygon_dg.cuh"
 #include "polydg/detail/core/cuda_check.cuh"
 #include "polydg/detail/core/thrust_allocator.cuh"
 #include "polydg/hyperbolic/explicit_dg.hpp"
+#include "polydg/hyperbolic/explicit_polygon_dg.hpp"
 #include "polydg/hyperbolic/explicit_time_stepping.hpp"
 #include "polydg/hyperbolic/rotating_hill.hpp"
 #include "polydg/hyperbolic/supersonic_vortex.hpp"
+#include "polydg/mesh/agglomeration.hpp"
+#include "polydg/mesh/polytopic_mesh.hpp"
 
 namespace {
 
@@ -95,6 +106,9 @@ each degree the CPU march too, as a consistency check.
                      limit)
   --cpu-check N      run the CPU march at the first level where triangles * steps <= N
                      (default 2e6; 0: never)
+  --triangles-per-polygon K
+                     on METIS polygons of about K triangles of each level's mesh (default 0:
+                     the triangles)
   --json FILE        provenance and one row per degree and level, rewritten after every row
   --help             this text
 )";
@@ -106,6 +120,7 @@ struct Options {
   double cfl = 0.9;
   double max_seconds = 0;  ///< 0: no limit
   double cpu_check_limit = 2e6;
+  int triangles_per_polygon = 0;  ///< 0: triangles
   std::string json;
 };
 
@@ -128,7 +143,8 @@ Options parse_options(int argc, char** argv) {
       std::exit(0);
     }
     const bool known = flag == "--case" || flag == "--p" || flag == "--levels" || flag == "--cfl" ||
-                       flag == "--max-seconds" || flag == "--cpu-check" || flag == "--json";
+                       flag == "--max-seconds" || flag == "--cpu-check" || flag == "--json" ||
+                       flag == "--triangles-per-polygon";
     require(known, "unknown option ", flag, " (see --help)");
     require(i + 1 < argc, "option ", flag, " needs a value (see --help)");
     const std::string value = argv[i + 1];
@@ -146,6 +162,10 @@ Options parse_options(int argc, char** argv) {
     } else if (flag == "--max-seconds") {
       options.max_seconds = parse_number(flag, value);
       require(options.max_seconds >= 0, "option --max-seconds: ", value, " is negative");
+    } else if (flag == "--triangles-per-polygon") {
+      options.triangles_per_polygon = parse_integer(flag, value);
+      require(options.triangles_per_polygon >= 0, "option --triangles-per-polygon: ", value,
+              " is negative");
     } else if (flag == "--cpu-check") {
       options.cpu_check_limit = parse_number(flag, value);
       require(options.cpu_check_limit >= 0, "option --cpu-check: ", value, " is negative");
@@ -342,9 +362,8 @@ struct RotatingHillCase {
   double l2_error(const Dg& dg, const std::vector<double>& u, double t) const {
     return dg.l2_errors(u, RotatingHill{}, t)[0];
   }
-  template <class Law>
-  March march_on_device(DeviceExplicitTriangleDG<Law>& dg, DeviceVector& u, const Options& options,
-                        const Row*) const {
+  template <class DeviceDg>
+  March march_on_device(DeviceDg& dg, DeviceVector& u, const Options& options, const Row*) const {
     DeviceTimeStepper stepper(dg, scheme);
     return march_to_end(dg, stepper, u, boundary(), hill_end_time, options.cfl,
                         options.max_seconds);
@@ -375,8 +394,8 @@ struct SupersonicVortexCase {
   double l2_error(const Dg& dg, const std::vector<double>& u, double) const {
     return dg.l2_errors(u, vortex, 0.0)[0];
   }
-  template <class Law>
-  March march_on_device(DeviceExplicitTriangleDG<Law>& dg, DeviceVector& u, const Options& options,
+  template <class DeviceDg>
+  March march_on_device(DeviceDg& dg, DeviceVector& u, const Options& options,
                         const Row* previous) const {
     const double expected_time =
         previous && previous->finished() && previous->march.steady ? previous->march.time : 0.0;
@@ -397,21 +416,29 @@ struct SupersonicVortexCase {
   }
 };
 
-/// One degree and level: set-up, the GPU march, the error, and (first level, when cheap) the
-/// CPU march. previous: the coarser level of the same degree, if it ran.
-template <class Case>
-Row run_level(const Case& accuracy_case, int p, int level, const Options& options,
-              const Row* previous) {
+/// The device solver of a CPU solver (returned by guaranteed elision: neither is moved).
+template <class Law>
+DeviceExplicitTriangleDG<Law> device_solver(const ExplicitTriangleDG<Law>& dg) {
+  return DeviceExplicitTriangleDG<Law>(dg);
+}
+template <class Law>
+DeviceExplicitPolygonDG<Law> device_solver(const ExplicitPolygonDG<Law>& dg) {
+  return DeviceExplicitPolygonDG<Law>(dg);
+}
+
+/// One degree and level on the solver dg (set up from setup_start on): the GPU march, the
+/// error, and (first level, when cheap) the CPU march. previous: the coarser level of the same
+/// degree, if it ran.
+template <class Case, class Dg>
+Row run_level_on(const Case& accuracy_case, Dg& dg, int p, int level, const Options& options,
+                 const Row* previous, Clock::time_point setup_start) {
   Row row;
   row.p = p;
   row.level = level;
-  const auto setup_start = Clock::now();
-  const SimplexMesh<2> mesh = accuracy_case.mesh(level);
-  ExplicitTriangleDG dg(mesh, p, accuracy_case.law());
   const auto initial = [&](const Point<2>& x) { return accuracy_case.initial(x); };
   row.triangles = dg.element_count();
   row.dofs = dg.coefficient_count();
-  DeviceExplicitTriangleDG device_dg(dg);
+  auto device_dg = device_solver(dg);
   DeviceVector u = device_dg.upload(dg.project(initial));
   row.setup_seconds = seconds_since(setup_start);
 
@@ -434,6 +461,22 @@ Row run_level(const Case& accuracy_case, int p, int level, const Options& option
     row.cpu = check;
   }
   return row;
+}
+
+/// One degree and level, on the level's triangles or (--triangles-per-polygon) its polygons.
+template <class Case>
+Row run_level(const Case& accuracy_case, int p, int level, const Options& options,
+              const Row* previous) {
+  const auto setup_start = Clock::now();
+  auto mesh = std::make_shared<const SimplexMesh<2>>(accuracy_case.mesh(level));
+  if (options.triangles_per_polygon == 0) {
+    ExplicitTriangleDG dg(*mesh, p, accuracy_case.law());
+    return run_level_on(accuracy_case, dg, p, level, options, previous, setup_start);
+  }
+  const Index parts = std::max<Index>(1, mesh->cell_count() / options.triangles_per_polygon);
+  const PolytopicMesh<2> polygons(mesh, agglomerate(*mesh, parts).element_of_cell, 1);
+  ExplicitPolygonDG dg(polygons, p, accuracy_case.law());
+  return run_level_on(accuracy_case, dg, p, level, options, previous, setup_start);
 }
 
 void print_header(bool steady) {
@@ -533,7 +576,8 @@ void write_json(const std::string& path, const std::string& provenance, const Op
   json << "], \"levels\": [" << options.first_level << ", " << options.last_level
        << "], \"max_seconds\": "
        << json_number(options.max_seconds > 0 ? std::optional(options.max_seconds) : std::nullopt)
-       << ", \"cpu_check\": " << json_number(options.cpu_check_limit) << ", \"rows\": [";
+       << ", \"cpu_check\": " << json_number(options.cpu_check_limit)
+       << ", \"triangles_per_polygon\": " << options.triangles_per_polygon << ", \"rows\": [";
   for (std::size_t i = 0; i < rows.size(); ++i)
     json << (i ? ",\n  " : "\n  ") << json_row(rows[i], steady_case);
   json << "]}\n";

@@ -50,6 +50,7 @@
 #include "polydg/core/types.hpp"
 #include "polydg/hyperbolic/euler.hpp"
 #include "polydg/hyperbolic/explicit_dg.hpp"
+#include "polydg/hyperbolic/explicit_discretisation.hpp"
 #include "polydg/hyperbolic/explicit_time_stepping.hpp"
 #include "polydg/mesh/simplex_mesh.hpp"
 
@@ -132,9 +133,11 @@ struct SteadyStateMarch {
 /// max |R(u)| ≤ relative_tolerance · max |R(u_0)|, checked every `check_every` steps, or until
 /// t = max_time. A steady state of the semi-discretisation does not depend on the time steps, so
 /// this converges to the discrete steady state (R(u) = 0) however it gets there. monitor(step,
-/// t, dt) is called after every step (e.g. progress lines).
-template <ConservationLaw Law, BoundaryCondition<Law> Boundary, class Monitor>
-SteadyStateMarch march_to_steady_state(ExplicitTriangleDG<Law>& dg, TimeScheme scheme,
+/// t, dt) is called after every step (e.g. progress lines). dg: triangles or polygons (any
+/// ExplicitDiscretisation).
+template <ExplicitDiscretisation Discretisation,
+          BoundaryCondition<discretisation_law<Discretisation>> Boundary, class Monitor>
+SteadyStateMarch march_to_steady_state(Discretisation& dg, TimeScheme scheme,
                                        std::vector<double>& u, const Boundary& boundary, double cfl,
                                        double relative_tolerance, double max_time,
                                        const Monitor& monitor, long check_every = 20) {
@@ -162,8 +165,9 @@ SteadyStateMarch march_to_steady_state(ExplicitTriangleDG<Law>& dg, TimeScheme s
   return march;
 }
 
-template <ConservationLaw Law, BoundaryCondition<Law> Boundary>
-SteadyStateMarch march_to_steady_state(ExplicitTriangleDG<Law>& dg, TimeScheme scheme,
+template <ExplicitDiscretisation Discretisation,
+          BoundaryCondition<discretisation_law<Discretisation>> Boundary>
+SteadyStateMarch march_to_steady_state(Discretisation& dg, TimeScheme scheme,
                                        std::vector<double>& u, const Boundary& boundary, double cfl,
                                        double relative_tolerance, double max_time) {
   return march_to_steady_state(dg, scheme, u, boundary, cfl, relative_tolerance, max_time,
