@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "device_cpu_comparison.hpp"
 #include "error_message.hpp"
 #include "gpu_test_support.hpp"
 #include "max_relative_difference.hpp"
@@ -53,6 +54,8 @@
 
 using namespace polydg;
 using namespace polydg::hyperbolic;
+using testing::compare_advance;
+using testing::compare_residual;
 using testing::error_message;
 using testing::error_names;
 using testing::max_relative_difference;
@@ -107,54 +110,6 @@ std::vector<double> perturbed_vortex(const ExplicitTriangleDG<Euler>& dg,
   });
 }
 
-const char* name(TimeScheme scheme) {
-  return scheme == TimeScheme::rk4 ? "RK4" : scheme == TimeScheme::ssp_rk3 ? "SSP-RK3" : "SSP-RK2";
-}
-
-/// One residual and its facet fluxes at (u, 0), GPU against CPU.
-template <class Law, class Boundary>
-void compare_residual(ExplicitTriangleDG<Law>& dg, DeviceExplicitTriangleDG<Law>& device_dg,
-                      const std::vector<double>& u, const Boundary& boundary,
-                      const std::string& label) {
-  std::vector<double> r(u.size());
-  dg.residual(u, 0.0, boundary, r);
-  const auto device_u = device_dg.upload(u);
-  auto device_r = device_dg.make_vector();
-  device_dg.residual(device_u, 0.0, boundary, device_r);
-  const std::vector<double> fluxes = device_dg.facet_fluxes().to_host();
-  const std::vector<double> cpu_fluxes(dg.facet_fluxes().begin(), dg.facet_fluxes().end());
-  const double residual_difference = max_relative_difference(device_dg.download(device_r), r);
-  const double flux_difference = max_relative_difference(fluxes, cpu_fluxes);
-  BOOST_TEST(residual_difference <= tolerance, label << ": residual " << residual_difference);
-  BOOST_TEST(flux_difference <= tolerance, label << ": facet fluxes " << flux_difference);
-}
-
-/// advance over about `steps` CFL steps on both backends from u; the final coefficients and
-/// the step counts compared. Returns the GPU's coefficients.
-template <class Law, class Boundary>
-std::vector<double> compare_advance(ExplicitTriangleDG<Law>& dg,
-                                    DeviceExplicitTriangleDG<Law>& device_dg, std::vector<double> u,
-                                    const Boundary& boundary, TimeScheme scheme, double cfl,
-                                    int steps, const std::string& label) {
-  const std::vector<double> initial = u;
-  const double t_end = steps * dg.stable_time_step(u, 0.0, cfl);
-  auto device_u = device_dg.upload(u);
-  const TimeSteppingStatistics cpu = TimeStepper(dg, scheme).advance(u, 0.0, t_end, boundary, cfl);
-  const TimeSteppingStatistics gpu =
-      DeviceTimeStepper(device_dg, scheme).advance(device_u, 0.0, t_end, boundary, cfl);
-  const std::vector<double> result = device_dg.download(device_u);
-  const double difference = max_relative_difference(result, u);
-  std::cout << label << ", " << name(scheme) << ": " << gpu.steps << " steps (CPU " << cpu.steps
-            << "), max relative difference " << difference << ", change "
-            << max_relative_difference(u, initial) << std::endl;
-  BOOST_TEST(gpu.steps == cpu.steps, label);
-  BOOST_TEST(gpu.final_time == cpu.final_time, label);
-  BOOST_TEST(difference <= tolerance, label << ", " << name(scheme) << ": " << difference);
-  // Not vacuous: the state did move.
-  BOOST_TEST(max_relative_difference(u, initial) > 1e-3, label);
-  return result;
-}
-
 }  // namespace
 
 // (a) The rotating hill, p = 1..3 (the fixed-degree kernels), RK4 and SSP-RK3; p = 2 on the
@@ -181,9 +136,9 @@ BOOST_AUTO_TEST_CASE(rotating_hill_matches_the_cpu) {
     const std::string label = "rotating hill p = " + std::to_string(c.p) +
                               (generic ? " (generic kernels)" : " (fixed-degree kernels)");
     const auto u = dg.project([](const Point<2>& x) { return RotatingHill{}(x, 0.0); });
-    compare_residual(dg, device_dg, u, boundary, label);
+    compare_residual(dg, device_dg, u, boundary, tolerance, label);
     for (TimeScheme scheme : {TimeScheme::rk4, TimeScheme::ssp_rk3})
-      compare_advance(dg, device_dg, u, boundary, scheme, 0.9, 100, label);
+      compare_advance(dg, device_dg, u, boundary, scheme, 0.9, 100, tolerance, label);
   }
 }
 
@@ -197,9 +152,10 @@ BOOST_AUTO_TEST_CASE(supersonic_vortex_matches_the_cpu) {
     DeviceExplicitTriangleDG device_dg(dg);
     const std::string label = "supersonic vortex p = " + std::to_string(p);
     const auto u = perturbed_vortex(dg, vortex);
-    compare_residual(dg, device_dg, u, boundary, label);
-    compare_advance(dg, device_dg, u, boundary, TimeScheme::ssp_rk3, 0.5, 100, label);
-    if (p == 1) compare_advance(dg, device_dg, u, boundary, TimeScheme::ssp_rk2, 0.5, 50, label);
+    compare_residual(dg, device_dg, u, boundary, tolerance, label);
+    compare_advance(dg, device_dg, u, boundary, TimeScheme::ssp_rk3, 0.5, 100, tolerance, label);
+    if (p == 1)
+      compare_advance(dg, device_dg, u, boundary, TimeScheme::ssp_rk2, 0.5, 50, tolerance, label);
   }
 }
 
@@ -413,7 +369,7 @@ BOOST_AUTO_TEST_CASE(a_stage_limiter_that_does_nothing_changes_no_bit) {
           DeviceTimeStepper(device_dg, scheme, nothing).advance(limited, 0.0, t_end, boundary, 0.5);
       BOOST_TEST(with.steps == without.steps);
       BOOST_TEST(testing::same_bits(device_dg.download(limited), device_dg.download(plain)),
-                 "p = " << p << ", " << name(scheme));
+                 "p = " << p << ", " << testing::scheme_name(scheme));
     }
   }
 }

@@ -41,6 +41,7 @@
 #include "polydg/cuda/device_explicit_dg.cuh"
 #include "polydg/detail/core/cuda_check.cuh"
 #include "polydg/detail/hyperbolic/device_explicit_kernels.cuh"
+#include "polydg/detail/hyperbolic/device_explicit_solver_base.cuh"
 #include "polydg/detail/hyperbolic/device_polygon_kernels.cuh"
 #include "polydg/detail/hyperbolic/wave_speed_reduction.cuh"
 #include "polydg/hyperbolic/conservation_law.hpp"
@@ -49,14 +50,20 @@
 namespace polydg::hyperbolic {
 
 template <ConservationLaw Law>
-class DeviceExplicitPolygonDG {
+class DeviceExplicitPolygonDG
+    : public detail::DeviceExplicitSolverBase<DeviceExplicitPolygonDG<Law>> {
   static_assert(std::is_trivially_copyable_v<Law>,
                 "DeviceExplicitPolygonDG: the Law is copied into the kernels by value, so it "
                 "must be trivially copyable");
+  using Base = detail::DeviceExplicitSolverBase<DeviceExplicitPolygonDG<Law>>;
+  friend Base;
 
  public:
   static constexpr int variables = Law::variables;
+  static constexpr const char* name = "DeviceExplicitPolygonDG";
   using Vector = device::DeviceBuffer<double>;
+  // make_vector, upload, download, max_wave_speed, stable_time_step, time_step_for_speed:
+  // DeviceExplicitSolverBase.
 
   /// Uploads dg's geometry and rules and allocates the scratch vectors (Legendre coefficients,
   /// sub-facet fluxes, the residual); dg may go afterwards. Throws polydg::Error as the device
@@ -87,27 +94,6 @@ class DeviceExplicitPolygonDG {
   /// The sub-facet fluxes of the last residual or stage, flux[(v · Q + q) · facet_count + f].
   const Vector& facet_fluxes() const { return flux_; }
 
-  /// A device vector of coefficient_count() zeros.
-  Vector make_vector() const {
-    Vector u(coefficient_count());
-    u.fill_zero();
-    return u;
-  }
-  /// Host coefficients (ExplicitPolygonDG's layout) to a new device vector / into `target`.
-  Vector upload(std::span<const double> u) const {
-    require_size(u.size(), "upload");
-    return Vector(u);
-  }
-  void upload(std::span<const double> u, Vector& target) const {
-    require_size(u.size(), "upload");
-    require_size(target.size(), "upload (target)");
-    target.assign(u);
-  }
-  std::vector<double> download(const Vector& u) const {
-    require_size(u.size(), "download");
-    return u.to_host();
-  }
-
   /// r = R(u) at time t, as ExplicitPolygonDG::residual. Uses the object's scratch vectors: one
   /// residual (or stepper) at a time per object. Does not wait for the device.
   template <BoundaryCondition<Law> Boundary>
@@ -118,29 +104,6 @@ class DeviceExplicitPolygonDG {
     detail::StageUpdate update;
     update.out = r.data();
     run_stage(u.data(), t, boundary, update, {});
-  }
-
-  /// λ_max as ExplicitPolygonDG::max_wave_speed (the same points, directions and max); waits
-  /// for the device. Throws polydg::Error naming the time, the element and the point of the
-  /// first state that is not physical.
-  double max_wave_speed(const Vector& u, double t) const {
-    require_size(u.size(), "max_wave_speed");
-    const detail::WaveSpeedResult result = finish_wave_speed(launch_wave_speed(u.data(), t));
-    if (result.bad_point != detail::no_bad_point)
-      report_non_physical(u.data(), t, result.bad_point);
-    return result.speed;
-  }
-
-  /// Δt = cfl · min_K h_K / (λ_max (2p + 1)), as ExplicitPolygonDG::stable_time_step.
-  double stable_time_step(const Vector& u, double t, double cfl) const {
-    check_cfl(cfl);
-    return time_step_for_speed(max_wave_speed(u, t), cfl);
-  }
-  /// Δt for a largest wave speed `speed` (∞ for speed ≤ 0).
-  double time_step_for_speed(double speed, double cfl) const {
-    check_cfl(cfl);
-    if (speed <= 0) return std::numeric_limits<double>::infinity();
-    return cfl * geometry_.min_size / (speed * (2 * degree() + 1));
   }
 
  private:
@@ -221,20 +184,10 @@ class DeviceExplicitPolygonDG {
     }
   };
 
-  static unsigned blocks_for(std::int64_t count, int block_size) {
-    const std::int64_t blocks = (count + block_size - 1) / block_size;
-    require(blocks <= std::numeric_limits<int>::max(), "DeviceExplicitPolygonDG: ", count,
-            " items need more than 2^31 blocks of ", block_size, " threads");
-    return unsigned(blocks);
-  }
-  void require_size(std::size_t size, const char* what) const {
-    require(size == coefficient_count(), "DeviceExplicitPolygonDG::", what, ": ", size,
-            " coefficients, expected ", coefficient_count());
-  }
-  static void check_cfl(double cfl) {
-    require(cfl > 0 && std::isfinite(cfl), "DeviceExplicitPolygonDG: CFL number ", cfl,
-            " is not positive");
-  }
+  using Base::blocks_for;
+  using Base::check_cfl;
+  using Base::require_size;
+  double min_size() const { return geometry_.min_size; }
 
   // DeviceTimeStepper's stage interface (as DeviceExplicitTriangleDG's).
   detail::WaveSpeedPartials partials(double time) const { return wave_speed_.partials(time); }
