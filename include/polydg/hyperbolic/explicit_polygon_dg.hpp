@@ -275,8 +275,10 @@ struct PolygonResidualView {
     // compile-time degree they are constants and the tables stay in registers.
     int j = 0;
     POLYDG_UNROLL
-    for (int d = 0; d <= p; ++d) POLYDG_UNROLL
-    for (int a = 0; a <= d; ++a) phi[j++] = table[0][d - a] * table[1][a];
+    for (int d = 0; d <= p; ++d) {
+      POLYDG_UNROLL
+      for (int a = 0; a <= d; ++a) phi[j++] = table[0][d - a] * table[1][a];
+    }
   }
   /// φ_j(x) and ∇φ_j(x) (physical coordinates).
   template <int Degree = -1>
@@ -291,12 +293,14 @@ struct PolygonResidualView {
     // basis_function_from_tables in the hierarchical order, as legendre_values loops.
     int j = 0;
     POLYDG_UNROLL
-    for (int d = 0; d <= p; ++d) POLYDG_UNROLL
-    for (int a = 0; a <= d; ++a, ++j) {
-      const double x_value = table[d - a], y_value = table[stride + a];
-      phi[j] = x_value * y_value;
-      gradient[j][0] = derivative_table[d - a] * y_value;
-      gradient[j][1] = derivative_table[stride + a] * x_value;
+    for (int d = 0; d <= p; ++d) {
+      POLYDG_UNROLL
+      for (int a = 0; a <= d; ++a, ++j) {
+        const double x_value = table[d - a], y_value = table[stride + a];
+        phi[j] = x_value * y_value;
+        gradient[j][0] = derivative_table[d - a] * y_value;
+        gradient[j][1] = derivative_table[stride + a] * x_value;
+      }
     }
   }
 
@@ -306,13 +310,15 @@ struct PolygonResidualView {
                              double (*legendre)[polygon_basis_capacity<Degree>]) const {
     const int n = loop_size<Degree>();
     POLYDG_UNROLL
-    for (int v = 0; v < M; ++v) POLYDG_UNROLL
-    for (int j = 0; j < n; ++j) {
-      double sum = 0;
+    for (int v = 0; v < M; ++v) {
       POLYDG_UNROLL
-      for (int i = j; i < n; ++i)
-        sum += orthonormalisation_entry(c, i, j) * u[coefficient(c, v, i)];
-      legendre[v][j] = sum;
+      for (int j = 0; j < n; ++j) {
+        double sum = 0;
+        POLYDG_UNROLL
+        for (int i = j; i < n; ++i)
+          sum += orthonormalisation_entry(c, i, j) * u[coefficient(c, v, i)];
+        legendre[v][j] = sum;
+      }
     }
   }
   /// Σ_{j ≤ i} C_ij integral[v][j]: integrals against the Legendre modes turned into the one
@@ -329,9 +335,11 @@ struct PolygonResidualView {
   POLYDG_HD void from_legendre_integrals(const double (*integral)[polygon_basis_capacity<Degree>],
                                          Index c, double* out) const {
     POLYDG_UNROLL
-    for (int v = 0; v < M; ++v) POLYDG_UNROLL
-    for (int i = 0; i < loop_size<Degree>(); ++i)
-      out[coefficient(c, v, i)] = orthonormal_integral<Degree>(integral[v], c, i);
+    for (int v = 0; v < M; ++v) {
+      POLYDG_UNROLL
+      for (int i = 0; i < loop_size<Degree>(); ++i)
+        out[coefficient(c, v, i)] = orthonormal_integral<Degree>(integral[v], c, i);
+    }
   }
   /// Σ_j legendre[coefficient(c, v, j)] φ_j per variable: u_h where the Legendre basis of c
   /// takes the values phi (legendre: a Legendre-coefficient vector in the coefficient layout).
@@ -432,8 +440,10 @@ POLYDG_HD void legendre_coefficients_kernel(const PolygonResidualView& g, const 
   double local[M][polygon_basis_capacity<Degree>];
   g.to_legendre<M, Degree>(u, c, local);
   POLYDG_UNROLL
-  for (int v = 0; v < M; ++v) POLYDG_UNROLL
-  for (int j = 0; j < g.loop_size<Degree>(); ++j) legendre[g.coefficient(c, v, j)] = local[v][j];
+  for (int v = 0; v < M; ++v) {
+    POLYDG_UNROLL
+    for (int j = 0; j < g.loop_size<Degree>(); ++j) legendre[g.coefficient(c, v, j)] = local[v][j];
+  }
 }
 
 /// Pass 1 of the residual for sub-facet f: writes flux[flux_entry(f, v, q)] for all v, q, from
@@ -477,8 +487,10 @@ POLYDG_HD void polygon_element_integrals(const PolygonResidualView& g, const Law
   constexpr int m = Law::variables;
   const int n = g.loop_size<Degree>();
   POLYDG_UNROLL
-  for (int v = 0; v < m; ++v) POLYDG_UNROLL
-  for (int j = 0; j < n; ++j) integral[v][j] = 0;
+  for (int v = 0; v < m; ++v) {
+    POLYDG_UNROLL
+    for (int j = 0; j < n; ++j) integral[v][j] = 0;
+  }
   double phi[polygon_basis_capacity<Degree>];
   double gradient[polygon_basis_capacity<Degree>][2];
 

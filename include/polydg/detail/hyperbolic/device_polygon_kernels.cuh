@@ -52,10 +52,12 @@ __global__ void __launch_bounds__(polygon_block_size)
   double integral[m][polygon_basis_capacity<Degree>];
   polygon_element_integrals<Law, Degree>(g, law, legendre, t, flux, c, integral);
   POLYDG_UNROLL
-  for (int v = 0; v < m; ++v) POLYDG_UNROLL
-  for (int i = 0; i < g.loop_size<Degree>(); ++i) {
-    const std::size_t k = g.coefficient(c, v, i);
-    update.out[k] = update.apply(k, u, g.orthonormal_integral<Degree>(integral[v], c, i));
+  for (int v = 0; v < m; ++v) {
+    POLYDG_UNROLL
+    for (int i = 0; i < g.loop_size<Degree>(); ++i) {
+      const std::size_t k = g.coefficient(c, v, i);
+      update.out[k] = update.apply(k, u, g.orthonormal_integral<Degree>(integral[v], c, i));
+    }
   }
 }
 
