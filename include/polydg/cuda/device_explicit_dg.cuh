@@ -508,8 +508,10 @@ class DeviceTimeStepper {
   /// reduces the next step's wave speed and checks the new state (the file comment); waits for
   /// the device once per step. After each step, observer(StepReport) → bool may stop the march
   /// early by returning false (progress lines, a wall-clock limit; the statistics say where it
-  /// stopped). Throws polydg::Error for t_end < t_start, a non-positive cfl or a state that is
-  /// not physical, and as the stage limiter throws.
+  /// stopped). The observer may read u (download) and use the solver on it at the reported
+  /// time, e.g. its residual, but must not change u: the next step's first facet kernel has
+  /// already been launched on it. Throws polydg::Error for t_end < t_start, a non-positive cfl or a
+  /// state that is not physical, and as the stage limiter throws.
   template <BoundaryCondition<Law> Boundary, class Observer = ToTheEnd>
   TimeSteppingStatistics advance(Vector& u, double t_start, double t_end, const Boundary& boundary,
                                  double cfl, Observer&& observer = {}) {
