@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "captured_warnings.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/dg/coefficients.hpp"
 #include "polydg/dg/error_norms.hpp"
@@ -14,7 +13,6 @@
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
-#include "test_meshes.hpp"
 
 using namespace polydg;
 
@@ -65,13 +63,6 @@ auto full_coefficients() {
       .with_diffusion(Tensor<2>{{{2.0, 0.5}, {0.5, 1.0}}})
       .with_advection(Point<2>{1.0, -0.5})
       .with_reaction(1.0);
-}
-
-// The unit cube split into n³ cubes of 6 tetrahedra each (Kuhn), boundary untagged (tag 0).
-std::shared_ptr<const SimplexMesh<3>> unit_cube_mesh(int n) {
-  const testing::TetrahedronSoup cube = testing::kuhn_unit_cube(n);
-  const testing::CapturedWarnings untagged_boundary;
-  return std::make_shared<const SimplexMesh<3>>(cube.vertices, cube.cells);
 }
 
 bool message_contains(const Error& error, const std::string& part) {
@@ -125,7 +116,7 @@ BOOST_AUTO_TEST_CASE(projection_on_an_hp_mesh) {
 }
 
 BOOST_AUTO_TEST_CASE(projection_reproduces_polynomials_in_3d) {
-  const auto fine = unit_cube_mesh(3);
+  const auto fine = std::make_shared<const SimplexMesh<3>>(unit_cube_mesh(3));
   const Agglomeration agglomeration = agglomerate_by_cell_count(*fine, 6.0);
   const PolytopicMesh<3> mesh(fine, agglomeration.element_of_cell, 2);
   const auto u = [](const Point<3>& x) {
