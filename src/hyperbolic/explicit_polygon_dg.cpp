@@ -292,38 +292,9 @@ PolygonGeometry make_polygon_geometry(const PolytopicMesh<2>& mesh, int degree,
           degenerate < elements ? g.measure[degenerate] : 0.0, ")");
   g.min_size = *std::min_element(g.size.begin(), g.size.end());
 
-  const PolygonResidualView view{elements,
-                                 g.triangle_count,
-                                 facets,
-                                 0,
-                                 degree,
-                                 g.basis_size,
-                                 rules.volume_point_count,
-                                 rules.edge_point_count,
-                                 g.box_lower.data(),
-                                 g.box_upper.data(),
-                                 g.inverse_extent.data(),
-                                 nullptr,
-                                 g.element_triangle_offsets.data(),
-                                 g.element_facet_offsets.data(),
-                                 g.element_facets.data(),
-                                 g.element_facet_sides.data(),
-                                 g.triangle_origin.data(),
-                                 g.triangle_jacobian.data(),
-                                 g.triangle_determinant.data(),
-                                 g.facet_element.data(),
-                                 g.facet_origin.data(),
-                                 g.facet_tangent.data(),
-                                 g.facet_length.data(),
-                                 g.facet_normal.data(),
-                                 g.facet_tag.data(),
-                                 rules.volume_points.data(),
-                                 rules.volume_weights.data(),
-                                 rules.edge_parameters.data(),
-                                 rules.edge_weights.data(),
-                                 nullptr,
-                                 nullptr,
-                                 nullptr};
+  // The orthonormalisation and the compressed rules are not filled yet: the passes below read
+  // the boxes, the sub-triangles and the reference rules only.
+  const PolygonResidualView view = polygon_residual_view(g, rules);
 #pragma omp parallel reduction(min : degenerate)
   {
     std::vector<double> values, coefficients;  // per thread, reused across its elements
