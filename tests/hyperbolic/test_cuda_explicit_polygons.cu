@@ -17,7 +17,6 @@
 #include <iostream>
 #include <limits>
 #include <memory>
-#include <numbers>
 #include <string>
 #include <vector>
 
@@ -31,6 +30,7 @@
 #include "polydg/hyperbolic/explicit_polygon_dg.hpp"
 #include "polydg/hyperbolic/explicit_time_stepping.hpp"
 #include "polydg/hyperbolic/linear_advection.hpp"
+#include "polydg/hyperbolic/rotating_hill.hpp"
 #include "polydg/hyperbolic/supersonic_vortex.hpp"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
@@ -45,7 +45,6 @@ using testing::max_relative_difference;
 
 namespace {
 
-constexpr double pi = std::numbers::pi;
 constexpr double tolerance = 1e-12;
 
 /// `fine` agglomerated by METIS into about `elements` polygons.
@@ -53,19 +52,6 @@ PolytopicMesh<2> agglomerated(SimplexMesh<2> fine, Index elements) {
   auto shared = std::make_shared<const SimplexMesh<2>>(std::move(fine));
   return PolytopicMesh<2>(shared, agglomerate(*shared, elements).element_of_cell, 1);
 }
-
-/// The rotating hill's exact solution: a Gaussian of radius 0.15 at (0.2, 0) turned by 2πt.
-struct RotatingHill {
-  POLYDG_HD State<1> operator()(const Point<2>& x, double t) const {
-    const double c = cos(2 * pi * t), s = sin(2 * pi * t);
-    const double dx = x[0] * c + x[1] * s - 0.2;
-    const double dy = -x[0] * s + x[1] * c;
-    return State<1>{{exp(-(dx * dx + dy * dy) / (2 * 0.15 * 0.15))}};
-  }
-};
-
-using HillLaw = LinearAdvection<RotatingVelocity>;
-const HillLaw hill_law{RotatingVelocity{{0.0, 0.0}, 2 * pi}};
 
 /// The text of an error from ": the state" on: the CPU and GPU name their solver differently.
 std::string from_the_state(const std::string& message) {
@@ -80,7 +66,7 @@ BOOST_AUTO_TEST_CASE(rotating_hill_matches_the_cpu) {
   const PolytopicMesh<2> mesh = agglomerated(square_mesh(16, -1.0, 1.0, 0.2, 7), 80);
   const auto boundary = exact_boundary(RotatingHill{});
   for (int p : testing::small_run() ? std::vector<int>{1} : std::vector<int>{1, 2, 3}) {
-    ExplicitPolygonDG dg(mesh, p, hill_law);
+    ExplicitPolygonDG dg(mesh, p, rotating_hill_law());
     DeviceExplicitPolygonDG device_dg(dg);
     const std::string label = "polygons, rotating hill p = " + std::to_string(p);
     const auto u = dg.project([](const Point<2>& x) { return RotatingHill{}(x, 0.0); });
