@@ -120,18 +120,8 @@ __global__ void __launch_bounds__(element_block_size)
                     Index(c), u, first_failed, modes);
       modes.store_changes(g, u, Index(c));
       if (partials.speed)
-        for (int q = 0; q < g.volume_points; ++q) {
-          const double* phi = g.volume_values + std::size_t(q) * N;
-          State<m> uq;
-          POLYDG_UNROLL
-          for (int v = 0; v < m; ++v) {
-            double sum = 0;
-            POLYDG_UNROLL
-            for (int i = 0; i < N; ++i) sum += modes.a[v][i] * phi[i];
-            uq[v] = sum;
-          }
-          accumulate_wave_speed(g, law, uq, Index(c), q, partials.time, speed, bad_point);
-        }
+        accumulate_element_wave_speed<N>(g, law, modes.a, Index(c), partials.time, speed,
+                                         bad_point);
     } else {
       ElementModes modes(g, u, Index(c));
       limit_element(g, law, linear_values, linear_count, check_values, check_count, epsilon,

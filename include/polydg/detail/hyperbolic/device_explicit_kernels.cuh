@@ -149,6 +149,28 @@ __device__ void accumulate_wave_speed(const ResidualView& g, const Law& law,
   speed = speed < s ? s : speed;
 }
 
+/// accumulate_wave_speed at each volume point of element c from its modes held by the thread,
+/// modes[v][i] (N = the basis size), each point's sum over the modes in ascending order: the
+/// fixed-degree kernels' and the stage limiter's wave speed of the coefficients in registers.
+template <int N, class Law>
+__device__ void accumulate_element_wave_speed(const ResidualView& g, const Law& law,
+                                              const double (&modes)[Law::variables][N], Index c,
+                                              double t, double& speed, long long& bad_point) {
+  constexpr int m = Law::variables;
+  for (int q = 0; q < g.volume_points; ++q) {
+    const double* phi = g.volume_values + std::size_t(q) * N;
+    State<m> uq;
+    POLYDG_UNROLL
+    for (int v = 0; v < m; ++v) {
+      double sum = 0;
+      POLYDG_UNROLL
+      for (int i = 0; i < N; ++i) sum += modes[v][i] * phi[i];
+      uq[v] = sum;
+    }
+    accumulate_wave_speed(g, law, uq, c, q, t, speed, bad_point);
+  }
+}
+
 /// Max of `speed` and min of `bad_point` over the block, written by thread 0 to *block_speed
 /// and *block_bad_point. Every thread of the block must call it (it synchronises); blockDim.x a
 /// multiple of 32, at most 1024.
@@ -218,18 +240,8 @@ __global__ void __launch_bounds__(reduction_block_size)
       POLYDG_UNROLL
       for (int i = 0; i < n; ++i) coefficients[v][i] = u[g.coefficient(Index(c), v, i)];
     }
-    for (int q = 0; q < g.volume_points; ++q) {
-      const double* phi = g.volume_values + std::size_t(q) * n;
-      State<m> uq;
-      POLYDG_UNROLL
-      for (int v = 0; v < m; ++v) {
-        double sum = 0;
-        POLYDG_UNROLL
-        for (int i = 0; i < n; ++i) sum += coefficients[v][i] * phi[i];
-        uq[v] = sum;
-      }
-      accumulate_wave_speed(g, law, uq, Index(c), q, partials.time, speed, bad_point);
-    }
+    accumulate_element_wave_speed<n>(g, law, coefficients, Index(c), partials.time, speed,
+                                     bad_point);
   }
   reduce_wave_speed_block(speed, bad_point, partials.speed + blockIdx.x,
                           partials.bad_point + blockIdx.x);
@@ -434,18 +446,7 @@ __global__ void __launch_bounds__(element_block_size)
     }
 
     if (FuseUpdate && partials.speed)
-      for (int q = 0; q < g.volume_points; ++q) {
-        const double* phi = g.volume_values + std::size_t(q) * n;
-        State<m> uq;
-        POLYDG_UNROLL
-        for (int v = 0; v < m; ++v) {
-          double sum = 0;
-          POLYDG_UNROLL
-          for (int i = 0; i < n; ++i) sum += rate[v][i] * phi[i];
-          uq[v] = sum;
-        }
-        accumulate_wave_speed(g, law, uq, c, q, partials.time, speed, bad_point);
-      }
+      accumulate_element_wave_speed<n>(g, law, rate, c, partials.time, speed, bad_point);
   }
   // partials.speed is the same for the whole block: all of it reduces, or none.
   if (FuseUpdate && partials.speed)
