@@ -1,14 +1,17 @@
 #include "polydg/io/solution_vtu.hpp"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "polydg/core/error.hpp"
 #include "polydg/dg/discrete_function.hpp"
 #include "polydg/fem/basis_indexing.hpp"
+#include "tetrahedron_lattice.hpp"
 #include "triangle_lattice.hpp"
 #include "vtu_xml_writer.hpp"
 
@@ -16,32 +19,52 @@ namespace polydg {
 
 namespace {
 
-// The sampled solution: points with their values, triangles with their element.
+// The sampled solution: points with their values, simplices with their element.
+template <int Dim>
 struct SampledSolution {
-  std::vector<Point<2>> points;
+  std::vector<Point<Dim>> points;
   std::vector<double> u, exact;
-  std::vector<Index> connectivity;  // three points per triangle
+  std::vector<Index> connectivity;  // Dim + 1 points per simplex
   std::vector<Index> element_ids;
   std::vector<int> degrees;
 };
 
-// Samples u_h (and u) of element e at the lattice points of the sub-triangle `vertices`
-// (triangle_lattice.hpp) and adds its r² triangles.
-void sample_sub_triangle(const std::array<Point<2>, 3>& vertices,
-                         const io::TriangleLattice& lattice, Index e, int p, const Box<2>& box,
-                         const double* coefficients, const SolutionVtuOptions& options,
-                         SampledSolution& out) {
+// The uniform split of a triangle (r² triangles) or a tetrahedron (r³ tetrahedra), with its
+// reference points and sub-simplices under one pair of names.
+template <int Dim>
+struct SimplexLattice {
+  std::vector<Point<Dim>> reference_points;
+  std::vector<std::array<Index, Dim + 1>> simplices;
+};
+
+template <int Dim>
+SimplexLattice<Dim> make_simplex_lattice(int r) {
+  if constexpr (Dim == 2) {
+    io::TriangleLattice lattice = io::make_triangle_lattice(r);
+    return {std::move(lattice.reference_points), std::move(lattice.triangles)};
+  } else {
+    io::TetrahedronLattice lattice = io::make_tetrahedron_lattice(r);
+    return {std::move(lattice.reference_points), std::move(lattice.tetrahedra)};
+  }
+}
+
+// Samples u_h (and u) of element e at the lattice points of the sub-simplex `vertices`
+// (triangle_lattice.hpp, tetrahedron_lattice.hpp) and adds its r^Dim simplices.
+template <int Dim>
+void sample_sub_simplex(const std::array<Point<Dim>, Dim + 1>& vertices,
+                        const SimplexLattice<Dim>& lattice, Index e, int p, const Box<Dim>& box,
+                        const double* coefficients, const SolutionVtuOptions<Dim>& options,
+                        SampledSolution<Dim>& out) {
   const Index first = Index(out.points.size());
-  for (const Point<2>& reference : lattice.reference_points) {
-    Point<2> x = vertices[0];
-    x += reference[0] * (vertices[1] - vertices[0]);
-    x += reference[1] * (vertices[2] - vertices[0]);
+  for (const Point<Dim>& reference : lattice.reference_points) {
+    Point<Dim> x = vertices[0];
+    for (int d = 0; d < Dim; ++d) x += reference[d] * (vertices[d + 1] - vertices[0]);
     out.points.push_back(x);
     out.u.push_back(evaluate_dg_function(p, box, coefficients, x));
     if (options.exact_solution) out.exact.push_back(options.exact_solution(x));
   }
-  for (const auto& [a, b, c] : lattice.triangles) {
-    out.connectivity.insert(out.connectivity.end(), {first + a, first + b, first + c});
+  for (const auto& simplex : lattice.simplices) {
+    for (Index v : simplex) out.connectivity.push_back(first + v);
     out.element_ids.push_back(e);
     out.degrees.push_back(p);
   }
@@ -69,12 +92,16 @@ SolutionArrays solution_arrays(bool exact, bool rank) {
 const char* const solution_scalars = "u";
 
 // The sampled solution as a .vtu; `rank` >= 0 adds the cell field "rank".
-void write_sample(const std::filesystem::path& path, const SampledSolution& sample, int rank) {
+template <int Dim>
+void write_sample(const std::filesystem::path& path, const SampledSolution<Dim>& sample, int rank) {
   const SolutionArrays arrays = solution_arrays(!sample.exact.empty(), rank >= 0);
   io::VtuXmlWriter file(path, "solution VTU writer");
   file.begin(GlobalIndex(sample.points.size()), GlobalIndex(sample.element_ids.size()));
-  file.points(sample.points);
-  file.triangles(sample.connectivity);
+  file.points(std::span<const Point<Dim>>(sample.points));
+  if constexpr (Dim == 2)
+    file.triangles(sample.connectivity);
+  else
+    file.tetrahedra(sample.connectivity);
 
   file.begin_point_data(solution_scalars);
   for (const io::DataArrayDeclaration& array : arrays.point) {
@@ -106,11 +133,12 @@ void write_sample(const std::filesystem::path& path, const SampledSolution& samp
 }
 
 // Samples the elements `elements` of the mesh, whose coefficients lie one after another in
-// `coefficients` (basis_size(2, p_e) each), and writes them; one path for the whole mesh and
+// `coefficients` (basis_size(Dim, p_e) each), and writes them; one path for the whole mesh and
 // for a rank's piece.
-void write_elements(const std::filesystem::path& path, const PolytopicMesh<2>& mesh,
+template <int Dim>
+void write_elements(const std::filesystem::path& path, const PolytopicMesh<Dim>& mesh,
                     std::span<const Index> elements, std::span<const double> coefficients, int rank,
-                    const SolutionVtuOptions& options) {
+                    const SolutionVtuOptions<Dim>& options) {
   require(options.subdivisions >= 0 && options.subdivisions <= max_solution_vtu_subdivisions,
           "solution VTU writer: '", path.string(), "': subdivisions = ", options.subdivisions,
           " is outside 0..", max_solution_vtu_subdivisions);
@@ -119,37 +147,48 @@ void write_elements(const std::filesystem::path& path, const PolytopicMesh<2>& m
     require(elements[k] >= 0 && elements[k] < mesh.element_count(), "solution VTU writer: '",
             path.string(), "': element ", elements[k], " is not one of the mesh's ",
             mesh.element_count());
-    offsets[k + 1] = offsets[k] + basis_size(2, mesh.element_degree(elements[k]));
+    offsets[k + 1] = offsets[k] + basis_size(Dim, mesh.element_degree(elements[k]));
   }
   require(GlobalIndex(coefficients.size()) == offsets.back(), "solution VTU writer: '",
           path.string(), "': the DG function has ", coefficients.size(),
           " coefficients, the mesh's elements and degrees need ", offsets.back());
 
-  SampledSolution sample;
+  SampledSolution<Dim> sample;
   for (std::size_t k = 0; k < elements.size(); ++k) {
     const Index e = elements[k];
     const int p = mesh.element_degree(e);
-    const io::TriangleLattice lattice =
-        io::make_triangle_lattice(options.subdivisions > 0 ? options.subdivisions : std::max(1, p));
+    const SimplexLattice<Dim> lattice =
+        make_simplex_lattice<Dim>(options.subdivisions > 0 ? options.subdivisions : std::max(1, p));
     for (const auto& simplex : mesh.element_simplices(e))
-      sample_sub_triangle(mesh.simplex_points(simplex), lattice, e, p, mesh.element_box(e),
-                          coefficients.data() + offsets[k], options, sample);
+      sample_sub_simplex(mesh.simplex_points(simplex), lattice, e, p, mesh.element_box(e),
+                         coefficients.data() + offsets[k], options, sample);
   }
   write_sample(path, sample, rank);
 }
 
-}  // namespace
-
-void write_solution_vtu(const std::filesystem::path& path, const PolytopicMesh<2>& mesh,
-                        std::span<const double> solution, const SolutionVtuOptions& options) {
+template <int Dim>
+void write_whole_mesh(const std::filesystem::path& path, const PolytopicMesh<Dim>& mesh,
+                      std::span<const double> solution, const SolutionVtuOptions<Dim>& options) {
   std::vector<Index> elements(std::size_t(mesh.element_count()));
   std::iota(elements.begin(), elements.end(), Index(0));
   write_elements(path, mesh, elements, solution, -1, options);
 }
 
+}  // namespace
+
+void write_solution_vtu(const std::filesystem::path& path, const PolytopicMesh<2>& mesh,
+                        std::span<const double> solution, const SolutionVtuOptions<2>& options) {
+  write_whole_mesh(path, mesh, solution, options);
+}
+
+void write_solution_vtu(const std::filesystem::path& path, const PolytopicMesh<3>& mesh,
+                        std::span<const double> solution, const SolutionVtuOptions<3>& options) {
+  write_whole_mesh(path, mesh, solution, options);
+}
+
 void write_solution_vtu_piece(const std::filesystem::path& path, const PolytopicMesh<2>& mesh,
                               std::span<const Index> elements, std::span<const double> coefficients,
-                              int rank, const SolutionVtuOptions& options) {
+                              int rank, const SolutionVtuOptions<2>& options) {
   require(rank >= 0, "solution VTU writer: '", path.string(), "': rank ", rank, " is negative");
   write_elements(path, mesh, elements, coefficients, rank, options);
 }
@@ -159,7 +198,7 @@ std::filesystem::path solution_vtu_piece_path(const std::filesystem::path& pvtu,
 }
 
 void write_solution_pvtu_file(const std::filesystem::path& pvtu, int piece_count,
-                              const SolutionVtuOptions& options) {
+                              const SolutionVtuOptions<2>& options) {
   require(piece_count >= 1, "solution PVTU writer: '", pvtu.string(), "': ", piece_count,
           " pieces (at least 1)");
   std::vector<std::string> sources;

@@ -38,9 +38,23 @@ void VtuXmlWriter::points(std::span<const Point<2>> points) {
   out_ << "        </DataArray>\n      </Points>\n";
 }
 
+void VtuXmlWriter::points(std::span<const Point<3>> points) {
+  out_ << "      <Points>\n"
+       << "        <DataArray " << points_attributes << " format=\"ascii\">\n";
+  for (const Point<3>& x : points)
+    out_ << "          " << x[0] << ' ' << x[1] << ' ' << x[2] << '\n';
+  out_ << "        </DataArray>\n      </Points>\n";
+}
+
 void VtuXmlWriter::cells(std::span<const GlobalIndex> offsets, std::span<const Index> connectivity,
                          int type) {
   out_ << "      <Cells>\n";
+  cell_arrays(offsets, connectivity, type);
+  out_ << "      </Cells>\n";
+}
+
+void VtuXmlWriter::cell_arrays(std::span<const GlobalIndex> offsets,
+                               std::span<const Index> connectivity, int type) {
   array_begin("Int64", "connectivity");
   for (std::size_t k = 0; k + 1 < offsets.size(); ++k) {
     out_ << "         ";
@@ -54,13 +68,45 @@ void VtuXmlWriter::cells(std::span<const GlobalIndex> offsets, std::span<const I
   array_begin("UInt8", "types");
   write_values(std::span<const int>(std::vector<int>(offsets.size() - 1, type)));
   array_end();
-  out_ << "      </Cells>\n";
 }
 
 void VtuXmlWriter::triangles(std::span<const Index> connectivity) {
   std::vector<GlobalIndex> offsets(connectivity.size() / 3 + 1);
   for (std::size_t k = 0; k < offsets.size(); ++k) offsets[k] = 3 * GlobalIndex(k);
   cells(offsets, connectivity, vtk_triangle);
+}
+
+void VtuXmlWriter::tetrahedra(std::span<const Index> connectivity) {
+  std::vector<GlobalIndex> offsets(connectivity.size() / 4 + 1);
+  for (std::size_t k = 0; k < offsets.size(); ++k) offsets[k] = 4 * GlobalIndex(k);
+  cells(offsets, connectivity, vtk_tetra);
+}
+
+void VtuXmlWriter::polyhedra(std::span<const GlobalIndex> offsets,
+                             std::span<const Index> connectivity,
+                             std::span<const GlobalIndex> face_offsets,
+                             std::span<const std::array<Index, 3>> face_triangles) {
+  out_ << "      <Cells>\n";
+  cell_arrays(offsets, connectivity, vtk_polyhedron);
+  // One line per cell: its face count, then "3 a b c" per triangle.
+  array_begin("Int64", "faces");
+  std::vector<GlobalIndex> ends;
+  GlobalIndex written = 0;
+  for (std::size_t k = 0; k + 1 < face_offsets.size(); ++k) {
+    out_ << "          " << face_offsets[k + 1] - face_offsets[k];
+    for (GlobalIndex f = face_offsets[k]; f < face_offsets[k + 1]; ++f) {
+      const auto& [a, b, c] = face_triangles[f];
+      out_ << "  3 " << a << ' ' << b << ' ' << c;
+    }
+    out_ << '\n';
+    written += 1 + 4 * (face_offsets[k + 1] - face_offsets[k]);
+    ends.push_back(written);
+  }
+  array_end();
+  array_begin("Int64", "faceoffsets");
+  write_values(std::span<const GlobalIndex>(ends));
+  array_end();
+  out_ << "      </Cells>\n";
 }
 
 void VtuXmlWriter::begin_point_data(const char* scalars) {

@@ -3,10 +3,12 @@
 /// writers fill, and write_pvtu, the PUnstructuredGrid (.pvtu) that lists such files as the
 /// pieces of one data set (private to src/io).
 ///
-/// The calls must come in file order: begin, points, cells, then optionally a PointData and a
-/// CellData section with their arrays, then finish. Points are 2D and written with z = 0;
-/// doubles are written with 17 significant digits (exact round trip). Array values are written
-/// 8 per line. Errors name the file and start with the writer's name given to the constructor.
+/// The calls must come in file order: begin, points, cells (or triangles, tetrahedra,
+/// polyhedra), then optionally a PointData and a CellData section with their arrays, then
+/// finish. 2D points are written with z = 0; doubles are written with 17 significant digits
+/// (exact round trip). Array values are written 8 per line. Errors name the file and start with
+/// the writer's name given to the constructor.
+#include <array>
 #include <cstddef>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +22,8 @@ namespace polydg::io {
 
 inline constexpr int vtk_triangle = 5;
 inline constexpr int vtk_polygon = 7;
+inline constexpr int vtk_tetra = 10;
+inline constexpr int vtk_polyhedron = 42;
 
 /// A DataArray's VTK type (Int32, Float64, ...) and name: what a .vtu writes and a .pvtu
 /// declares.
@@ -37,11 +41,23 @@ class VtuXmlWriter {
   void begin(GlobalIndex point_count, GlobalIndex cell_count);
   /// The Points section: (x, y, 0) per point.
   void points(std::span<const Point<2>> points);
+  /// The Points section: (x, y, z) per point.
+  void points(std::span<const Point<3>> points);
   /// The Cells section from CSR offsets (cell k has connectivity[offsets[k] .. offsets[k+1]),
   /// offsets[0] = 0), all of VTK cell type `type`. VTK wants the end offsets only.
   void cells(std::span<const GlobalIndex> offsets, std::span<const Index> connectivity, int type);
   /// The Cells section of triangles: three points each from `connectivity`.
   void triangles(std::span<const Index> connectivity);
+  /// The Cells section of tetrahedra: four points each from `connectivity`.
+  void tetrahedra(std::span<const Index> connectivity);
+  /// The Cells section of VTK_POLYHEDRON cells: the cells' points as in cells(), and their faces
+  /// in the XML "faces" / "faceoffsets" arrays that ParaView and meshio read: cell k's faces
+  /// are the triangles face_triangles[face_offsets[k] .. face_offsets[k+1]) (face_offsets[0] =
+  /// 0), written as [face count, then 3 and the three points of each face]; "faceoffsets"
+  /// holds each cell's end in "faces".
+  void polyhedra(std::span<const GlobalIndex> offsets, std::span<const Index> connectivity,
+                 std::span<const GlobalIndex> face_offsets,
+                 std::span<const std::array<Index, 3>> face_triangles);
 
   /// <PointData Scalars="scalars"> .. </PointData>.
   void begin_point_data(const char* scalars);
@@ -71,6 +87,9 @@ class VtuXmlWriter {
  private:
   void array_begin(const char* type, const char* name);
   void array_end();
+  // connectivity, offsets and types of cells(), without the section's tags.
+  void cell_arrays(std::span<const GlobalIndex> offsets, std::span<const Index> connectivity,
+                   int type);
   template <class T>
   void write_values(std::span<const T> values) {
     for (std::size_t k = 0; k < values.size(); ++k)

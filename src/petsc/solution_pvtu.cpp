@@ -6,7 +6,7 @@ namespace polydg::petsc {
 
 void write_solution_pvtu(const std::filesystem::path& pvtu, const PolytopicMesh<2>& mesh,
                          std::span<const Index> elements, std::span<const double> coefficients,
-                         const SolutionVtuOptions& options) {
+                         const SolutionVtuOptions<2>& options) {
   const int rank = world_rank(), ranks = world_rank_count();
   on_every_rank([&] {
     write_solution_vtu_piece(solution_vtu_piece_path(pvtu, rank), mesh, elements, coefficients,

@@ -1,4 +1,5 @@
 #define BOOST_TEST_MODULE solution_vtu
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
 #include <fstream>
@@ -118,6 +119,85 @@ std::map<Index, std::vector<double>> corners_by_element(const std::string& xml) 
                                     {points[3 * point], points[3 * point + 1], u[point]});
     }
   return corners;
+}
+
+// 3D: a linear and a quadratic function, in P_1 and P_2 of every element.
+double linear_3d(const Point<3>& x) { return 0.4 - 1.3 * x[0] + 0.6 * x[1] + 2.1 * x[2]; }
+double quadratic_3d(const Point<3>& x) {
+  return linear_3d(x) + 1.5 * x[0] * x[0] - 0.8 * x[1] * x[2] + 0.5 * x[2] * x[2];
+}
+
+PolytopicMesh<3> agglomerated_cube(int degree) {
+  const auto fine = std::make_shared<const SimplexMesh<3>>(unit_cube_mesh(3, 0.1, 5));
+  const Agglomeration agglomeration = agglomerate_by_cell_count(*fine, 12.0);
+  return PolytopicMesh<3>(fine, agglomeration.element_of_cell, degree);
+}
+
+// The 3D file: counts (r³ tetrahedra of (r+1)(r+2)(r+3)/6 points per fine tetrahedron), VTK_TETRA
+// cells of positive volume that add up to the cube's, cell data, and u (and u, error when
+// `with_exact`) against `function` at every written point.
+void check_solution_file(const fs::path& path, const PolytopicMesh<3>& mesh, int r,
+                         double (*function)(const Point<3>&), bool with_exact) {
+  const std::string xml = testing::read_file(path);
+  const long expected_points = long(mesh.simplex_count()) * (r + 1) * (r + 2) * (r + 3) / 6;
+  const long expected_cells = long(mesh.simplex_count()) * r * r * r;
+  BOOST_REQUIRE_EQUAL(testing::attribute(xml, "NumberOfPoints"), expected_points);
+  BOOST_REQUIRE_EQUAL(testing::attribute(xml, "NumberOfCells"), expected_cells);
+
+  const std::vector<double> points = testing::data_array(xml, "Points");
+  const std::vector<double> u = testing::data_array(xml, "u");
+  BOOST_REQUIRE_EQUAL(long(points.size()), 3 * expected_points);
+  BOOST_REQUIRE_EQUAL(long(u.size()), expected_points);
+  const auto point = [&](long k) {
+    return Point<3>{points[3 * k], points[3 * k + 1], points[3 * k + 2]};
+  };
+  for (long k = 0; k < expected_points; ++k) BOOST_CHECK_SMALL(u[k] - function(point(k)), 1e-12);
+
+  const std::vector<double> connectivity = testing::data_array(xml, "connectivity");
+  const std::vector<double> types = testing::data_array(xml, "types");
+  BOOST_REQUIRE_EQUAL(long(connectivity.size()), 4 * expected_cells);
+  BOOST_CHECK_EQUAL(testing::data_array(xml, "offsets").back(), 4.0 * expected_cells);
+  BOOST_TEST(types == std::vector<double>(std::size_t(expected_cells), 10.0));  // VTK_TETRA
+  double total = 0, smallest = 1;
+  for (long k = 0; k < expected_cells; ++k) {
+    const Point<3> x = point(long(connectivity[4 * k]));
+    const Point<3> a = point(long(connectivity[4 * k + 1])) - x,
+                   b = point(long(connectivity[4 * k + 2])) - x,
+                   c = point(long(connectivity[4 * k + 3])) - x;
+    const double volume = ((a[1] * b[2] - a[2] * b[1]) * c[0] + (a[2] * b[0] - a[0] * b[2]) * c[1] +
+                           (a[0] * b[1] - a[1] * b[0]) * c[2]) /
+                          6;
+    smallest = std::min(smallest, volume);
+    total += volume;
+  }
+  BOOST_TEST(smallest > 0);
+  BOOST_TEST(total == mesh.fine_mesh().total_measure(), boost::test_tools::tolerance(1e-12));
+
+  const std::vector<double> ids = testing::data_array(xml, "element_id");
+  const std::vector<double> degrees = testing::data_array(xml, "degree");
+  BOOST_REQUIRE_EQUAL(long(ids.size()), expected_cells);
+  BOOST_REQUIRE_EQUAL(long(degrees.size()), expected_cells);
+  std::vector<long> cells_of_element(mesh.element_count(), 0);
+  for (long k = 0; k < expected_cells; ++k) {
+    const Index e = Index(ids[k]);
+    BOOST_REQUIRE(e >= 0 && e < mesh.element_count());
+    BOOST_CHECK_EQUAL(degrees[k], double(mesh.element_degree(e)));
+    ++cells_of_element[e];
+  }
+  for (Index e = 0; e < mesh.element_count(); ++e)
+    BOOST_CHECK_EQUAL(cells_of_element[e], long(mesh.element_simplices(e).size()) * r * r * r);
+
+  BOOST_CHECK_EQUAL(xml.find("Name=\"exact\"") != std::string::npos, with_exact);
+  if (with_exact) {
+    const std::vector<double> exact = testing::data_array(xml, "exact");
+    const std::vector<double> error = testing::data_array(xml, "error");
+    BOOST_REQUIRE_EQUAL(long(exact.size()), expected_points);
+    BOOST_REQUIRE_EQUAL(long(error.size()), expected_points);
+    for (long k = 0; k < expected_points; ++k) {
+      BOOST_CHECK_EQUAL(exact[k], function(point(k)));
+      BOOST_CHECK_SMALL(error[k], 1e-12);
+    }
+  }
 }
 
 }  // namespace
@@ -271,4 +351,48 @@ BOOST_AUTO_TEST_CASE(bad_pieces_are_reported) {
   BOOST_TEST(error_names([&] { write_solution_pvtu_file(missing, 2); },
                          {"solution PVTU writer: cannot open '" + missing.string() + "'"}));
   BOOST_TEST(error_names([&] { write_solution_pvtu_file(missing, 0); }, {"0 pieces"}));
+}
+
+BOOST_AUTO_TEST_CASE(polyhedra_linear_function_round_trips) {
+  const PolytopicMesh<3> mesh = agglomerated_cube(1);
+  const std::vector<double> u_h = l2_project(mesh, linear_3d);
+  const fs::path path = output_directory() / "projected_linear_3d.vtu";
+  write_solution_vtu(path, mesh, u_h);  // default r = p = 1: the fine tetrahedra's vertices
+  check_solution_file(path, mesh, 1, linear_3d, false);
+  SolutionVtuOptions<3> options;
+  options.subdivisions = 2;
+  write_solution_vtu(path, mesh, u_h, options);
+  check_solution_file(path, mesh, 2, linear_3d, false);
+}
+
+BOOST_AUTO_TEST_CASE(polyhedra_subdivisions_and_exact_solution) {
+  const PolytopicMesh<3> mesh = agglomerated_cube(2);
+  const std::vector<double> u_h = l2_project(mesh, quadratic_3d);
+  const fs::path path = output_directory() / "projected_quadratic_3d.vtu";
+  SolutionVtuOptions<3> options;
+  options.exact_solution = quadratic_3d;
+  write_solution_vtu(path, mesh, u_h, options);  // default r = p = 2
+  check_solution_file(path, mesh, 2, quadratic_3d, true);
+  options.subdivisions = 3;
+  write_solution_vtu(path, mesh, u_h, options);
+  check_solution_file(path, mesh, 3, quadratic_3d, true);
+}
+
+BOOST_AUTO_TEST_CASE(polyhedra_bad_input_is_reported) {
+  const PolytopicMesh<3> mesh = agglomerated_cube(1);
+  const std::vector<double> u_h = l2_project(mesh, linear_3d);
+  const fs::path missing = output_directory() / "no_such_folder" / "solution_3d.vtu";
+  BOOST_TEST(error_names([&] { write_solution_vtu(missing, mesh, u_h); },
+                         {"solution VTU writer: cannot open '" + missing.string() + "'"}));
+  const fs::path good = output_directory() / "bad_input_3d.vtu";
+  BOOST_TEST(
+      error_names([&] { write_solution_vtu(good, mesh, std::vector<double>(u_h.size() - 1)); },
+                  {"solution VTU writer: '" + good.string() + "'",
+                   "the DG function has " + std::to_string(u_h.size() - 1) + " coefficients",
+                   "need " + std::to_string(u_h.size())}));
+  SolutionVtuOptions<3> options;
+  options.subdivisions = 65;
+  BOOST_TEST(error_names(
+      [&] { write_solution_vtu(good, mesh, u_h, options); },
+      {"solution VTU writer: '" + good.string() + "'", "subdivisions = 65 is outside 0..64"}));
 }

@@ -47,6 +47,6 @@ namespace polydg::petsc {
 ///   .pvtu files)
 void write_solution_pvtu(const std::filesystem::path& pvtu, const PolytopicMesh<2>& mesh,
                          std::span<const Index> elements, std::span<const double> coefficients,
-                         const SolutionVtuOptions& options = {});
+                         const SolutionVtuOptions<2>& options = {});
 
 }  // namespace polydg::petsc
