@@ -15,12 +15,6 @@ double blend(double r, double a) {
   return (std::exp(-a * r) + std::exp(a * (r - 1))) / (1 + std::exp(-a));
 }
 
-/// sin(2πkr), reduced to one period first so that it is exactly 0 at r = 0 and r = 1.
-double wave(int k, double r) {
-  const double phase = k * r - std::floor(k * r);
-  return std::sin(2 * std::numbers::pi * phase);
-}
-
 void check(const OscillatingDomain& domain) {
   const int n = domain.cells_per_side, k = domain.wiggles_per_side;
   const double slope = 2 * std::numbers::pi * k * domain.amplitude;
@@ -44,8 +38,8 @@ Point<2> oscillating_domain_map(const OscillatingDomain& domain, const Point<2>&
   const double a = 2 * std::numbers::pi * domain.wiggles_per_side;
   const double s = reference[0], t = reference[1];
   const int k = domain.wiggles_per_side;
-  return {{s + domain.amplitude * wave(k, t) * blend(s, a),
-           t + domain.amplitude * wave(k, s) * blend(t, a)}};
+  return {{s + domain.amplitude * detail::sine_wave(k, t) * blend(s, a),
+           t + domain.amplitude * detail::sine_wave(k, s) * blend(t, a)}};
 }
 
 double oscillating_domain_area(const OscillatingDomain& /*domain*/) { return 1.0; }

@@ -5,7 +5,9 @@ target_sources(polydg PRIVATE
   ${PROJECT_SOURCE_DIR}/src/mesh/refinement.cpp
   ${PROJECT_SOURCE_DIR}/src/mesh/square_grid.cpp
   ${PROJECT_SOURCE_DIR}/src/mesh/unit_square_mesh.cpp
+  ${PROJECT_SOURCE_DIR}/src/mesh/cube_grid.cpp
   ${PROJECT_SOURCE_DIR}/src/mesh/unit_cube_mesh.cpp
+  ${PROJECT_SOURCE_DIR}/src/mesh/oscillating_cube_mesh.cpp
 )
 # Gmsh reader (MSH 2.2 / 4.1) and the oscillating-boundary generator.
 target_sources(polydg PRIVATE

@@ -1,5 +1,8 @@
 #include "square_grid.hpp"
 
+#include <cmath>
+#include <numbers>
+
 namespace polydg::detail {
 
 Point<2> SquareGrid::reference_point(int i, int j) const {
@@ -44,6 +47,11 @@ double hashed_uniform(std::uint64_t seed, std::uint64_t index) {
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   z ^= z >> 31;
   return double(z >> 11) * 0x1.0p-53;
+}
+
+double sine_wave(int waves, double r) {
+  const double phase = waves * r - std::floor(waves * r);
+  return std::sin(2 * std::numbers::pi * phase);
 }
 
 }  // namespace polydg::detail

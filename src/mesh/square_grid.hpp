@@ -1,7 +1,8 @@
 #pragma once
 // The structured n×n triangulation of the unit square that the built-in generators share
-// (unit_square_mesh, oscillating_domain_mesh): vertex numbering, cells, side tags, and a
-// platform-independent random number for seeded vertex perturbations.
+// (unit_square_mesh, oscillating_domain_mesh): vertex numbering, cells, side tags; and for
+// every generator a platform-independent random number for seeded vertex perturbations and
+// the sine of their wavy boundaries.
 #include <cstdint>
 #include <vector>
 
@@ -27,5 +28,9 @@ struct SquareGrid {
 /// A uniform number in [0, 1) from (seed, index) by SplitMix64: the same on every platform and
 /// standard library (std::uniform_real_distribution is not).
 double hashed_uniform(std::uint64_t seed, std::uint64_t index);
+
+/// sin(2π·waves·r), reduced to one period first so that it is exactly 0 at r = 0 and r = 1
+/// (the sides of the unit square and cube stay exactly where they are).
+double sine_wave(int waves, double r);
 
 }  // namespace polydg::detail

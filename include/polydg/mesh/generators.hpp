@@ -31,4 +31,32 @@ SimplexMesh<2> square_mesh(int n, double low, double high, double perturbation =
 /// outside [0, 0.2].
 SimplexMesh<3> unit_cube_mesh(int n, double perturbation = 0.0, std::uint64_t seed = 1);
 
+/// The unit cube with an oscillating top, the 3D analogue of oscillating_domain_mesh: the n×n×n
+/// Kuhn tetrahedra of unit_cube_mesh mapped by
+///   F(x, y, z) = (x, y, z (1 + a s(x, y))),  s(x, y) = sin(2π w x) sin(2π w y),
+/// a = `amplitude`, w = `waves`. The top z = 1 becomes the surface z = 1 + a s(x, y); the bottom
+/// z = 0 and the four sides (where s = 0) stay flat, so the domain is
+/// {(x, y) ∈ [0, 1]², 0 ≤ z ≤ 1 + a s(x, y)}, of volume 1 (whole waves: ∫ s = 0).
+///
+/// Validity for |a| < 1, whatever n and w: every Kuhn tetrahedron has one edge along z whose two
+/// vertices share (x, y), and F moves each vertex along z by a factor of its own (x, y), so the
+/// mapped tetrahedron's volume is its volume times 1 + a s at that edge's (x, y), positive for
+/// every |a| < 1: the range where det ∇F = 1 + a s > 0 everywhere. (Its volume is Σ c_i z_i
+/// with c_i from the vertices' x and y; written as the z-derivative of the linear interpolant
+/// of the heights, taken along that edge.) Tetrahedra under a trough shrink by a factor down to
+/// 1 − |a|.
+///
+/// `perturbation` moves vertices before the map and keeps the z edges along z: each interior
+/// column (0 < i, j < n; all its vertices, top and bottom ones within their face) by a seeded
+/// uniform offset of at most perturbation / n in x and in y, and each interior vertex by at most
+/// perturbation / n in z. Every tetrahedron stays valid for perturbation ≤ 0.25: it projects
+/// onto a right isosceles triangle of the square grid whose corners move less than √2 h/4,
+/// half its smallest altitude, and its z edge keeps at least half its length h.
+///
+/// Boundary tags as unit_cube_mesh: 1 / 2 x = 0 / 1, 3 / 4 y = 0 / 1, 5 the bottom z = 0, 6 the
+/// oscillating top. Throws polydg::Error for n outside [1, 640], waves < 0, n < 4 waves (the
+/// grid cannot resolve the waves), amplitude outside (−1, 1), perturbation outside [0, 0.25].
+SimplexMesh<3> oscillating_cube_mesh(int n, double amplitude, int waves, double perturbation = 0.0,
+                                     std::uint64_t seed = 1);
+
 }  // namespace polydg
