@@ -49,16 +49,16 @@ struct LevelResult {
 /// solve_level on several ranks: each assembles its part (partition_mesh) into its rows of an
 /// MPIAIJ; the errors' squares are summed over the ranks. Writes the solution to the .pvtu
 /// `pvtu_path` and its pieces when it is not empty.
-template <class Problem>
-LevelResult solve_level_distributed(const PolytopicMesh<2>& mesh,
+template <class Problem, int Dim = Problem::dim>
+LevelResult solve_level_distributed(const PolytopicMesh<Dim>& mesh,
                                     const BoundaryConditions& boundary,
                                     const AssemblyOptions& assembly_options,
                                     const std::string& pvtu_path) {
   const auto coefficients = Problem::coefficients();
   const int rank = petsc::world_rank();
   const MeshPartition partition = partition_mesh(mesh, petsc::world_rank_count());
-  Assembler<2> assembler(
-      QuadratureMesh<2>(mesh, boundary, assembly_options.pieces, partition, rank),
+  Assembler<Dim> assembler(
+      QuadratureMesh<Dim>(mesh, boundary, assembly_options.pieces, partition, rank),
       assembly_options);
   const RankBlockPattern rows =
       make_rank_block_pattern(assembler.pattern(), partition, rank,
@@ -75,14 +75,14 @@ LevelResult solve_level_distributed(const PolytopicMesh<2>& mesh,
   std::vector<double> solution = assembler.make_vector();  // owned, then the ghosts'
   petsc::GhostScatter(rows).gather(x.vec(), solution);
 
-  const auto exact = [](const Point<2>& point) { return Problem::u(point); };
-  const auto gradient = [](const Point<2>& point) { return Problem::grad_u(point); };
+  const auto exact = [](const Point<Dim>& point) { return Problem::u(point); };
+  const auto gradient = [](const Point<Dim>& point) { return Problem::grad_u(point); };
   const ErrorNorms errors = compute_error_norms(assembler.quadrature_mesh(), coefficients,
                                                 std::span<const double>(solution), exact, gradient,
                                                 error_norm_options(assembler.options()));
   if (!pvtu_path.empty()) {
     // The owned elements come first in the rank's solution, in the partition's order.
-    SolutionVtuOptions options;
+    SolutionVtuOptions<Dim> options;
     options.exact_solution = exact;
     petsc::write_solution_pvtu(
         pvtu_path, mesh, partition.owned_elements(rank),
@@ -101,21 +101,22 @@ LevelResult solve_level_distributed(const PolytopicMesh<2>& mesh,
 
 /// Solves `Problem` with degree p on `fine` agglomerated into elements of about
 /// `cells_per_element` fine cells. `conditions` overrides the problem's boundary conditions.
-/// Writes the solution to `vtk_path` when it is not empty (2D): a .vtu on one rank; on several
+/// Writes the solution to `vtk_path` when it is not empty: a .vtu on one rank; on several
 /// the .pvtu of that name and one piece per rank beside it (petsc/solution_pvtu.hpp).
-template <class Problem>
-LevelResult solve_level(const std::shared_ptr<const SimplexMesh<2>>& fine, double cells_per_element,
-                        int p, const std::optional<BoundaryConditions>& conditions = {},
+template <class Problem, int Dim = Problem::dim>
+LevelResult solve_level(const std::shared_ptr<const SimplexMesh<Dim>>& fine,
+                        double cells_per_element, int p,
+                        const std::optional<BoundaryConditions>& conditions = {},
                         const std::string& vtk_path = "",
                         const AssemblyOptions& assembly_options = {}) {
   const Agglomeration parts = agglomerate_by_cell_count(*fine, cells_per_element);
-  const PolytopicMesh<2> mesh(fine, parts.element_of_cell, p);
+  const PolytopicMesh<Dim> mesh(fine, parts.element_of_cell, p);
   const BoundaryConditions boundary = conditions ? *conditions : Problem::boundary_conditions();
   if (petsc::world_rank_count() > 1)
-    return solve_level_distributed<Problem>(mesh, boundary, assembly_options, vtk_path);
+    return solve_level_distributed<Problem, Dim>(mesh, boundary, assembly_options, vtk_path);
   const auto coefficients = Problem::coefficients();
 
-  Assembler<2> assembler(mesh, boundary, assembly_options);
+  Assembler<Dim> assembler(mesh, boundary, assembly_options);
   BlockMatrix<double> matrix = assembler.make_matrix();
   std::vector<double> rhs = assembler.make_vector();
   assembler.assemble(coefficients, matrix, rhs);
@@ -127,7 +128,7 @@ LevelResult solve_level(const std::shared_ptr<const SimplexMesh<2>>& fine, doubl
   // -pc_type mg: PCMG over the mesh's agglomeration hierarchy, each coarse level's operator
   // the problem rediscretised on it (-pc_mg_galerkin both: Galerkin products instead;
   // docs/user-guide.md, "Agglomeration multigrid").
-  std::optional<AgglomerationHierarchy<2>> hierarchy;
+  std::optional<AgglomerationHierarchy<Dim>> hierarchy;
   std::optional<petsc::AgglomerationMultigrid> multigrid;
   std::vector<petsc::AijMatrix> level_operators;
   petsc::SolverOptions solver_options;
@@ -144,13 +145,13 @@ LevelResult solve_level(const std::shared_ptr<const SimplexMesh<2>>& fine, doubl
   std::vector<double> solution = assembler.make_vector();
   petsc::copy_from_vec(x.vec(), solution);
 
-  const auto exact = [](const Point<2>& point) { return Problem::u(point); };
-  const auto gradient = [](const Point<2>& point) { return Problem::grad_u(point); };
+  const auto exact = [](const Point<Dim>& point) { return Problem::u(point); };
+  const auto gradient = [](const Point<Dim>& point) { return Problem::grad_u(point); };
   const ErrorNorms errors = compute_error_norms(assembler.quadrature_mesh(), coefficients,
                                                 std::span<const double>(solution), exact, gradient,
                                                 error_norm_options(assembler.options()));
   if (!vtk_path.empty()) {
-    SolutionVtuOptions options;
+    SolutionVtuOptions<Dim> options;
     options.exact_solution = exact;
     write_solution_vtu(vtk_path, mesh, solution, options);
   }

@@ -36,6 +36,7 @@ inline double manufactured_source(const Tensor<2>& a, const Point<2>& divergence
 
 // ---- (a) Poisson -------------------------------------------------------------------------
 struct Poisson {
+  static constexpr int dim = 2;
   static constexpr const char* name = "poisson";
   static double u(const Point<2>& x) { return std::sin(pi * x[0]) * std::sin(pi * x[1]); }
   static Point<2> grad_u(const Point<2>& x) {
@@ -53,6 +54,7 @@ struct Poisson {
 
 // ---- (b) diffusion-dominated advection-diffusion-reaction ------------------------------------
 struct AdvectionDiffusionReaction {
+  static constexpr int dim = 2;
   static constexpr const char* name = "advection_diffusion_reaction";
   static Tensor<2> a(const Point<2>& x) {
     return {{{2 + x[0], 0.5 * x[0] * x[1]}, {0.5 * x[0] * x[1], 1 + x[1] * x[1]}}};
@@ -88,6 +90,7 @@ struct AdvectionDiffusionReaction {
 
 // ---- (c) pure advection --------------------------------------------------------------------
 struct PureAdvection {
+  static constexpr int dim = 2;
   static constexpr const char* name = "pure_advection";
   static Point<2> b(const Point<2>& x) { return {{1 + 0.5 * x[1], 0.5 + 0.25 * x[0]}}; }
   static double u(const Point<2>& x) { return std::sin(2 * x[0] + x[1]) + x[0] * x[0]; }
@@ -107,6 +110,7 @@ struct PureAdvection {
 
 // ---- (d) mixed Dirichlet / Neumann ---------------------------------------------------------
 struct MixedBoundary {
+  static constexpr int dim = 2;
   static constexpr const char* name = "mixed_boundary";
   static Tensor<2> a(const Point<2>& x) {
     return {{{1 + 0.5 * x[1], 0.25}, {0.25, 1 + 0.5 * x[0]}}};

@@ -193,18 +193,25 @@ void write_solution_vtu_piece(const std::filesystem::path& path, const Polytopic
   write_elements(path, mesh, elements, coefficients, rank, options);
 }
 
+void write_solution_vtu_piece(const std::filesystem::path& path, const PolytopicMesh<3>& mesh,
+                              std::span<const Index> elements, std::span<const double> coefficients,
+                              int rank, const SolutionVtuOptions<3>& options) {
+  require(rank >= 0, "solution VTU writer: '", path.string(), "': rank ", rank, " is negative");
+  write_elements(path, mesh, elements, coefficients, rank, options);
+}
+
 std::filesystem::path solution_vtu_piece_path(const std::filesystem::path& pvtu, int rank) {
   return pvtu.parent_path() / (pvtu.stem().string() + "_" + std::to_string(rank) + ".vtu");
 }
 
 void write_solution_pvtu_file(const std::filesystem::path& pvtu, int piece_count,
-                              const SolutionVtuOptions<2>& options) {
+                              bool with_exact_solution) {
   require(piece_count >= 1, "solution PVTU writer: '", pvtu.string(), "': ", piece_count,
           " pieces (at least 1)");
   std::vector<std::string> sources;
   for (int rank = 0; rank < piece_count; ++rank)
     sources.push_back(solution_vtu_piece_path(pvtu, rank).filename().string());
-  const SolutionArrays arrays = solution_arrays(bool(options.exact_solution), true);
+  const SolutionArrays arrays = solution_arrays(with_exact_solution, true);
   io::write_pvtu(pvtu, "solution PVTU writer", solution_scalars, arrays.point, arrays.cell,
                  sources);
 }

@@ -133,10 +133,12 @@ def check_convergence(checks, command, data, arguments):
     )
     for r in runs:
         name = f"{r['problem']} p = {r['p']} level {r['level']}"
-        p = r["p"]
+        p, dim = r["p"], r["dim"]
+        basis_size = math.comb(p + dim, dim)
         checks.check(
-            r["elements"] >= 1 and r["dofs"] == r["elements"] * (p + 1) * (p + 2) // 2,
-            f"{name}: {r['dofs']} DoFs = {r['elements']} elements x dim P_{p} = (p+1)(p+2)/2",
+            r["elements"] >= 1 and r["dofs"] == r["elements"] * basis_size,
+            f"{name}: {r['dofs']} DoFs = {r['elements']} elements x dim P_{p} in {dim}D "
+            f"= {basis_size}",
         )
         checks.check(
             all(finite_positive(r[key]) for key in ("h", "l2_error", "dg_error")),
@@ -154,9 +156,9 @@ def check_convergence(checks, command, data, arguments):
                     (r for r in runs if r["problem"] == problem and r["p"] == p),
                     key=lambda r: r["level"],
                 )
-                # The mean element size sqrt(|Omega| / elements) (docs/theory.md, Error norms:
+                # The mean element size (|Omega| / elements)^(1/dim) (docs/theory.md, Error norms:
                 # the largest diameter jumps with the agglomeration); |Omega| drops out of a slope.
-                h = [math.sqrt(1.0 / r["elements"]) for r in series]
+                h = [(1.0 / r["elements"]) ** (1.0 / r["dim"]) for r in series]
                 l2_expected, dg_expected = theoretical_rates(problem, p)
                 l2 = slope(h, [r["l2_error"] for r in series])
                 dg = slope(h, [r["dg_error"] for r in series])

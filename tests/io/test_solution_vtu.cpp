@@ -312,7 +312,7 @@ BOOST_AUTO_TEST_CASE(pieces_and_pvtu_reproduce_the_serial_file) {
   BOOST_TEST(cells == testing::attribute(serial, "NumberOfCells"));
   BOOST_TEST((joined == corners_by_element(serial)));  // the same sampling: equal doubles
 
-  write_solution_pvtu_file(pvtu, pieces, options);
+  write_solution_pvtu_file(pvtu, pieces, bool(options.exact_solution));
   const std::string xml = testing::read_file(pvtu);
   BOOST_TEST(contains(xml, "<VTKFile type=\"PUnstructuredGrid\""), xml);
   BOOST_TEST(contains(xml, "<Piece Source=\"split_0.vtu\"/>\n    <Piece Source=\"split_1.vtu\"/>"),
@@ -328,7 +328,7 @@ BOOST_AUTO_TEST_CASE(pieces_and_pvtu_reproduce_the_serial_file) {
              "rank");
 
   // Without an exact solution neither the pieces nor the .pvtu have "exact" and "error".
-  write_solution_pvtu_file(pvtu, 1, {});
+  write_solution_pvtu_file(pvtu, 1, false);
   BOOST_TEST(
       (declared_arrays(testing::read_file(pvtu), "<PPointData", "</PPointData>", "PDataArray") ==
        (std::vector<std::pair<std::string, std::string>>{{"Float64", "u"}})));
@@ -348,9 +348,9 @@ BOOST_AUTO_TEST_CASE(bad_pieces_are_reported) {
       error_names([&] { write_solution_vtu_piece(path, mesh, two, std::vector<double>(5), 0); },
                   {"the DG function has 5 coefficients", "need 6"}));
   const fs::path missing = output_directory() / "no_such_folder" / "u.pvtu";
-  BOOST_TEST(error_names([&] { write_solution_pvtu_file(missing, 2); },
+  BOOST_TEST(error_names([&] { write_solution_pvtu_file(missing, 2, false); },
                          {"solution PVTU writer: cannot open '" + missing.string() + "'"}));
-  BOOST_TEST(error_names([&] { write_solution_pvtu_file(missing, 0); }, {"0 pieces"}));
+  BOOST_TEST(error_names([&] { write_solution_pvtu_file(missing, 0, false); }, {"0 pieces"}));
 }
 
 BOOST_AUTO_TEST_CASE(polyhedra_linear_function_round_trips) {

@@ -60,16 +60,19 @@ void write_solution_vtu(const std::filesystem::path& path, const PolytopicMesh<3
 void write_solution_vtu_piece(const std::filesystem::path& path, const PolytopicMesh<2>& mesh,
                               std::span<const Index> elements, std::span<const double> coefficients,
                               int rank, const SolutionVtuOptions<2>& options = {});
+void write_solution_vtu_piece(const std::filesystem::path& path, const PolytopicMesh<3>& mesh,
+                              std::span<const Index> elements, std::span<const double> coefficients,
+                              int rank, const SolutionVtuOptions<3>& options = {});
 
 /// Where piece `rank` of the data set `pvtu` goes: <stem>_<rank>.vtu in the .pvtu's folder
 /// (out/heat_4.pvtu: out/heat_4_0.vtu, out/heat_4_1.vtu, ...).
 std::filesystem::path solution_vtu_piece_path(const std::filesystem::path& pvtu, int rank);
 
 /// The .pvtu `pvtu` that lists pieces 0 .. piece_count − 1 (solution_vtu_piece_path, written
-/// relative to its folder) and declares the arrays that write_solution_vtu_piece writes with
-/// `options` ("exact" and "error" when it has an exact solution). Throws polydg::Error naming
-/// the path when it cannot be written, and for piece_count < 1.
+/// relative to its folder) and declares the arrays that write_solution_vtu_piece writes
+/// ("exact" and "error" when `with_exact_solution`; the same arrays in 2D and 3D). Throws
+/// polydg::Error naming the path when it cannot be written, and for piece_count < 1.
 void write_solution_pvtu_file(const std::filesystem::path& pvtu, int piece_count,
-                              const SolutionVtuOptions<2>& options = {});
+                              bool with_exact_solution);
 
 }  // namespace polydg

@@ -48,5 +48,8 @@ namespace polydg::petsc {
 void write_solution_pvtu(const std::filesystem::path& pvtu, const PolytopicMesh<2>& mesh,
                          std::span<const Index> elements, std::span<const double> coefficients,
                          const SolutionVtuOptions<2>& options = {});
+void write_solution_pvtu(const std::filesystem::path& pvtu, const PolytopicMesh<3>& mesh,
+                         std::span<const Index> elements, std::span<const double> coefficients,
+                         const SolutionVtuOptions<3>& options = {});
 
 }  // namespace polydg::petsc
