@@ -25,7 +25,8 @@ Point<2> centroid(const SimplexMesh<2>& mesh, Index c) {
 
 // Checks the partition is dense and every element non-empty and connected through interior
 // facets (breadth-first search on the dual graph).
-void check_valid_partition(const SimplexMesh<2>& mesh, const Agglomeration& result) {
+template <int Dim>
+void check_valid_partition(const SimplexMesh<Dim>& mesh, const Agglomeration& result) {
   BOOST_REQUIRE_EQUAL(Index(result.element_of_cell.size()), mesh.cell_count());
   std::vector<Index> size(result.element_count, 0);
   for (Index e : result.element_of_cell) {
@@ -102,13 +103,11 @@ BOOST_AUTO_TEST_CASE(recursive_bisection_gives_connected_elements) {
   }
 }
 
-BOOST_AUTO_TEST_CASE(greedy_growth_gives_connected_even_elements) {
-  // Tiny parts (where METIS is slow) and larger ones, down to one element and up to all but
-  // one cell.
-  const SimplexMesh<2> mesh = unit_square_mesh(30, 0.2, 11);  // 1800 cells
+template <int Dim>
+void check_greedy_growth(const SimplexMesh<Dim>& mesh, std::initializer_list<Index> requests) {
   AgglomerationOptions options;
   options.method = PartitionMethod::greedy_growth;
-  for (Index requested : {2, 9, 450, 600, 1799}) {
+  for (Index requested : requests) {
     BOOST_TEST_CONTEXT(requested << " elements requested") {
       const Agglomeration result = agglomerate(mesh, requested, options);
       check_valid_partition(mesh, result);
@@ -129,6 +128,15 @@ BOOST_AUTO_TEST_CASE(greedy_growth_gives_connected_even_elements) {
       BOOST_CHECK(agglomerate(mesh, requested, options).element_of_cell == result.element_of_cell);
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(greedy_growth_gives_connected_even_elements) {
+  // Tiny parts (where METIS is slow) and larger ones, down to one element and up to all but
+  // one cell.
+  check_greedy_growth(unit_square_mesh(30, 0.2, 11), {2, 9, 450, 600, 1799});  // 1800 cells
+  // Tetrahedra, 4 and 2 per part: parts get stuck (their neighbours taken) far more often than
+  // in 2D, and must neither cascade into a few huge parts nor fall short of the count.
+  check_greedy_growth(unit_cube_mesh(8, 0.1, 3), {768, 1536, 100});  // 3072 cells
 }
 
 BOOST_AUTO_TEST_CASE(target_cells_per_element) {
