@@ -3,6 +3,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <utility>
 
 #include "polydg/fem/gauss_jacobi.hpp"
@@ -14,14 +15,21 @@ namespace polydg {
 namespace {
 
 /// A map from a key to rules built on demand. Rules are heap-allocated so references survive
-/// later insertions; a rule is built under the lock, so it is built once even when several
-/// threads ask at the same time (building takes well under a millisecond).
+/// later insertions; a rule is built under the exclusive lock, so it is built once even when
+/// several threads ask at the same time (building takes well under a millisecond). Lookups of
+/// rules that exist share the lock: the assembly loops look rules up per element and thread,
+/// and an exclusive lock there serialised them.
 template <class Key, int Dim>
 class RuleCache {
  public:
   template <class Make>
   const QuadratureRule<Dim>& get(const Key& key, Make make) {
-    const std::lock_guard<std::mutex> lock(mutex_);
+    {
+      const std::shared_lock<std::shared_mutex> lock(mutex_);
+      const auto found = rules_.find(key);
+      if (found != rules_.end()) return *found->second;
+    }
+    const std::lock_guard<std::shared_mutex> lock(mutex_);
     auto found = rules_.find(key);
     if (found == rules_.end())
       found = rules_.emplace(key, std::make_unique<const QuadratureRule<Dim>>(make())).first;
@@ -29,7 +37,7 @@ class RuleCache {
   }
 
  private:
-  std::mutex mutex_;
+  std::shared_mutex mutex_;
   std::map<Key, std::unique_ptr<const QuadratureRule<Dim>>> rules_;
 };
 
