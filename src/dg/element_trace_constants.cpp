@@ -84,14 +84,16 @@ bool cholesky(std::vector<double>& matrix, int n) {
 
 // Full symmetric C = L⁻¹ B L⁻ᵀ from L (lower triangle of `factor`) and B (lower triangle of
 // `trace`); n × n row-major.
-std::vector<double> reduce_pencil(const std::vector<double>& factor,
-                                  const std::vector<double>& trace, int n) {
+// The result is a buffer of the calling thread's, valid until its next call.
+std::vector<double>& reduce_pencil(const std::vector<double>& factor,
+                                   const std::vector<double>& trace, int n) {
   const auto at = [n](std::size_t i, std::size_t j) { return i * std::size_t(n) + j; };
-  std::vector<double> b(std::size_t(n) * std::size_t(n));
+  thread_local std::vector<double> b, y;
+  b.assign(std::size_t(n) * std::size_t(n), 0.0);
   for (int i = 0; i < n; ++i)
     for (int j = 0; j <= i; ++j) b[at(i, j)] = b[at(j, i)] = trace[at(i, j)];
   // Twice Y ← L⁻¹ Yᵀ: first L⁻¹ B, then L⁻¹ (L⁻¹ B)ᵀ = L⁻¹ B L⁻ᵀ (B symmetric).
-  std::vector<double> y(b.size());
+  y.assign(b.size(), 0.0);
   for (int pass = 0; pass < 2; ++pass) {
     for (int column = 0; column < n; ++column)
       for (int i = 0; i < n; ++i) {
@@ -111,7 +113,9 @@ std::vector<double> reduce_pencil(const std::vector<double>& factor,
 // upper side of the bracket (a penalty may err high, not low).
 double largest_symmetric_eigenvalue(std::vector<double>& a, int n) {
   const auto at = [n](std::size_t i, std::size_t j) { return i * std::size_t(n) + j; };
-  std::vector<double> v(static_cast<std::size_t>(n)), p(static_cast<std::size_t>(n));
+  thread_local std::vector<double> v, p, diagonal, off_squared;
+  v.assign(static_cast<std::size_t>(n), 0.0);
+  p.assign(static_cast<std::size_t>(n), 0.0);
   for (int k = 0; k + 2 < n; ++k) {
     double norm = 0;
     for (int i = k + 1; i < n; ++i) norm += a[at(i, k)] * a[at(i, k)];
@@ -139,7 +143,8 @@ double largest_symmetric_eigenvalue(std::vector<double>& a, int n) {
     a[at(k + 1, k)] = a[at(k, k + 1)] = alpha;
     for (int i = k + 2; i < n; ++i) a[at(i, k)] = a[at(k, i)] = 0;
   }
-  std::vector<double> diagonal(static_cast<std::size_t>(n)), off_squared(diagonal.size(), 0.0);
+  diagonal.assign(static_cast<std::size_t>(n), 0.0);
+  off_squared.assign(diagonal.size(), 0.0);
   double low = 0, high = 0;
   for (int i = 0; i < n; ++i) {
     diagonal[i] = a[at(i, i)];
@@ -274,7 +279,7 @@ GeometryArray<double> compute_element_trace_constants(const QuadratureMesh<Dim>&
       constants[e] = trace[0] / (mass[0] * mass[0]) / (Dim + 1);
       return;
     }
-    std::vector<double> reduced = reduce_pencil(mass, trace, n);
+    std::vector<double>& reduced = reduce_pencil(mass, trace, n);
     constants[e] = largest_symmetric_eigenvalue(reduced, n) / (Dim + 1);
   });
   return constants;
