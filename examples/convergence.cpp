@@ -8,7 +8,7 @@
 //   build/bin/convergence --problem pure_advection --p 2 -ksp_type gmres -pc_type ilu
 //   build/bin/convergence --mesh tests/data/gmsh/square_hole_v41.msh --cells-per-element 4 --p 2
 //   build/bin/convergence --mesh tests/data/gmsh/l_shape_v41.msh --levels 3 --p 2 --expect-rate 2.8
-//   build/bin/convergence --dim 3 --p 2 -ksp_type cg -pc_type mg   (polyhedra in the unit cube)
+//   build/bin/convergence --dim 3 --p 2   (polyhedra in the unit cube; GMRES + multigrid)
 //   build/bin/convergence --mesh tests/data/gmsh/box_v41.msh --levels 2 --p 2   (3D: the file's)
 //   mpiexec -n 2 build/bin/convergence --p 2   (each rank assembles its part; the same table)
 //   mpiexec -n 2 build/bin/convergence --p 2 --levels 2 --vtk out   (out/*.pvtu, a piece per rank)
@@ -22,8 +22,8 @@
 // its cells), agglomerate it into polytopes of a fixed number of fine cells (so h roughly halves),
 // assemble the symmetric interior-penalty DG system on the CPU, solve it with PETSc, and print
 // the L2 and DG-norm errors with their rates. PETSc options pass through (default: -ksp_type
-// preonly -pc_type lu). --expect-rate makes the study a check: the exit status is 1 when the
-// last level's L2 rate falls below the given value.
+// preonly -pc_type lu; in 3D -ksp_type gmres -pc_type mg). --expect-rate makes the study a check:
+// the exit status is 1 when the last level's L2 rate falls below the given value.
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -334,7 +334,7 @@ int main(int argc, char** argv) {
     // 1. PETSc (its options pass through) and ours.
     polydg::petsc::Session session(argc, argv);
     const Options options = parse_options(argc, argv);
-    polydg::examples::default_to_direct_solver_unless_chosen();
+    polydg::examples::default_to_direct_solver_unless_chosen(options.dim);
     printing_rank = polydg::petsc::world_rank() == 0;
 
     // 2. and 3.: the fine meshes of the levels, then every problem, degree and level.
