@@ -18,7 +18,7 @@
 /// Throws polydg::Error naming the path when the file cannot be opened or written, for a
 /// solution of the wrong length, for subdivisions < 0 or > max_solution_vtu_subdivisions.
 ///
-/// Several MPI ranks (2D; petsc/solution_pvtu.hpp, which calls the two functions below): each
+/// Several MPI ranks (petsc/solution_pvtu.hpp, which calls the two functions below): each
 /// rank writes the piece of the elements it owns, <stem>_<rank>.vtu, by the same sampling and
 /// with the same arrays, plus the cell field "rank"; rank 0 writes <stem>.pvtu, the
 /// PUnstructuredGrid that lists the pieces, next to them. "element_id" is the element's id in
@@ -53,7 +53,7 @@ void write_solution_vtu(const std::filesystem::path& path, const PolytopicMesh<3
                         const SolutionVtuOptions<3>& options = {});
 
 /// One rank's piece: the elements `elements` of `mesh` (ids in the mesh), whose coefficients
-/// lie one after another in `coefficients` in that order (basis_size(2, p_e) each, the layout
+/// lie one after another in `coefficients` in that order (basis_size(Dim, p_e) each, the layout
 /// of dg/discrete_function.hpp restricted to these elements), written as write_solution_vtu
 /// writes a whole mesh, with the cell field "rank" = `rank` besides. The same errors, and for
 /// an element id outside the mesh.

@@ -19,11 +19,11 @@ namespace polydg::petsc {
 /// Input parameters:
 ///   pvtu         - the data set's path, <folder>/<stem>.pvtu; rank r writes
 ///                  <folder>/<stem>_<r>.vtu (solution_vtu_piece_path). The folder must exist.
-///   mesh         - the whole mesh, the same on every rank
+///   mesh         - the whole mesh (2D or 3D), the same on every rank
 ///   elements     - the ids in `mesh` of the elements this rank owns, in the order of
 ///                  `coefficients` (MeshPartition::owned_elements(rank) for a partitioned
 ///                  mesh)
-///   coefficients - their coefficients one after another, basis_size(2, p_e) each: the owned
+///   coefficients - their coefficients one after another, basis_size(Dim, p_e) each: the owned
 ///                  prefix of a rank's solution (RankBlockPattern::owned_dof_count())
 ///   options      - as write_solution_vtu's, the same on every rank
 ///
