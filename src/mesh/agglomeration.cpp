@@ -235,9 +235,9 @@ std::vector<Index> greedy_partition(const CellAdjacency& graph, std::span<const 
     // Cumulative, but never below half the mean: parts merged into a neighbour leave `assigned`
     // ahead of the count, and quotas of 1 cell would then be stuck, merged and pushed into the
     // neighbours one after the other (in 3D at 4 cells per part: 194 parts of 768 requested).
-    const GlobalIndex quota = std::max<GlobalIndex>(
-        GlobalIndex(std::ceil(0.5 * mean_size)),
-        GlobalIndex(std::llround(double(label + 1) * mean_size)) - assigned);
+    const GlobalIndex quota =
+        std::max<GlobalIndex>(GlobalIndex(std::ceil(0.5 * mean_size)),
+                              GlobalIndex(std::llround(double(label + 1) * mean_size)) - assigned);
     members.clear();
     depth[seed] = 0;
     add(seed, label);
