@@ -53,7 +53,8 @@ def values(array):
 
 
 class Grid:
-    """One .vtu: its points, triangles, point and cell arrays and their declarations."""
+    """One .vtu: its points (x, y, z), cells (triangles or tetrahedra), point and cell arrays
+    and their declarations."""
 
     def __init__(self, path):
         piece = ElementTree.parse(path).getroot().find("./UnstructuredGrid/Piece")
@@ -68,7 +69,7 @@ class Grid:
             "Points": arrays_of(piece.find("Points")),
         }
         coordinates = values(piece.find("./Points/DataArray"))
-        self.points = [tuple(coordinates[3 * k : 3 * k + 2]) for k in range(self.point_count)]
+        self.points = [tuple(coordinates[3 * k : 3 * k + 3]) for k in range(self.point_count)]
         cells = {a.get("Name"): values(a) for a in piece.find("Cells")}
         offsets = [0] + cells["offsets"]
         connectivity = cells["connectivity"]
