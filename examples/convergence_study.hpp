@@ -100,7 +100,8 @@ LevelResult solve_level_distributed(const PolytopicMesh<Dim>& mesh,
 }
 
 /// Solves `Problem` with degree p on `fine` agglomerated into elements of about
-/// `cells_per_element` fine cells. `conditions` overrides the problem's boundary conditions.
+/// `cells_per_element` fine cells (agglomerate_by_cell_count with `agglomeration`). `conditions`
+/// overrides the problem's boundary conditions.
 /// Writes the solution to `vtk_path` when it is not empty: a .vtu on one rank; on several
 /// the .pvtu of that name and one piece per rank beside it (petsc/solution_pvtu.hpp).
 template <class Problem, int Dim = Problem::dim>
@@ -108,8 +109,9 @@ LevelResult solve_level(const std::shared_ptr<const SimplexMesh<Dim>>& fine,
                         double cells_per_element, int p,
                         const std::optional<BoundaryConditions>& conditions = {},
                         const std::string& vtk_path = "",
-                        const AssemblyOptions& assembly_options = {}) {
-  const Agglomeration parts = agglomerate_by_cell_count(*fine, cells_per_element);
+                        const AssemblyOptions& assembly_options = {},
+                        const AgglomerationOptions& agglomeration = {}) {
+  const Agglomeration parts = agglomerate_by_cell_count(*fine, cells_per_element, agglomeration);
   const PolytopicMesh<Dim> mesh(fine, parts.element_of_cell, p);
   const BoundaryConditions boundary = conditions ? *conditions : Problem::boundary_conditions();
   if (petsc::world_rank_count() > 1)

@@ -7,10 +7,11 @@
 // perturbed by 0.1 h) with n = 8 and 16 cubes per side (768 and about 6,140 polyhedra), and a
 // Gmsh box with physical surfaces refined once and twice.
 //
-// p = 1 on polyhedra is far from its asymptotic L2 rate at the sizes a test can solve: the
-// penalty pushes the solution toward the continuous piecewise-linear functions, which on
-// polyhedra are few (docs/theory.md, "Convergence on polyhedra"). There the test checks the
-// DG-norm rate, and the L2 rate of p = 1 on the tetrahedra themselves.
+// p = 1 on polyhedra reaches its L2 rate late: the penalty pushes the solution toward the
+// continuous piecewise-linear functions, which on polyhedra are few (docs/theory.md,
+// "Convergence on polyhedra"). Its rates are taken between n = 16 and 32 on the rounder
+// polyhedra of greedy growth (1.82 there; METIS k-way's 1.74), and on the tetrahedra themselves
+// between n = 8 and 16.
 // Solvers: GMRES with the agglomeration multigrid (-pc_type mg) for the diffusive problems,
 // ILU for pure advection (upwind blocks, nearly triangular).
 #include <petscsys.h>
@@ -56,10 +57,13 @@ FineMesh cube(int n) { return std::make_shared<const SimplexMesh<3>>(unit_cube_m
 /// `cells_per_element` tetrahedra.
 template <class Problem>
 Rates measure_rates(const FineMesh& coarse, const FineMesh& fine, double cells_per_element, int p,
-                    Solver solver, const std::optional<BoundaryConditions>& conditions = {}) {
+                    Solver solver, const std::optional<BoundaryConditions>& conditions = {},
+                    const AgglomerationOptions& agglomeration = {}) {
   use_solver(solver);
-  const auto a = examples::solve_level<Problem>(coarse, cells_per_element, p, conditions);
-  const auto b = examples::solve_level<Problem>(fine, cells_per_element, p, conditions);
+  const auto a = examples::solve_level<Problem>(coarse, cells_per_element, p, conditions, "", {},
+                                                agglomeration);
+  const auto b =
+      examples::solve_level<Problem>(fine, cells_per_element, p, conditions, "", {}, agglomeration);
   const double h_ratio = std::cbrt(double(b.elements) / double(a.elements));
   const Rates rates{std::log(a.l2_error / b.l2_error) / std::log(h_ratio),
                     std::log(a.dg_error / b.dg_error) / std::log(h_ratio)};
@@ -105,8 +109,12 @@ BOOST_AUTO_TEST_CASE(degree_one) {
       measure_rates<examples::Poisson3D>(cube(8), cube(16), 1, 1, Solver::multigrid);
   BOOST_TEST(tetrahedra.l2 >= 2 - 0.2, "p = 1 on tetrahedra: L2 rate " << tetrahedra.l2);
   BOOST_TEST(tetrahedra.dg >= 1 - 0.2, "p = 1 on tetrahedra: DG rate " << tetrahedra.dg);
+  // Greedy growth: METIS k-way takes 17 s for the 49 k parts of n = 32.
+  AgglomerationOptions greedy;
+  greedy.method = PartitionMethod::greedy_growth;
   const Rates polyhedra =
-      measure_rates<examples::Poisson3D>(cube(16), cube(32), 4, 1, Solver::multigrid);
+      measure_rates<examples::Poisson3D>(cube(16), cube(32), 4, 1, Solver::multigrid, {}, greedy);
+  BOOST_TEST(polyhedra.l2 >= 2 - 0.2, "p = 1 on polyhedra: L2 rate " << polyhedra.l2);
   BOOST_TEST(polyhedra.dg >= 1 - 0.2, "p = 1 on polyhedra: DG rate " << polyhedra.dg);
 }
 
