@@ -20,7 +20,8 @@
 //
 //   build/bin/bench_assembly_3d [--cells-per-side 102] [--cells-per-element 4] [--p 1,2]
 //                               [--cpu-max-p 1] [--quadrature-extra 2] [--repeats 3]
-//                               [--coefficients functors|points] [--json FILE]
+//                               [--coefficients functors|points] [--max-block-shared-kib K]
+//                               [--json FILE]
 // The seed's p = 3 row is a smaller mesh (786 k tetrahedra): --cells-per-side 51 --p 3.
 #include <omp.h>
 
@@ -145,7 +146,8 @@ void with_device_coefficients(const polydg::DeviceAssembler<3>& assembler, bool 
 
 Row run_degree(const std::shared_ptr<const polydg::SimplexMesh<3>>& fine,
                const std::vector<polydg::Index>& element_of_cell, int p,
-               const polydg::AssemblyOptions& options, int repeats, bool time_cpu,
+               const polydg::AssemblyOptions& options,
+               const polydg::DeviceAssemblyOptions& device_options, int repeats, bool time_cpu,
                bool point_values) {
   const auto data = table6_problem();
   const polydg::BoundaryConditions conditions = polydg::BoundaryConditions::all_dirichlet();
@@ -162,7 +164,7 @@ Row run_degree(const std::shared_ptr<const polydg::SimplexMesh<3>>& fine,
     polydg::QuadratureMesh<3> host_mesh(mesh, conditions, options.pieces);
     row.cold_host_mesh_s = seconds_since(start);
     start = Clock::now();
-    polydg::DeviceAssembler<3> cold(std::move(host_mesh), options);
+    polydg::DeviceAssembler<3> cold(std::move(host_mesh), options, device_options);
     polydg::device::synchronize();
     row.cold_setup_s = seconds_since(start);
     start = Clock::now();
@@ -207,7 +209,7 @@ Row run_degree(const std::shared_ptr<const polydg::SimplexMesh<3>>& fine,
 
   polydg::QuadratureMesh<3> host_mesh(mesh, conditions, options.pieces);
   start = Clock::now();
-  polydg::DeviceAssembler<3> gpu(std::move(host_mesh), options);
+  polydg::DeviceAssembler<3> gpu(std::move(host_mesh), options, device_options);
   polydg::device::synchronize();
   row.setup_s = seconds_since(start);
   row.dofs = gpu.host_pattern()->dof_count();
@@ -218,7 +220,7 @@ Row run_degree(const std::shared_ptr<const polydg::SimplexMesh<3>>& fine,
     row.rhs_s = median_seconds(repeats, [&] { gpu.assemble_rhs(coefficients); });
   });
   {
-    polydg::DeviceAssemblyOptions timed;
+    polydg::DeviceAssemblyOptions timed = device_options;
     timed.record_timings = true;
     polydg::DeviceAssembler<3> phases(polydg::QuadratureMesh<3>(mesh, conditions, options.pieces),
                                       options, timed);
@@ -260,6 +262,7 @@ Seed 004's Table 6 setting on one GPU (the comment at the top of perf/bench_asse
   --cpu-max-p P           time the CPU Assembler for p <= P (default 1; -1: never)
   --quadrature-extra K    rules of degree 2p + K (default 2, the library's)
   --repeats N             runs per median (default 3)
+  --max-block-shared-kib K   cap on the point batches' shared memory per block (default 128)
   --coefficients C        functors (default: evaluated in the kernels) or points (host values
                           at every quadrature point, the library's precompiled kernels)
   --json FILE             every row as JSON, with provenance
@@ -273,6 +276,7 @@ int main(int argc, char** argv) {
   double cells_per_element = 4;
   std::vector<int> degrees = {1, 2};
   polydg::AssemblyOptions options;
+  polydg::DeviceAssemblyOptions device_options;
   std::string json_path;
   bool point_values = false;
   try {
@@ -298,6 +302,8 @@ int main(int argc, char** argv) {
         repeats = polydg::parse_integer(flag, value);
       else if (flag == "--json")
         json_path = value;
+      else if (flag == "--max-block-shared-kib")
+        device_options.tuning.max_block_shared_bytes = 1024 * polydg::parse_integer(flag, value);
       else if (flag == "--coefficients") {
         polydg::require(value == "functors" || value == "points",
                         "--coefficients is functors or points, not ", value);
@@ -333,8 +339,8 @@ int main(int argc, char** argv) {
 
     std::vector<Row> rows;
     for (int p : degrees)
-      rows.push_back(run_degree(fine, parts.element_of_cell, p, options, repeats, p <= cpu_max_p,
-                                point_values));
+      rows.push_back(run_degree(fine, parts.element_of_cell, p, options, device_options, repeats,
+                                p <= cpu_max_p, point_values));
 
     std::printf("%2s %9s %9s %12s | %9s %9s %9s %9s %9s | %8s %9s %9s %12s | %9s %9s %9s\n", "p",
                 "elements", "DoFs", "nonzeros", "host mesh", "set-up", "points", "assemble", "cold",
