@@ -101,13 +101,11 @@ class DeviceSlabSolver {
                                            options.solver.options_prefix, placement_)),
         b_(rows_, placement_, options.solver.options_prefix),
         x_(rows_, placement_, options.solver.options_prefix) {
-    require(!partition_ || options.products == SlabProducts::aij,
-            "DeviceSlabSolver: SlabProducts::dense_blocks on ", petsc::world_rank_count(),
-            " ranks is not supported yet (use SlabProducts::aij, or one rank)");
     // The dense blocks' layout from the pattern (zero values until the first step's assembly).
     if (options.products == SlabProducts::dense_blocks)
       shell_.emplace(DenseBlockMatrix<double>(assembler_.make_host_matrix()),
-                     options.solver.options_prefix, assembler_.host_pattern());
+                     partition_ ? &rows_ : nullptr, options.solver.options_prefix,
+                     assembler_.host_pattern());
     const petsc::SolverOptions solver_options =
         with_multigrid(options, slab_, hierarchy_, multigrid_, placement_);
     if (multigrid_) {

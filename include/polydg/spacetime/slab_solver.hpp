@@ -211,11 +211,8 @@ class SlabSolver {
                         : petsc::AijMatrix(*assembler_.pattern(), options.solver.options_prefix)),
         b_(rows_, petsc::Placement::host, options.solver.options_prefix),
         x_(rows_, petsc::Placement::host, options.solver.options_prefix) {
-    require(!partition_ || options.products == SlabProducts::aij,
-            "SlabSolver: SlabProducts::dense_blocks on ", petsc::world_rank_count(),
-            " ranks is not supported yet (use SlabProducts::aij, or one rank)");
     if (options.products == SlabProducts::dense_blocks)
-      shell_.emplace(matrix_, options.solver.options_prefix);
+      shell_.emplace(matrix_, partition_ ? &rows_ : nullptr, options.solver.options_prefix);
     const petsc::SolverOptions solver_options =
         with_multigrid(options, slab_, hierarchy_, multigrid_);
     if (multigrid_) {
