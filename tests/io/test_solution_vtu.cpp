@@ -41,25 +41,29 @@ PolytopicMesh<2> agglomerated_square(int degree) {
   return PolytopicMesh<2>(fine, agglomeration.element_of_cell, degree);
 }
 
-// Reads the file back and checks counts, cell data, and u (and u, error when `with_exact`)
-// against the quadratic at the written points.
-void check_solution_file(const fs::path& path, const PolytopicMesh<2>& mesh, int r,
-                         bool with_exact) {
-  const std::string xml = testing::read_file(path);
-  const long expected_points = long(mesh.simplex_count()) * (r + 1) * (r + 2) / 2;
-  const long expected_cells = long(mesh.simplex_count()) * r * r;
-  BOOST_REQUIRE_EQUAL(testing::attribute(xml, "NumberOfPoints"), expected_points);
-  BOOST_REQUIRE_EQUAL(testing::attribute(xml, "NumberOfCells"), expected_cells);
-
-  const std::vector<double> points = testing::data_array(xml, "Points");
-  const std::vector<double> u = testing::data_array(xml, "u");
-  BOOST_REQUIRE_EQUAL(long(points.size()), 3 * expected_points);
-  BOOST_REQUIRE_EQUAL(long(u.size()), expected_points);
+// The written points, from the file's Points (three coordinates each, z = 0 in 2D).
+template <int Dim>
+std::vector<Point<Dim>> written_points(const std::string& xml, long expected_points) {
+  const std::vector<double> coordinates = testing::data_array(xml, "Points");
+  BOOST_REQUIRE_EQUAL(long(coordinates.size()), 3 * expected_points);
+  std::vector<Point<Dim>> points(static_cast<std::size_t>(expected_points));
   for (long k = 0; k < expected_points; ++k)
-    BOOST_CHECK_SMALL(u[k] - quadratic({points[3 * k], points[3 * k + 1]}), 1e-12);
+    for (int i = 0; i < Dim; ++i) points[k][i] = coordinates[3 * k + i];
+  return points;
+}
 
-  BOOST_CHECK_EQUAL(long(testing::data_array(xml, "connectivity").size()), 3 * expected_cells);
-  BOOST_CHECK_EQUAL(testing::data_array(xml, "offsets").back(), 3.0 * expected_cells);
+// What the 2D and 3D files share: u = `function` at every written point; the cell data
+// (element ids, degrees, r^Dim cells per quadrature sub-simplex of each element); "exact" =
+// `function` and "error" ≈ 0 at every point when `with_exact`, neither array otherwise.
+template <int Dim>
+void check_point_and_cell_data(const std::string& xml, const PolytopicMesh<Dim>& mesh, int r,
+                               const std::vector<Point<Dim>>& points, long expected_cells,
+                               double (*function)(const Point<Dim>&), bool with_exact) {
+  const long expected_points = long(points.size());
+  const std::vector<double> u = testing::data_array(xml, "u");
+  BOOST_REQUIRE_EQUAL(long(u.size()), expected_points);
+  for (long k = 0; k < expected_points; ++k) BOOST_CHECK_SMALL(u[k] - function(points[k]), 1e-12);
+
   const std::vector<double> ids = testing::data_array(xml, "element_id");
   const std::vector<double> degrees = testing::data_array(xml, "degree");
   BOOST_REQUIRE_EQUAL(long(ids.size()), expected_cells);
@@ -71,8 +75,11 @@ void check_solution_file(const fs::path& path, const PolytopicMesh<2>& mesh, int
     BOOST_CHECK_EQUAL(degrees[k], double(mesh.element_degree(e)));
     ++cells_of_element[e];
   }
+  long cells_per_simplex = 1;
+  for (int i = 0; i < Dim; ++i) cells_per_simplex *= r;
   for (Index e = 0; e < mesh.element_count(); ++e)
-    BOOST_CHECK_EQUAL(cells_of_element[e], long(mesh.element_simplices(e).size()) * r * r);
+    BOOST_CHECK_EQUAL(cells_of_element[e],
+                      long(mesh.element_simplices(e).size()) * cells_per_simplex);
 
   BOOST_CHECK_EQUAL(xml.find("Name=\"exact\"") != std::string::npos, with_exact);
   if (with_exact) {
@@ -81,10 +88,25 @@ void check_solution_file(const fs::path& path, const PolytopicMesh<2>& mesh, int
     BOOST_REQUIRE_EQUAL(long(exact.size()), expected_points);
     BOOST_REQUIRE_EQUAL(long(error.size()), expected_points);
     for (long k = 0; k < expected_points; ++k) {
-      BOOST_CHECK_EQUAL(exact[k], quadratic({points[3 * k], points[3 * k + 1]}));
+      BOOST_CHECK_EQUAL(exact[k], function(points[k]));
       BOOST_CHECK_SMALL(error[k], 1e-12);
     }
   }
+}
+
+// Reads the file back and checks counts, VTK_TRIANGLE cells, cell data, and u (and u, error when
+// `with_exact`) against the quadratic at the written points.
+void check_solution_file(const fs::path& path, const PolytopicMesh<2>& mesh, int r,
+                         bool with_exact) {
+  const std::string xml = testing::read_file(path);
+  const long expected_points = long(mesh.simplex_count()) * (r + 1) * (r + 2) / 2;
+  const long expected_cells = long(mesh.simplex_count()) * r * r;
+  BOOST_REQUIRE_EQUAL(testing::attribute(xml, "NumberOfPoints"), expected_points);
+  BOOST_REQUIRE_EQUAL(testing::attribute(xml, "NumberOfCells"), expected_cells);
+  BOOST_CHECK_EQUAL(long(testing::data_array(xml, "connectivity").size()), 3 * expected_cells);
+  BOOST_CHECK_EQUAL(testing::data_array(xml, "offsets").back(), 3.0 * expected_cells);
+  check_point_and_cell_data(xml, mesh, r, written_points<2>(xml, expected_points), expected_cells,
+                            quadratic, with_exact);
 }
 
 // (type, name) of every `tag` (DataArray, PDataArray) between `open` and `close` in `xml`, in
@@ -143,15 +165,7 @@ void check_solution_file(const fs::path& path, const PolytopicMesh<3>& mesh, int
   const long expected_cells = long(mesh.simplex_count()) * r * r * r;
   BOOST_REQUIRE_EQUAL(testing::attribute(xml, "NumberOfPoints"), expected_points);
   BOOST_REQUIRE_EQUAL(testing::attribute(xml, "NumberOfCells"), expected_cells);
-
-  const std::vector<double> points = testing::data_array(xml, "Points");
-  const std::vector<double> u = testing::data_array(xml, "u");
-  BOOST_REQUIRE_EQUAL(long(points.size()), 3 * expected_points);
-  BOOST_REQUIRE_EQUAL(long(u.size()), expected_points);
-  const auto point = [&](long k) {
-    return Point<3>{points[3 * k], points[3 * k + 1], points[3 * k + 2]};
-  };
-  for (long k = 0; k < expected_points; ++k) BOOST_CHECK_SMALL(u[k] - function(point(k)), 1e-12);
+  const std::vector<Point<3>> points = written_points<3>(xml, expected_points);
 
   const std::vector<double> connectivity = testing::data_array(xml, "connectivity");
   const std::vector<double> types = testing::data_array(xml, "types");
@@ -160,10 +174,10 @@ void check_solution_file(const fs::path& path, const PolytopicMesh<3>& mesh, int
   BOOST_TEST(types == std::vector<double>(std::size_t(expected_cells), 10.0));  // VTK_TETRA
   double total = 0, smallest = 1;
   for (long k = 0; k < expected_cells; ++k) {
-    const Point<3> x = point(long(connectivity[4 * k]));
-    const Point<3> a = point(long(connectivity[4 * k + 1])) - x,
-                   b = point(long(connectivity[4 * k + 2])) - x,
-                   c = point(long(connectivity[4 * k + 3])) - x;
+    const Point<3> x = points[std::size_t(connectivity[4 * k])];
+    const Point<3> a = points[std::size_t(connectivity[4 * k + 1])] - x,
+                   b = points[std::size_t(connectivity[4 * k + 2])] - x,
+                   c = points[std::size_t(connectivity[4 * k + 3])] - x;
     const double volume = ((a[1] * b[2] - a[2] * b[1]) * c[0] + (a[2] * b[0] - a[0] * b[2]) * c[1] +
                            (a[0] * b[1] - a[1] * b[0]) * c[2]) /
                           6;
@@ -172,32 +186,7 @@ void check_solution_file(const fs::path& path, const PolytopicMesh<3>& mesh, int
   }
   BOOST_TEST(smallest > 0);
   BOOST_TEST(total == mesh.fine_mesh().total_measure(), boost::test_tools::tolerance(1e-12));
-
-  const std::vector<double> ids = testing::data_array(xml, "element_id");
-  const std::vector<double> degrees = testing::data_array(xml, "degree");
-  BOOST_REQUIRE_EQUAL(long(ids.size()), expected_cells);
-  BOOST_REQUIRE_EQUAL(long(degrees.size()), expected_cells);
-  std::vector<long> cells_of_element(mesh.element_count(), 0);
-  for (long k = 0; k < expected_cells; ++k) {
-    const Index e = Index(ids[k]);
-    BOOST_REQUIRE(e >= 0 && e < mesh.element_count());
-    BOOST_CHECK_EQUAL(degrees[k], double(mesh.element_degree(e)));
-    ++cells_of_element[e];
-  }
-  for (Index e = 0; e < mesh.element_count(); ++e)
-    BOOST_CHECK_EQUAL(cells_of_element[e], long(mesh.element_simplices(e).size()) * r * r * r);
-
-  BOOST_CHECK_EQUAL(xml.find("Name=\"exact\"") != std::string::npos, with_exact);
-  if (with_exact) {
-    const std::vector<double> exact = testing::data_array(xml, "exact");
-    const std::vector<double> error = testing::data_array(xml, "error");
-    BOOST_REQUIRE_EQUAL(long(exact.size()), expected_points);
-    BOOST_REQUIRE_EQUAL(long(error.size()), expected_points);
-    for (long k = 0; k < expected_points; ++k) {
-      BOOST_CHECK_EQUAL(exact[k], function(point(k)));
-      BOOST_CHECK_SMALL(error[k], 1e-12);
-    }
-  }
+  check_point_and_cell_data(xml, mesh, r, points, expected_cells, function, with_exact);
 }
 
 }  // namespace
