@@ -153,12 +153,16 @@ void write_elements(const std::filesystem::path& path, const PolytopicMesh<Dim>&
           path.string(), "': the DG function has ", coefficients.size(),
           " coefficients, the mesh's elements and degrees need ", offsets.back());
 
+  // One lattice per r in use (r = p by default), built at its first element.
+  static_assert(max_element_degree <= max_solution_vtu_subdivisions);
+  std::vector<SimplexLattice<Dim>> lattices(max_solution_vtu_subdivisions + 1);
   SampledSolution<Dim> sample;
   for (std::size_t k = 0; k < elements.size(); ++k) {
     const Index e = elements[k];
     const int p = mesh.element_degree(e);
-    const SimplexLattice<Dim> lattice =
-        make_simplex_lattice<Dim>(options.subdivisions > 0 ? options.subdivisions : std::max(1, p));
+    const int r = options.subdivisions > 0 ? options.subdivisions : std::max(1, p);
+    SimplexLattice<Dim>& lattice = lattices[r];
+    if (lattice.simplices.empty()) lattice = make_simplex_lattice<Dim>(r);
     for (const auto& simplex : mesh.element_simplices(e))
       sample_sub_simplex(mesh.simplex_points(simplex), lattice, e, p, mesh.element_box(e),
                          coefficients.data() + offsets[k], options, sample);
