@@ -71,6 +71,7 @@
 #include "polydg/spacetime/slab_mesh.hpp"
 #include "polydg/spacetime/slab_solver.hpp"
 #include "polydg/spacetime/space_time_coefficients.hpp"
+#include "wall_time.hpp"
 #if POLYDG_BENCH_GPU
 #include "assembly_gpu_runs.hpp"
 #include "cuda_event_timing.hpp"
@@ -78,23 +79,7 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-template <class Work>
-double median_seconds(int repeats, Work&& work) {
-  std::vector<double> times(std::size_t(std::max(repeats, 1)));
-  for (double& time : times) {
-    const auto start = Clock::now();
-    work();
-    time = seconds(start);
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
+using polydg::bench::median_seconds;
 
 struct Row {
   int p = 0;

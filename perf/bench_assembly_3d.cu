@@ -46,27 +46,21 @@
 #include "polydg/fem/basis_space.hpp"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
+#include "wall_time.hpp"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Clock = polydg::bench::WallClock;
+using polydg::bench::seconds_since;
 constexpr double pi = std::numbers::pi;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
+// The median wall time of work() with the device work it queues.
 template <class Work>
 double median_seconds(int repeats, Work&& work) {
-  std::vector<double> times(std::size_t(std::max(repeats, 1)));
-  for (double& time : times) {
-    const auto start = Clock::now();
+  return polydg::bench::median_seconds(repeats, [&] {
     work();
     polydg::device::synchronize();
-    time = seconds_since(start);
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  });
 }
 
 // Seed 004 §4.2: A = 0.01 I, b = (1 + x, 1 + y, 1 + z), c = 3 + xyz; f = −0.01 Δu + b·∇u + c u

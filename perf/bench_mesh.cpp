@@ -24,20 +24,11 @@
 #include "polydg/mesh/oscillating_domain.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
+#include "wall_time.hpp"
 
 namespace {
 
-// Median wall time of `repeats` calls of `work`.
-double median_seconds(int repeats, const std::function<void()>& work) {
-  std::vector<double> times(std::size_t(std::max(repeats, 1)));
-  for (double& time : times) {
-    const auto start = std::chrono::steady_clock::now();
-    work();
-    time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
+using polydg::bench::median_seconds;
 
 struct Row {
   std::string step;

@@ -46,15 +46,13 @@
 #include "polydg/petsc/session.hpp"
 #include "polydg/spacetime/slab_mesh.hpp"
 #include "polydg/spacetime/slab_solver.hpp"
+#include "wall_time.hpp"
 
 namespace {
 
 using namespace polydg;
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using Clock = bench::WallClock;
+using bench::seconds_since;
 
 struct Row {
   std::string problem, solver, reason;

@@ -43,6 +43,7 @@
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
 #include "polydg/petsc/session.hpp"
+#include "wall_time.hpp"
 
 namespace {
 
@@ -182,9 +183,7 @@ struct Row {
   double residual = 0, algebraic_error = 0, l2_error = 0, direct_l2_error = 0;
 };
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using polydg::bench::seconds_since;
 
 double norm2(const std::vector<double>& v) {
   double sum = 0;
