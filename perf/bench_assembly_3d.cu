@@ -32,6 +32,7 @@
 #include <fstream>
 #include <memory>
 #include <numbers>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -127,17 +128,6 @@ struct Row {
   double per_million(double s) const { return s / (double(dofs) * 1e-6); }
 };
 
-// Runs work(coefficients) with what the device kernels read: the functors themselves, or their
-// values at the assembler's points (DevicePointCoefficients, filled on the host).
-template <class Work>
-void with_device_coefficients(const polydg::DeviceAssembler<3>& assembler, bool point_values,
-                              Work&& work) {
-  if (!point_values) return work(table6_problem());
-  polydg::DevicePointCoefficients<3> points(assembler);
-  points.set(table6_problem());
-  work(points.view());
-}
-
 Row run_degree(const std::shared_ptr<const polydg::SimplexMesh<3>>& fine,
                const std::vector<polydg::Index>& element_of_cell, int p,
                const polydg::AssemblyOptions& options,
@@ -208,7 +198,20 @@ Row run_degree(const std::shared_ptr<const polydg::SimplexMesh<3>>& fine,
   row.setup_s = seconds_since(start);
   row.dofs = gpu.host_pattern()->dof_count();
   row.nonzeros = gpu.host_pattern()->value_count();
-  with_device_coefficients(gpu, point_values, [&](const auto& coefficients) {
+  // What the kernels read: the functors, or their values at the assemblers' points (the same
+  // for every assembler of this mesh), evaluated on the host once.
+  std::optional<polydg::DevicePointCoefficients<3>> points;
+  if (point_values) {
+    points.emplace(gpu);
+    points->set(data);
+  }
+  const auto with_coefficients = [&](auto&& work) {
+    if (points)
+      work(points->view());
+    else
+      work(data);
+  };
+  with_coefficients([&](const auto& coefficients) {
     gpu.assemble(coefficients);  // warm-up
     row.values_s = median_seconds(repeats, [&] { gpu.assemble_matrix(coefficients); });
     row.rhs_s = median_seconds(repeats, [&] { gpu.assemble_rhs(coefficients); });
@@ -218,7 +221,7 @@ Row run_degree(const std::shared_ptr<const polydg::SimplexMesh<3>>& fine,
     timed.record_timings = true;
     polydg::DeviceAssembler<3> phases(polydg::QuadratureMesh<3>(mesh, conditions, options.pieces),
                                       options, timed);
-    with_device_coefficients(phases, point_values, [&](const auto& coefficients) {
+    with_coefficients([&](const auto& coefficients) {
       phases.assemble_matrix(coefficients);
       phases.assemble_matrix(coefficients);
     });
@@ -234,8 +237,7 @@ Row run_degree(const std::shared_ptr<const polydg::SimplexMesh<3>>& fine,
     start = Clock::now();
     cpu.assemble(data, matrix, rhs);
     row.cpu_assemble_s = seconds_since(start);
-    with_device_coefficients(gpu, point_values,
-                             [&](const auto& coefficients) { gpu.assemble(coefficients); });
+    // gpu holds the last matrix and rhs re-assemblies.
     row.values_difference = relative_difference(gpu.values_to_host(), matrix.values());
     row.rhs_difference = relative_difference(gpu.rhs_to_host(), rhs);
   }
