@@ -762,6 +762,17 @@ void DeviceDenseBlockMatrix<Real>::update_values(const Real* block_matrix_values
   POLYDG_CUDA_CHECK_LAUNCH("DeviceDenseBlockMatrix update_values_kernel");
 }
 
+template <class Real>
+GhostColumnBlocks DeviceDenseBlockMatrix<Real>::ghost_column_blocks(
+    GlobalIndex owned_dof_count) const {
+  const std::vector<DenseBlockGroup> groups = groups_.to_host();
+  const std::vector<GlobalIndex> row_dof_offsets = row_dof_offsets_.to_host();
+  const std::vector<GlobalIndex> slot_column_dof_offsets = slot_column_dof_offsets_.to_host();
+  const std::vector<Index> slot_column_sizes = slot_column_sizes_.to_host();
+  return GhostColumnBlocks(groups, row_dof_offsets, slot_column_dof_offsets, slot_column_sizes,
+                           owned_dof_count);
+}
+
 template class DeviceDenseBlockMatrix<float>;
 template class DeviceDenseBlockMatrix<double>;
 

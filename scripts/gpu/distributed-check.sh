@@ -7,7 +7,8 @@
 # under mpiexec -n 2 and 3 (CPU), then bench_distributed on 1 and RANKS (default 2) GPUs, one
 # per rank, with its JSON in $OUT (distributed_{1,RANKS}.json), and on one GPU with a RANKS-th
 # of the slab (WEAK_CELLS, distributed_weak_1.json). CELLS (default 800) and P (default 3) set
-# the slab: 8.3 M DoFs at P_3.
+# the slab: 8.3 M DoFs at P_3. Pack test_cuda_dense_block_matrix and heat too for the GPU
+# checks below.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${OUT:-$root/build-pack/out}"
@@ -26,6 +27,26 @@ for ranks in 2 3; do
     > "$out/test_distributed_assembly_$ranks.log" 2>&1 || status=1
   echo "test_distributed_assembly, $ranks ranks: $(grep -c 'No errors' "$out/test_distributed_assembly_$ranks.log") of $ranks ranks without errors"
 done
+# Where they were packed: the device ghost column product (with memcheck), and the heat march
+# on the GPU under mpiexec -n 2 (DeviceSlabSolver, dense-block shell products) against one
+# rank's on the CPU. On a machine of one GPU both ranks share it: a check of the results.
+if [ -x build/bin/tests/test_cuda_dense_block_matrix ]; then
+  build/bin/tests/test_cuda_dense_block_matrix > "$out/test_cuda_dense_block_matrix.log" 2>&1 || status=1
+  compute-sanitizer --tool memcheck --error-exitcode 1 build/bin/tests/test_cuda_dense_block_matrix \
+    --run_test=ghost_columns_on_the_device_are_the_hosts > "$out/memcheck_ghost_columns.log" 2>&1 || status=1
+  echo "test_cuda_dense_block_matrix: $(tail -c 200 "$out/test_cuda_dense_block_matrix.log" | tr -d '\033' | grep -o 'No errors detected\|[0-9]* failures\? .*')"
+  echo "memcheck (ghost columns): $(grep -o 'ERROR SUMMARY: [0-9]* errors' "$out/memcheck_ghost_columns.log")"
+fi
+if [ -x build/bin/heat ]; then
+  heat_case=(--cells-per-side 24 --elements 100 --steps 4 --p 1)
+  build/bin/heat --backend cpu "${heat_case[@]}" --json "$out/heat_cpu.json" > "$out/heat_cpu.txt" 2>&1 || status=1
+  python3 tests/examples/check_program.py --check heat --compare "$out/heat_cpu.json" \
+    --relative-tolerance 1e-6 -- mpiexec -n 2 --oversubscribe build/bin/heat --backend gpu \
+    "${heat_case[@]}" --products dense_blocks --json "$out/heat_gpu_mpi_2.json" \
+    -ksp_type gmres -pc_type bjacobi -sub_pc_type lu -ksp_rtol 1e-12 \
+    > "$out/heat_gpu_mpi_2.txt" 2>&1 || status=1
+  echo "heat on the GPU, mpiexec -n 2, dense-block shell: $(tail -1 "$out/heat_gpu_mpi_2.txt")"
+fi
 ranks="${RANKS:-2}"
 for n in 1 "$ranks"; do
   # Each rank's OpenMP threads share the host's cores.

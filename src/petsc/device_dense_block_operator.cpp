@@ -8,6 +8,7 @@
 
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
+#include "polydg/sparse/device_ghost_column_blocks.hpp"
 #include "polydg/sparse/invert_blocks.hpp"
 
 namespace polydg::petsc {
@@ -65,6 +66,29 @@ std::vector<double> DeviceDenseBlockOperator::inverted_block_diagonal(Index bloc
   return invert_diagonal_blocks(std::span<const Index>(block_sizes_).first(std::size_t(block_rows)),
                                 std::move(blocks),
                                 "polydg::petsc::DeviceDenseBlockOperator::inverted_block_diagonal");
+}
+
+namespace {
+class DeviceGhostColumns final : public GhostColumnProduct {
+ public:
+  DeviceGhostColumns(const DeviceDenseBlockMatrix<double>& matrix, GlobalIndex owned_dof_count)
+      : matrix_(matrix), blocks_(matrix.ghost_column_blocks(owned_dof_count)) {}
+  void multiply_add(const double* x_ghosts, double* y) const override {
+    blocks_.multiply_add(matrix_.values(), x_ghosts, y);
+  }
+
+ private:
+  const DeviceDenseBlockMatrix<double>& matrix_;
+  DeviceGhostColumnBlocks blocks_;
+};
+}  // namespace
+
+std::unique_ptr<GhostColumnProduct> DeviceDenseBlockOperator::ghost_column_product(
+    Index owned_block_rows) const {
+  require(owned_block_rows >= 0 && owned_block_rows <= pattern_->block_row_count(),
+          "polydg::petsc::DeviceDenseBlockOperator::ghost_column_product: ", owned_block_rows,
+          " owned block rows of ", pattern_->block_row_count());
+  return std::make_unique<DeviceGhostColumns>(matrix_, pattern_->dof_offset(owned_block_rows));
 }
 
 }  // namespace polydg::petsc

@@ -67,13 +67,22 @@ struct ShellContext {
   Index owned_blocks = 0;
   std::array<device::DeviceBuffer<double>, slot_count> device_local;
   std::array<std::vector<double>, slot_count> host_local;
+  // The operator's product of the ghost columns, when it has one: the products then overlap
+  // the ghosts' exchange (distributed_product). Its x_ghosts come from the ghosts' Vec, in
+  // place or through these buffers when that Vec is in the other memory space.
+  std::unique_ptr<GhostColumnProduct> ghost_product;
+  device::DeviceBuffer<double> device_ghosts;
+  std::vector<double> host_ghosts;
 
   bool distributed() const { return ghost_scatter != nullptr; }
-  /// A local vector in the operator's memory space, for vector argument `slot`.
+  /// A local vector in the operator's memory space, for vector argument `slot`; zero where
+  /// first allocated (the overlapped product keeps x's ghost entries zero).
   double* local(StagingSlot slot) {
     if (wants_device()) {
-      if (device_local[slot].size() != local_size)
+      if (device_local[slot].size() != local_size) {
         device_local[slot] = device::DeviceBuffer<double>(local_size);
+        device_local[slot].fill_zero();
+      }
       return device_local[slot].data();
     }
     host_local[slot].resize(local_size);
@@ -289,9 +298,52 @@ const double* gather_local(ShellContext& context, Vec x, StagingSlot slot) {
   return local;
 }
 
+/// The owned entries of x in the local vector of slot_x, whose ghost entries stay zero.
+const double* owned_local(ShellContext& context, Vec x) {
+  double* local = context.local(slot_x);
+  InputArray input(x, context, slot_x);
+  context.copy(local, input.data(), context.size);
+  input.release();
+  return local;
+}
+
+/// y_local += (owned rows, ghost columns) × the ghosts' x, which the scatter has delivered.
+void add_ghost_columns(ShellContext& context, double* y_local) {
+  const GhostScatter& scatter = *context.ghost_scatter;
+  const std::size_t count = std::size_t(scatter.ghost_count());
+  const PetscScalar* ghosts = nullptr;
+  PetscMemType memory = PETSC_MEMTYPE_HOST;
+  POLYDG_PETSC_CALL(VecGetArrayReadAndMemType(scatter.ghosts(), &ghosts, &memory));
+  try {
+    const double* x_ghosts = ghosts;
+    if (!context.matches(memory) && context.wants_device()) {
+      if (context.device_ghosts.size() != count)
+        context.device_ghosts = device::DeviceBuffer<double>(count);
+      device::copy_host_to_device(context.device_ghosts.data(), ghosts, count * sizeof(double));
+      x_ghosts = context.device_ghosts.data();
+    } else if (!context.matches(memory)) {
+      context.host_ghosts.resize(count);
+      device::copy_device_to_host(context.host_ghosts.data(), ghosts, count * sizeof(double));
+      x_ghosts = context.host_ghosts.data();
+    }
+    // On the device this is only enqueued; the ghosts' Vec is next written by the next
+    // product's scatter, after this product's output has been copied out (which waits for it).
+    context.ghost_product->multiply_add(x_ghosts, y_local);
+  } catch (...) {
+    VecRestoreArrayReadAndMemType(scatter.ghosts(), &ghosts);
+    throw;
+  }
+  POLYDG_PETSC_CALL(VecRestoreArrayReadAndMemType(scatter.ghosts(), &ghosts));
+}
+
 /// y = A x (+ z) on a rank's rows: the product on the local vectors, the owned rows kept.
+/// With the operator's ghost column product, the product runs while the ghosts are exchanged
+/// (x's ghost entries zero), and their columns are added when they arrive; without, the ghosts
+/// are gathered first.
 void distributed_product(ShellContext& context, Vec x, Vec z, Vec y) {
-  const double* x_local = gather_local(context, x, slot_x);
+  const bool overlapped = context.ghost_product != nullptr;
+  if (overlapped) context.ghost_scatter->begin(x);
+  const double* x_local = overlapped ? owned_local(context, x) : gather_local(context, x, slot_x);
   double* y_local = context.local(slot_y);
   if (z == nullptr) {
     context.linear_operator->multiply(x_local, y_local);
@@ -302,6 +354,10 @@ void distributed_product(ShellContext& context, Vec x, Vec z, Vec y) {
     context.copy(z_local, addend.data(), context.size);
     addend.release();
     context.linear_operator->multiply_add(x_local, z_local, y_local);
+  }
+  if (overlapped) {
+    context.ghost_scatter->end(x);
+    add_ghost_columns(context, y_local);
   }
   OutputArray output(y, context, slot_y);
   context.copy(output.data(), y_local, context.size);
@@ -559,6 +615,12 @@ ShellMatrix::ShellMatrix(const LinearOperator& linear_operator, const RankBlockP
   context->ghost_scatter = std::make_unique<GhostScatter>(
       rows, available(linear_operator.memory() == MemorySpace::device ? Placement::device
                                                                       : Placement::host));
+  PetscBool overlap = PETSC_TRUE;
+  POLYDG_PETSC_CALL(PetscOptionsGetBool(nullptr,
+                                        options_prefix.empty() ? nullptr : options_prefix.c_str(),
+                                        "-shell_overlap_ghosts", &overlap, nullptr));
+  if (overlap == PETSC_TRUE)
+    context->ghost_product = linear_operator.ghost_column_product(rows.owned_block_rows());
   std::vector<PetscInt> block_sizes(std::size_t(rows.owned_block_rows()));
   for (Index e = 0; e < rows.owned_block_rows(); ++e) block_sizes[e] = pattern.block_size(e);
   mat_ = create_shell(std::move(context), rows.owned_dof_count(), row_count_, block_sizes,

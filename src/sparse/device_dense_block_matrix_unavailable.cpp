@@ -46,6 +46,10 @@ void DeviceDenseBlockMatrix<Real>::diagonal_blocks(Real*) const {
   unavailable("diagonal_blocks");
 }
 template <class Real>
+GhostColumnBlocks DeviceDenseBlockMatrix<Real>::ghost_column_blocks(GlobalIndex) const {
+  unavailable("ghost_column_blocks");
+}
+template <class Real>
 void DeviceDenseBlockMatrix<Real>::update_values(const Real*) {
   unavailable("update_values");
 }

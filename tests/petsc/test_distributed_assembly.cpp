@@ -371,17 +371,27 @@ BOOST_AUTO_TEST_CASE(gmres_iterations_solution_and_errors_match_the_serial_solve
   BOOST_TEST(total(errors.dg) == serial_errors.dg, boost::test_tools::tolerance(1e-9));
 }
 
-BOOST_AUTO_TEST_CASE(the_distributed_shell_is_the_mpiaij_matrix) {
-  // The dense-block MATSHELL on each rank's local matrix (owned rows, then ghost rows; the
-  // ghosts' x from their owners) against the MPIAIJ of the same rows: products, products with
-  // an addend, diagonal, and a solve with element-block Jacobi.
+namespace {
+
+// The dense-block MATSHELL on each rank's local matrix (owned rows, then ghost rows; the ghosts'
+// x from their owners) against the MPIAIJ of the same rows: products, products with an addend,
+// diagonal, and a solve with element-block Jacobi.
+void check_distributed_shell(bool overlapped) {
   const PolytopicMesh<2> mesh = hp_square_mesh(20, 90);
   const RankSystem local = rank_system(mesh);
   petsc::AijMatrix aij(local.rows);
   aij.update(*local.matrix);
   const DenseBlockMatrix<double> dense(*local.matrix);
   const petsc::DenseBlockOperator op(dense);
-  petsc::ShellMatrix shell(op, local.rows);
+  BOOST_TEST(op.ghost_column_product(local.rows.owned_block_rows()) != nullptr);
+  if (!overlapped)
+    POLYDG_PETSC_CALL(PetscOptionsSetValue(nullptr, "-gathered_shell_overlap_ghosts", "false"));
+  petsc::ShellMatrix shell(op, local.rows, overlapped ? "" : "gathered_");
+  if (!overlapped) {
+    PetscBool used = PETSC_FALSE;
+    POLYDG_PETSC_CALL(PetscOptionsUsed(nullptr, "gathered_shell_overlap_ghosts", &used));
+    BOOST_TEST(used == PETSC_TRUE);
+  }
 
   petsc::Vector x(local.rows), z(local.rows), y_aij(local.rows), y_shell(local.rows);
   std::vector<double> values(std::size_t(local.rows.owned_dof_count()));
@@ -415,6 +425,16 @@ BOOST_AUTO_TEST_CASE(the_distributed_shell_is_the_mpiaij_matrix) {
   BOOST_TEST(std::abs(aij_iterations - shell_iterations) <= 1,
              shell_iterations << " iterations with the shell, " << aij_iterations << " with AIJ");
   BOOST_TEST(difference(u_aij.vec(), u_shell.vec()) <= 1e-10);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_distributed_shell_is_the_mpiaij_matrix) {
+  check_distributed_shell(/*overlapped=*/true);
+}
+
+BOOST_AUTO_TEST_CASE(the_distributed_shell_without_overlap_is_the_mpiaij_matrix) {
+  check_distributed_shell(/*overlapped=*/false);
 }
 
 BOOST_AUTO_TEST_CASE(a_partition_of_another_mesh_or_rank_is_refused_by_name) {

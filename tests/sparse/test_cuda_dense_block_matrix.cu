@@ -8,6 +8,7 @@
 // in device memory reproduces the host layout bit for bit; repeated products are bitwise equal.
 // Exits 77 (ctest: Skipped) when no CUDA device is present.
 #define BOOST_TEST_MODULE cuda_dense_block_matrix
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <memory>
@@ -25,6 +26,8 @@
 #include "polydg/sparse/block_matrix.hpp"
 #include "polydg/sparse/dense_block_matrix.hpp"
 #include "polydg/sparse/device_dense_block_matrix.hpp"
+#include "polydg/sparse/device_ghost_column_blocks.hpp"
+#include "polydg/sparse/ghost_column_blocks.hpp"
 #include "polydg/sparse/hdg_block_pattern.hpp"
 #include "relative_difference.hpp"
 #include "same_bits.hpp"
@@ -208,9 +211,53 @@ void check_hdg(int dimension, int p) {
   check_matrix(hdg, 1, name + ", the HDG paper's layout (one group)", std::nullopt, 0);
 }
 
+// A rank's ghost columns (its first half of the elements owned, the rest ghosts): the list built
+// from the device layout is the host's, and the device product adds what the host one adds
+// (to 1e-14: the device may fuse the multiply-adds).
+void check_ghost_columns(const BlockMatrix<double>& matrix, Index max_group_count,
+                         const std::string& name) {
+  BOOST_TEST_INFO_SCOPE(name);
+  const DenseBlockMatrix<double> host(matrix, max_group_count);
+  const DeviceDenseBlockMatrix<double> gpu(host);
+  const BlockPattern& pattern = matrix.pattern();
+  const GlobalIndex owned_dofs = pattern.dof_offset(pattern.block_row_count() / 2);
+  const GhostColumnBlocks on_host(host.groups(), host.row_dof_offsets(),
+                                  host.slot_column_dof_offsets(), host.slot_column_sizes(),
+                                  owned_dofs);
+  const GhostColumnBlocks from_device = gpu.ghost_column_blocks(owned_dofs);
+  BOOST_TEST(on_host.block_count() > 0);
+  const auto same = [](auto a, auto b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  };
+  BOOST_TEST(same(from_device.row_dof_offsets(), on_host.row_dof_offsets()));
+  BOOST_TEST(same(from_device.row_block_starts(), on_host.row_block_starts()));
+  BOOST_TEST(same(from_device.block_value_offsets(), on_host.block_value_offsets()));
+  BOOST_TEST(same(from_device.block_ghost_offsets(), on_host.block_ghost_offsets()));
+
+  const GlobalIndex n = host.dof_count();
+  const std::vector<double> x = test_vector<double>(n, 0.1), y_start = test_vector<double>(n, 0.7);
+  std::vector<double> expected(y_start);
+  on_host.multiply_add(host.values(), x.data() + owned_dofs, expected.data());
+  const DeviceGhostColumnBlocks on_device(from_device);
+  const device::DeviceBuffer<double> x_ghosts{std::span<const double>(x).subspan(owned_dofs)};
+  device::DeviceBuffer<double> y{std::span<const double>(y_start)};
+  on_device.multiply_add(gpu.values(), x_ghosts.data(), y.data());
+  const std::vector<double> result = y.to_host();
+  BOOST_TEST(relative_difference(result, expected) <= 1e-14);
+  BOOST_TEST(!same(std::span<const double>(expected), std::span<const double>(y_start)));
+}
+
 }  // namespace dense_block_test
 
 using namespace dense_block_test;
+
+BOOST_AUTO_TEST_CASE(ghost_columns_on_the_device_are_the_hosts) {
+  const IpDgShape shape = ip_dg_shape();
+  BlockMatrix<double> dg(std::make_shared<const BlockPattern>(shape.block_sizes, shape.interfaces));
+  fill_diagonally_dominant_values(dg);
+  check_ghost_columns(dg, 0, "IP-DG hp, exact groups");
+  check_ghost_columns(dg, 4, "IP-DG hp, 4 groups (padded)");
+}
 
 BOOST_AUTO_TEST_CASE(ip_dg_hp_double) { check_ip_dg_hp<double>(); }
 BOOST_AUTO_TEST_CASE(ip_dg_hp_float) { check_ip_dg_hp<float>(); }

@@ -1,10 +1,12 @@
 #define BOOST_TEST_MODULE dense_block_matrix
 #include <algorithm>
+#include <array>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <memory>
 #include <random>
 #include <set>
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -14,6 +16,7 @@
 #include "polydg/sparse/block_matrix.hpp"
 #include "polydg/sparse/block_pattern.hpp"
 #include "polydg/sparse/dense_block_matrix.hpp"
+#include "polydg/sparse/ghost_column_blocks.hpp"
 #include "polydg/sparse/hdg_block_pattern.hpp"
 
 using namespace polydg;
@@ -440,4 +443,48 @@ BOOST_AUTO_TEST_CASE(accessor_arrays_describe_the_layout) {
   BOOST_TEST(relative_error<double>(y, expected, scale) <= 1e-13);
   BOOST_TEST(relative_error<double>(y_t, expected_t, scale_t) <= 1e-13);
   for (GlobalIndex i = 0; i < n; ++i) BOOST_TEST(d[i] == matrix.entry(i, i));
+}
+
+// A rank's split of its local matrix (owned elements first, then ghosts): the product with the
+// ghosts' x set to zero, plus GhostColumnBlocks' ghost columns, is A x on the owned rows, and
+// the ghost rows are left as they were; the list holds exactly the pattern's blocks of an owned
+// row and a ghost column. In every layout (exact, merged groups with padding, unsliced, short
+// slices), with no owned and with no ghost elements.
+BOOST_AUTO_TEST_CASE(ghost_columns_complete_the_product_of_the_owned_rows) {
+  const auto pattern = hp_pattern();
+  const auto matrix = random_matrix<double>(pattern);
+  const GlobalIndex n = pattern->dof_count();
+  const std::vector<double> x = random_vector<double>(n, 6);
+  const auto expected = reference_product<double>(matrix, x, false, false);
+  const auto scale = reference_product<double>(matrix, x, false, true);
+  const Index default_slices = DenseBlockMatrix<double>::default_slices;
+  const std::array<std::array<Index, 2>, 4> layouts = {
+      {{0, default_slices}, {3, default_slices}, {0, 0}, {0, 16}}};
+  for (const Index owned : {Index(0), Index(150), Index(397), pattern->block_row_count()}) {
+    Index expected_blocks = 0;
+    for (Index block = 0; block < pattern->block_count(); ++block)
+      if (pattern->block_row(block) < owned && pattern->block_column(block) >= owned)
+        ++expected_blocks;
+    if (owned == 150) BOOST_TEST(expected_blocks > 50);  // the hp pattern joins e to e + 1..40
+    const GlobalIndex owned_dofs = pattern->dof_offset(owned);
+    for (const auto& [max_group_count, slice_rows] : layouts) {
+      BOOST_TEST_INFO_SCOPE(owned << " owned elements, " << max_group_count << " groups, "
+                                  << slice_rows << " slice rows");
+      const DenseBlockMatrix<double> dense(matrix, max_group_count, slice_rows);
+      const GhostColumnBlocks ghosts(dense.groups(), dense.row_dof_offsets(),
+                                     dense.slot_column_dof_offsets(), dense.slot_column_sizes(),
+                                     owned_dofs);
+      BOOST_TEST(ghosts.block_count() == expected_blocks);
+      std::vector<double> x_owned(x), y(n);
+      std::fill(x_owned.begin() + owned_dofs, x_owned.end(), 0.0);
+      dense.multiply(x_owned, y);
+      const std::vector<double> ghost_rows(y.begin() + owned_dofs, y.end());
+      ghosts.multiply_add(dense.values(), x.data() + owned_dofs, y.data());
+      const auto first = [&](const auto& v) {
+        return std::span<const double>(v).first(std::size_t(owned_dofs));
+      };
+      BOOST_TEST(relative_error<double>(first(y), first(expected), first(scale)) <= 1e-13);
+      BOOST_TEST((std::vector<double>(y.begin() + owned_dofs, y.end()) == ghost_rows));
+    }
+  }
 }

@@ -8,12 +8,14 @@
 ///   ...                        // after a re-assembly:
 ///   dense.update_values(matrix);
 ///   shell.values_changed();    // so a KSP sets its preconditioner up again
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "polydg/petsc/linear_operator.hpp"
 #include "polydg/sparse/block_pattern.hpp"
 #include "polydg/sparse/dense_block_matrix.hpp"
+#include "polydg/sparse/ghost_column_blocks.hpp"
 
 namespace polydg::petsc {
 
@@ -40,9 +42,28 @@ class DenseBlockOperator final : public LinearOperator {
     return matrix_.inverted_block_diagonal(block_rows);
   }
 
+  std::unique_ptr<GhostColumnProduct> ghost_column_product(Index owned_block_rows) const override {
+    return std::make_unique<GhostColumns>(matrix_, owned_block_rows);
+  }
+
   const DenseBlockMatrix<double>& matrix() const { return matrix_; }
 
  private:
+  class GhostColumns final : public GhostColumnProduct {
+   public:
+    GhostColumns(const DenseBlockMatrix<double>& matrix, Index owned_block_rows)
+        : matrix_(matrix),
+          blocks_(matrix.groups(), matrix.row_dof_offsets(), matrix.slot_column_dof_offsets(),
+                  matrix.slot_column_sizes(), matrix.pattern().dof_offset(owned_block_rows)) {}
+    void multiply_add(const double* x_ghosts, double* y) const override {
+      blocks_.multiply_add(matrix_.values(), x_ghosts, y);
+    }
+
+   private:
+    const DenseBlockMatrix<double>& matrix_;
+    GhostColumnBlocks blocks_;
+  };
+
   std::span<const double> input(const double* v) const {
     return {v, std::size_t(matrix_.dof_count())};
   }

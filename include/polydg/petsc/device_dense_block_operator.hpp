@@ -79,6 +79,9 @@ class DeviceDenseBlockOperator final : public LinearOperator {
   void diagonal(double* d) const override;
   /// The inverted diagonal blocks in host memory, row-major, element after element.
   std::vector<double> inverted_block_diagonal(Index block_rows) const override;
+  /// The ghost columns' product on the device (DeviceGhostColumnBlocks over the matrix's
+  /// values; its list is built once here, from the layout copied back to the host).
+  std::unique_ptr<GhostColumnProduct> ghost_column_product(Index owned_block_rows) const override;
 
   const DeviceDenseBlockMatrix<double>& matrix() const { return matrix_; }
 

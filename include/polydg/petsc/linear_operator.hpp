@@ -11,6 +11,7 @@
 /// An implementation reports failures by throwing (polydg::Error); ShellMatrix turns them into
 /// PETSc error codes at the C boundary and POLYDG_PETSC_CALL turns those back into
 /// polydg::Error where the PETSc call (MatMult(), KSPSolve(), ...) was made.
+#include <memory>
 #include <vector>
 
 #include "polydg/sparse/block_pattern.hpp"
@@ -21,6 +22,19 @@ namespace polydg::petsc {
 enum class MemorySpace {
   host,    ///< ordinary (CPU) memory
   device,  ///< CUDA device memory
+};
+
+/// The part of a rank's product that needs its ghosts' entries of x: for the owned rows e,
+/// y_e += Σ_{f ghost} A_ef x_f. A distributed ShellMatrix computes A x with the ghosts' x set
+/// to zero while the ghosts are exchanged, then adds this (docs/performance.md, "Distributed
+/// assembly and products").
+class GhostColumnProduct {
+ public:
+  virtual ~GhostColumnProduct() = default;
+  /// x_ghosts: the ghosts' entries of x (local unknowns from the owned ones on), y: the local
+  /// rows; both in the operator's memory(), as its products (and, on the device, asynchronous
+  /// on the same stream).
+  virtual void multiply_add(const double* x_ghosts, double* y) const = 0;
 };
 
 class LinearOperator {
@@ -52,6 +66,16 @@ class LinearOperator {
   /// (element e starts at Σ_{e' < e} N_{e'}²), each N_e × N_e block row-major. Throws
   /// polydg::Error for a singular block.
   virtual std::vector<double> inverted_block_diagonal(Index block_rows) const = 0;
+
+  /// The ghost columns' product of a rank's operator whose first `owned_block_rows` elements
+  /// are owned and the rest ghosts; it reads the operator's current values, so it stays valid
+  /// across value updates, and must not outlive the operator. nullptr (the default) where the
+  /// operator has none: a distributed ShellMatrix then gathers the ghosts before each product,
+  /// without overlapping the exchange.
+  virtual std::unique_ptr<GhostColumnProduct> ghost_column_product(Index owned_block_rows) const {
+    (void)owned_block_rows;
+    return nullptr;
+  }
 };
 
 }  // namespace polydg::petsc

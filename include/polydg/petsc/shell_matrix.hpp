@@ -116,9 +116,16 @@ class ShellMatrix {
   ///
   /// Notes:
   ///   MatMult() starts the scatter of the ghosts' entries of x from their owners (a
-  ///   GhostScatter, set up here), copies the owned entries into a local vector in the
-  ///   operator's memory meanwhile, appends the ghosts' when they arrive, applies the operator
-  ///   to the local vector and keeps the owned rows of the result. MatMultAdd() likewise;
+  ///   GhostScatter, set up here) and copies the owned entries into a local vector in the
+  ///   operator's memory. Where the operator has a ghost column product
+  ///   (LinearOperator::ghost_column_product(), as DenseBlockOperator and
+  ///   DeviceDenseBlockOperator do), it then applies the operator to the local vector with the
+  ///   ghosts' entries zero while they are on their way (on the GPU the product is enqueued
+  ///   and the host waits for the messages meanwhile), and adds the ghost columns' part when
+  ///   they have arrived: the exchange overlaps the product. Otherwise, or with
+  ///   -[prefix]shell_overlap_ghosts false (to measure what the overlap gains), it appends the
+  ///   ghosts' entries first and applies the operator after. Either way the owned rows of the
+  ///   result are kept. MatMultAdd() likewise;
   ///   MatGetDiagonal() and the block inverses (pbjacobi, vpbjacobi) take the owned rows.
   ///   MatMultTranspose() is not implemented for a distributed operator (a PETSc error that says
   ///   so). The local product also computes the ghost rows (discarded): on a partition the

@@ -34,6 +34,7 @@
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/types.hpp"
 #include "polydg/sparse/dense_block_matrix.hpp"
+#include "polydg/sparse/ghost_column_blocks.hpp"
 
 namespace polydg {
 
@@ -110,6 +111,10 @@ class DeviceDenseBlockMatrix {
   Index end_rows() const { return end_rows_; }
   /// The stored values, group after group (as DenseBlockMatrix::values()).
   const Real* values() const { return values_.data(); }
+  /// The blocks joining rows below `owned_dof_count` to columns at or above it (a rank's owned
+  /// rows and ghost columns; GhostColumnBlocks), listed from the layout copied back to the host
+  /// (once per call: a set-up step).
+  GhostColumnBlocks ghost_column_blocks(GlobalIndex owned_dof_count) const;
 
  private:
   GlobalIndex dof_count_ = 0, stored_values_ = 0, matrix_values_ = 0, inflated_size_ = 0,
