@@ -12,6 +12,7 @@
 //   build/bin/convergence --mesh tests/data/gmsh/box_v41.msh --levels 2 --p 2   (3D: the file's)
 //   mpiexec -n 2 build/bin/convergence --p 2   (each rank assembles its part; the same table)
 //   mpiexec -n 2 build/bin/convergence --p 2 --levels 2 --vtk out   (out/*.pvtu, a piece per rank)
+//   mpiexec -n 2 build/bin/convergence --dim 3 --p 2   (the multigrid's levels over the ranks)
 //
 // Description: the numbers a user of polytopic DG checks first. For each manufactured problem
 // (examples/manufactured_problems.hpp, and manufactured_problems_3d.hpp in 3D: (a) Poisson,

@@ -71,7 +71,18 @@ LevelResult solve_level_distributed(const PolytopicMesh<Dim>& mesh,
   petsc::Vector b(rows), x(rows);
   petsc::copy_to_vec(std::span<const double>(rhs).first(std::size_t(rows.owned_dof_count())),
                      b.vec());
-  const petsc::SolveResult solve = petsc::solve(aij.mat(), b.vec(), x.vec());
+  // -pc_type mg: PCMG over the mesh's agglomeration hierarchy, its levels over the ranks
+  // (level 0 as `partition`), Galerkin coarse operators.
+  std::optional<AgglomerationHierarchy<Dim>> hierarchy;
+  std::optional<petsc::AgglomerationMultigrid> multigrid;
+  petsc::SolverOptions solver_options;
+  if (petsc::multigrid_requested("")) {
+    hierarchy.emplace(mesh);
+    multigrid.emplace(*hierarchy, partition);
+    solver_options.dm = multigrid->dm();
+  }
+  const petsc::SolveResult solve =
+      petsc::solve(aij.mat(), b.vec(), x.vec(), nullptr, solver_options);
   std::vector<double> solution = assembler.make_vector();  // owned, then the ghosts'
   petsc::GhostScatter(rows).gather(x.vec(), solution);
 

@@ -46,6 +46,16 @@ if [ -x build/bin/heat ]; then
     -ksp_type gmres -pc_type bjacobi -sub_pc_type lu -ksp_rtol 1e-12 \
     > "$out/heat_gpu_mpi_2.txt" 2>&1 || status=1
   echo "heat on the GPU, mpiexec -n 2, dense-block shell: $(tail -1 "$out/heat_gpu_mpi_2.txt")"
+  # The multigrid's levels over the ranks on the GPU (DeviceSlabSolver, Galerkin levels on
+  # MPIAIJCUSPARSE) against one rank's direct solve on the CPU.
+  multigrid_case=(--cells-per-side 40 --elements 800 --steps 3 --p 1)
+  build/bin/heat --backend cpu "${multigrid_case[@]}" --json "$out/heat_multigrid_lu.json" \
+    > "$out/heat_multigrid_lu.txt" 2>&1 || status=1
+  python3 tests/examples/check_program.py --check heat --compare "$out/heat_multigrid_lu.json" \
+    --relative-tolerance 1e-6 -- mpiexec -n 2 --oversubscribe build/bin/heat --backend gpu \
+    "${multigrid_case[@]}" --json "$out/heat_gpu_multigrid_mpi_2.json" \
+    -ksp_type gmres -pc_type mg -ksp_rtol 1e-12 > "$out/heat_gpu_multigrid_mpi_2.txt" 2>&1 || status=1
+  echo "heat on the GPU, mpiexec -n 2, -pc_type mg: $(tail -1 "$out/heat_gpu_multigrid_mpi_2.txt")"
 fi
 ranks="${RANKS:-2}"
 for n in 1 "$ranks"; do

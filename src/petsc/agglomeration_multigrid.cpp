@@ -11,6 +11,7 @@
 
 #include "destroy_context.hpp"
 #include "polydg/core/error.hpp"
+#include "polydg/dg/discrete_function.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "single_rank.hpp"
 #include "string_option.hpp"
@@ -19,9 +20,10 @@ namespace polydg::petsc {
 
 /// What every DM of one hierarchy shares: the prolongations, each level's size and Vec type.
 struct AgglomerationMultigrid::Levels {
-  std::vector<Mat> prolongations;    ///< [ℓ]: level ℓ + 1 → level ℓ
-  std::vector<PetscInt> dof_counts;  ///< [ℓ], 0 the finest
-  std::vector<Mat> operators;        ///< [ℓ], ℓ ≥ 1: set_level_operators(); empty: Galerkin
+  std::vector<Mat> prolongations;          ///< [ℓ]: level ℓ + 1 → level ℓ
+  std::vector<PetscInt> dof_counts;        ///< [ℓ], 0 the finest
+  std::vector<PetscInt> owned_dof_counts;  ///< [ℓ]: this rank's
+  std::vector<Mat> operators;  ///< [ℓ], ℓ ≥ 1: set_level_operators(); empty: Galerkin
   std::string vec_type;
   std::string mat_type;
 
@@ -74,9 +76,10 @@ LevelContext& context_of(DM dm) {
 PetscErrorCode create_global_vector(DM dm, Vec* vector) {
   return guarded("polydg::petsc::AgglomerationMultigrid DMCreateGlobalVector", [&] {
     const LevelContext& context = context_of(dm);
-    const PetscInt size = context.levels->dof_counts[std::size_t(context.level)];
+    const std::size_t level = std::size_t(context.level);
     POLYDG_PETSC_CALL(VecCreate(PetscObjectComm(reinterpret_cast<PetscObject>(dm)), vector));
-    POLYDG_PETSC_CALL(VecSetSizes(*vector, size, size));
+    POLYDG_PETSC_CALL(VecSetSizes(*vector, context.levels->owned_dof_counts[level],
+                                  context.levels->dof_counts[level]));
     POLYDG_PETSC_CALL(VecSetType(*vector, context.levels->vec_type.c_str()));
     POLYDG_PETSC_CALL(VecSetDM(*vector, dm));
   });
@@ -170,17 +173,20 @@ PetscErrorCode create_interpolation(DM coarse, DM fine, Mat* interpolation, Vec*
   });
 }
 
-/// The AIJ matrix of one Prolongation: rows the fine unknowns, columns the coarse ones.
-Mat make_prolongation_matrix(const Prolongation& prolongation, const char* mat_type) {
+/// This rank's rows of the AIJ matrix of one Prolongation: rows the fine unknowns, columns the
+/// coarse ones, both in their level's global numbering (`fine`, `coarse`); the rows of the fine
+/// elements the rank owns, whose columns may be another rank's.
+Mat make_prolongation_matrix(const Prolongation& prolongation, const LevelPartition& fine,
+                             const LevelPartition& coarse, int rank, const char* mat_type) {
   const GlobalIndex rows = prolongation.fine_dof_count(), columns = prolongation.coarse_dof_count();
   require(rows <= GlobalIndex(std::numeric_limits<PetscInt>::max()),
           "polydg::petsc::AgglomerationMultigrid: ", rows,
           " unknowns, more than PetscInt can index");
   std::vector<PetscInt> row_index, column_index;
-  row_index.reserve(prolongation.values.size());
-  column_index.reserve(prolongation.values.size());
+  std::vector<PetscScalar> values;
   const Index fine_elements = Index(prolongation.coarse_of_fine.size());
-  // The common block size of either side, or 0 where they differ (hp).
+  // The common block size of either side, or 0 where they differ (hp): over all elements, so
+  // every rank sets the same.
   GlobalIndex fine_block = -1, coarse_block = -1;
   const auto common = [](GlobalIndex& block, GlobalIndex size) {
     block = block < 0 || block == size ? size : 0;
@@ -193,20 +199,24 @@ Mat make_prolongation_matrix(const Prolongation& prolongation, const char* mat_t
     const GlobalIndex m =
         prolongation.coarse_offsets[parent + 1] - prolongation.coarse_offsets[parent];
     common(fine_block, n);
-    require(prolongation.block_offsets[e + 1] - prolongation.block_offsets[e] == std::size_t(n * m),
+    const std::size_t block = prolongation.block_offsets[e];
+    require(prolongation.block_offsets[e + 1] - block == std::size_t(n * m),
             "polydg::petsc::AgglomerationMultigrid: the prolongation block of fine element ", e,
             " is not its ", n, " x ", m, " unknowns");
+    if (fine.owner[std::size_t(e)] != rank) continue;
     for (GlobalIndex i = 0; i < n; ++i)
       for (GlobalIndex j = 0; j < m; ++j) {
-        row_index.push_back(PetscInt(prolongation.fine_offsets[e] + i));
-        column_index.push_back(PetscInt(prolongation.coarse_offsets[parent] + j));
+        row_index.push_back(PetscInt(fine.first_dof[std::size_t(e)] + i));
+        column_index.push_back(PetscInt(coarse.first_dof[std::size_t(parent)] + j));
+        values.push_back(prolongation.values[block + std::size_t(i * m + j)]);
       }
   }
   Mat p = nullptr;
   POLYDG_PETSC_CALL(MatCreate(PETSC_COMM_WORLD, &p));
   try {
-    POLYDG_PETSC_CALL(
-        MatSetSizes(p, PetscInt(rows), PetscInt(columns), PetscInt(rows), PetscInt(columns)));
+    POLYDG_PETSC_CALL(MatSetSizes(p, PetscInt(fine.owned_dof_count(rank)),
+                                  PetscInt(coarse.owned_dof_count(rank)), PetscInt(rows),
+                                  PetscInt(columns)));
     POLYDG_PETSC_CALL(MatSetType(p, mat_type));
     // Equal blocks on either side: the Mat's block sizes, which PCMG's PᵀAP passes on to the
     // coarse operators (for -mg_levels_pc_type pbjacobi).
@@ -214,12 +224,34 @@ Mat make_prolongation_matrix(const Prolongation& prolongation, const char* mat_t
       POLYDG_PETSC_CALL(MatSetBlockSizes(p, PetscInt(fine_block), PetscInt(coarse_block)));
     POLYDG_PETSC_CALL(MatSetPreallocationCOO(p, PetscCount(row_index.size()), row_index.data(),
                                              column_index.data()));
-    POLYDG_PETSC_CALL(MatSetValuesCOO(p, prolongation.values.data(), INSERT_VALUES));
+    POLYDG_PETSC_CALL(MatSetValuesCOO(p, values.data(), INSERT_VALUES));
   } catch (...) {
     MatDestroy(&p);
     throw;
   }
   return p;
+}
+
+/// One rank's levels: every element owned by rank 0, in its level's own numbering.
+std::vector<LevelPartition> single_rank_levels(const std::vector<Prolongation>& prolongations,
+                                               GlobalIndex finest_dof_count) {
+  const auto level = [](const std::vector<GlobalIndex>& offsets) {
+    LevelPartition partition;
+    partition.owner.assign(offsets.size() - 1, 0);
+    partition.first_dof.assign(offsets.begin(), offsets.end() - 1);
+    partition.rank_dof_begin = {0, offsets.back()};
+    return partition;
+  };
+  std::vector<LevelPartition> levels;
+  if (prolongations.empty()) {
+    LevelPartition finest;
+    finest.rank_dof_begin = {0, finest_dof_count};
+    levels.push_back(std::move(finest));
+    return levels;
+  }
+  levels.push_back(level(prolongations.front().fine_offsets));
+  for (const Prolongation& p : prolongations) levels.push_back(level(p.coarse_offsets));
+  return levels;
 }
 
 }  // namespace
@@ -229,38 +261,68 @@ AgglomerationMultigrid::AgglomerationMultigrid(const std::vector<Prolongation>& 
   require(!prolongations.empty(),
           "polydg::petsc::AgglomerationMultigrid: no prolongations (a hierarchy of one level: "
           "construct from the AgglomerationHierarchy)");
-  build(prolongations, prolongations.front().fine_dof_count(), placement);
+  detail::require_single_rank("polydg::petsc::AgglomerationMultigrid",
+                              "; give it the finest level's MeshPartition on several ranks");
+  build(prolongations, single_rank_levels(prolongations, prolongations.front().fine_dof_count()),
+        placement);
 }
 
 template <int Dim>
 AgglomerationMultigrid::AgglomerationMultigrid(const AgglomerationHierarchy<Dim>& hierarchy,
                                                Placement placement) {
-  build(hierarchy.prolongations(), hierarchy.dof_count(0), placement);
+  detail::require_single_rank("polydg::petsc::AgglomerationMultigrid",
+                              "; give it the finest level's MeshPartition on several ranks");
+  build(hierarchy.prolongations(),
+        single_rank_levels(hierarchy.prolongations(), hierarchy.dof_count(0)), placement);
+}
+
+template <int Dim>
+AgglomerationMultigrid::AgglomerationMultigrid(const AgglomerationHierarchy<Dim>& hierarchy,
+                                               const MeshPartition& partition,
+                                               Placement placement) {
+  PetscMPIInt ranks = 0;
+  POLYDG_PETSC_CALL(MPI_Comm_size(PETSC_COMM_WORLD, &ranks));
+  require(partition.part_count == ranks,
+          "polydg::petsc::AgglomerationMultigrid: the partition has ", partition.part_count,
+          " parts, PETSC_COMM_WORLD ", ranks, " ranks");
+  const std::vector<GlobalIndex> finest_offsets =
+      dg_coefficient_offsets<Dim>(hierarchy.mesh(0).degrees());
+  build(hierarchy.prolongations(),
+        partition_levels(hierarchy.prolongations(), finest_offsets, partition), placement);
 }
 
 template AgglomerationMultigrid::AgglomerationMultigrid(const AgglomerationHierarchy<2>&,
                                                         Placement);
 template AgglomerationMultigrid::AgglomerationMultigrid(const AgglomerationHierarchy<3>&,
                                                         Placement);
+template AgglomerationMultigrid::AgglomerationMultigrid(const AgglomerationHierarchy<2>&,
+                                                        const MeshPartition&, Placement);
+template AgglomerationMultigrid::AgglomerationMultigrid(const AgglomerationHierarchy<3>&,
+                                                        const MeshPartition&, Placement);
 
 void AgglomerationMultigrid::build(const std::vector<Prolongation>& prolongations,
-                                   GlobalIndex finest_dof_count, Placement placement) {
-  detail::require_single_rank("polydg::petsc::AgglomerationMultigrid");
+                                   const std::vector<LevelPartition>& partitions,
+                                   Placement placement) {
+  const GlobalIndex finest_dof_count = partitions.front().dof_count();
   require(finest_dof_count <= GlobalIndex(std::numeric_limits<PetscInt>::max()),
           "polydg::petsc::AgglomerationMultigrid: ", finest_dof_count,
           " unknowns, more than PetscInt can index");
+  PetscMPIInt rank = 0;
+  POLYDG_PETSC_CALL(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   levels_ = std::make_shared<Levels>();
   levels_->vec_type = default_vec_type(placement);
   levels_->mat_type = default_aij_type(placement);
   levels_->dof_counts.push_back(PetscInt(finest_dof_count));
+  levels_->owned_dof_counts.push_back(PetscInt(partitions.front().owned_dof_count(rank)));
   for (std::size_t l = 0; l < prolongations.size(); ++l) {
     require(prolongations[l].fine_dof_count() == GlobalIndex(levels_->dof_counts.back()),
             "polydg::petsc::AgglomerationMultigrid: prolongation ", l, " starts from ",
             prolongations[l].fine_dof_count(), " unknowns, level ", l, " has ",
             levels_->dof_counts.back());
-    levels_->prolongations.push_back(
-        make_prolongation_matrix(prolongations[l], levels_->mat_type.c_str()));
+    levels_->prolongations.push_back(make_prolongation_matrix(
+        prolongations[l], partitions[l], partitions[l + 1], rank, levels_->mat_type.c_str()));
     levels_->dof_counts.push_back(PetscInt(prolongations[l].coarse_dof_count()));
+    levels_->owned_dof_counts.push_back(PetscInt(partitions[l + 1].owned_dof_count(rank)));
   }
   dm_ = make_level_dm(PETSC_COMM_WORLD, levels_, 0);
   // PCMG takes its number of levels from the DM's refinement level when -pc_mg_levels is not
@@ -296,12 +358,18 @@ void AgglomerationMultigrid::set_level_operators(const std::vector<Mat>& operato
       require(operators[l] != nullptr,
               "polydg::petsc::AgglomerationMultigrid::set_level_operators: level ", l,
               " has no operator");
-      PetscInt rows = 0, columns = 0;
+      PetscInt rows = 0, columns = 0, owned_rows = 0, owned_columns = 0;
       POLYDG_PETSC_CALL(MatGetSize(operators[l], &rows, &columns));
+      POLYDG_PETSC_CALL(MatGetLocalSize(operators[l], &owned_rows, &owned_columns));
       require(rows == levels_->dof_counts[l] && columns == rows,
               "polydg::petsc::AgglomerationMultigrid::set_level_operators: level ", l,
               "'s operator is ", rows, " x ", columns, ", the level has ", levels_->dof_counts[l],
               " unknowns");
+      require(owned_rows == levels_->owned_dof_counts[l] && owned_columns == owned_rows,
+              "polydg::petsc::AgglomerationMultigrid::set_level_operators: level ", l,
+              "'s operator has ", owned_rows, " x ", owned_columns,
+              " rows x columns on this rank, the level's partition gives it ",
+              levels_->owned_dof_counts[l], " unknowns");
       POLYDG_PETSC_CALL(PetscObjectReference(reinterpret_cast<PetscObject>(operators[l])));
       referenced[l] = operators[l];
     }

@@ -20,6 +20,24 @@ namespace polydg::petsc {
 
 namespace {
 
+/// An MPIAIJ's diagonal part (the owned rows × owned columns, a SeqAIJ) with the Mat's block
+/// size: PETSc 3.18's COO preallocation builds that part with block size 1, and
+/// MatInvertBlockDiagonal() on the MPIAIJ (what PCPBJACOBI calls) inverts the diagonal part's
+/// blocks, so it returned 1 × 1 inverses that PCPBJACOBI then read as N × N ones: a wrong
+/// preconditioner, silently. A sequential Mat is left as it is.
+void give_diagonal_part_block_size(Mat mat, PetscInt block_size) {
+  PetscBool mpi = PETSC_FALSE;
+  POLYDG_PETSC_CALL(PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(mat), &mpi, MATMPIAIJ,
+                                              MATMPIAIJCUSPARSE, ""));
+  if (mpi != PETSC_TRUE) return;
+  Mat diagonal = nullptr;
+  POLYDG_PETSC_CALL(MatMPIAIJGetSeqAIJ(mat, &diagonal, nullptr, nullptr));
+  PetscInt rows = 0, columns = 0;
+  POLYDG_PETSC_CALL(MatGetBlockSizes(diagonal, &rows, &columns));
+  if (rows != block_size || columns != block_size)
+    POLYDG_PETSC_CALL(MatSetBlockSizes(diagonal, block_size, block_size));
+}
+
 /// The pattern's COO indices as PetscInt, freeing the GlobalIndex array (the caller has
 /// checked that dof_count() fits in PetscInt).
 std::vector<PetscInt> to_petsc_indices(std::vector<GlobalIndex>& indices) {
@@ -153,6 +171,7 @@ AijMatrix::AijMatrix(const RankBlockPattern& rows, const std::string& options_pr
                                              petsc_columns.data()));
     POLYDG_PETSC_CALL(
         MatSetVariableBlockSizes(mat_, PetscInt(block_sizes.size()), block_sizes.data()));
+    if (block_size > 1) give_diagonal_part_block_size(mat_, block_size);
   } catch (...) {
     destroy(mat_);
     throw;

@@ -195,13 +195,16 @@ void set_agglomeration_multigrid_defaults(KSP ksp, DM dm, Mat preconditioner_mat
   POLYDG_PETSC_CALL(PCMGGetLevels(pc, &levels));
   if (levels == 1) {
     // A hierarchy of one level (a problem of at most HierarchyOptions::coarsest_dofs unknowns):
-    // PETSc would smooth on it; the coarsest level's solve is a direct one.
+    // PETSc would smooth on it; the coarsest level's solve is a direct one (on several ranks
+    // redundant, each rank factoring the whole level with LU, PCMG's own coarse default).
     KSP coarse = nullptr;
     PC coarse_pc = nullptr;
+    PetscMPIInt ranks = 1;
+    POLYDG_PETSC_CALL(MPI_Comm_size(PetscObjectComm(reinterpret_cast<PetscObject>(ksp)), &ranks));
     POLYDG_PETSC_CALL(PCMGGetCoarseSolve(pc, &coarse));
     POLYDG_PETSC_CALL(KSPSetType(coarse, KSPPREONLY));
     POLYDG_PETSC_CALL(KSPGetPC(coarse, &coarse_pc));
-    POLYDG_PETSC_CALL(PCSetType(coarse_pc, PCLU));
+    POLYDG_PETSC_CALL(PCSetType(coarse_pc, ranks > 1 ? PCREDUNDANT : PCLU));
   }
   for (PetscInt level = 1; level < levels; ++level) {
     KSP smoother = nullptr;

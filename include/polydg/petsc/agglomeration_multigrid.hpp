@@ -30,7 +30,9 @@
 #include <vector>
 
 #include "polydg/dg/agglomeration_hierarchy.hpp"
+#include "polydg/dg/level_partition.hpp"
 #include "polydg/dg/prolongation.hpp"
+#include "polydg/mesh/mesh_partition.hpp"
 #include "polydg/petsc/placement.hpp"
 
 namespace polydg::petsc {
@@ -47,8 +49,8 @@ class AgglomerationMultigrid {
   ///   shared by every DM of the hierarchy; DMCreateInterpolation() hands out references. The
   ///   DMs PCMG makes by DMCoarsen() keep the levels alive after this object is gone. Throws
   ///   polydg::Error when consecutive prolongations do not match (level ℓ's coarse unknowns
-  ///   against level ℓ + 1's fine ones), on more than one rank (not supported yet), and for any
-  ///   failing PETSc call.
+  ///   against level ℓ + 1's fine ones), on more than one rank (the constructor with a
+  ///   MeshPartition distributes the levels), and for any failing PETSc call.
   explicit AgglomerationMultigrid(const std::vector<Prolongation>& prolongations,
                                   Placement placement = Placement::host);
   /// AgglomerationMultigrid - the levels of `hierarchy` (which may have only one: PCMG then
@@ -56,6 +58,24 @@ class AgglomerationMultigrid {
   template <int Dim>
   explicit AgglomerationMultigrid(const AgglomerationHierarchy<Dim>& hierarchy,
                                   Placement placement = Placement::host);
+  /// AgglomerationMultigrid - the levels of `hierarchy` over the ranks of PETSC_COMM_WORLD:
+  /// level 0's rows are `partition`'s (the hierarchy's finest mesh partitioned as the
+  /// operator's RankBlockPattern: partition_mesh, partition_dof_offsets), each coarser
+  /// element goes to the rank owning most of its children (partition_levels,
+  /// polydg/dg/level_partition.hpp). Every rank passes the same hierarchy and partition.
+  ///
+  /// Collective on PETSC_COMM_WORLD.
+  ///
+  /// Notes:
+  ///   Each rank builds the rows of the prolongations of its own fine elements (MPIAIJ, their
+  ///   columns may be other ranks'); PCMG's Galerkin products PᵀAP and its restrictions
+  ///   communicate through PETSc. Coarse operators given by set_level_operators() must have
+  ///   each level's rows on the ranks its partition says. Works on one rank too. Throws
+  ///   polydg::Error when the partition's part count is not the rank count or it is not of
+  ///   the finest mesh.
+  template <int Dim>
+  AgglomerationMultigrid(const AgglomerationHierarchy<Dim>& hierarchy,
+                         const MeshPartition& partition, Placement placement = Placement::host);
   ~AgglomerationMultigrid();
   AgglomerationMultigrid(const AgglomerationMultigrid&) = delete;
   AgglomerationMultigrid& operator=(const AgglomerationMultigrid&) = delete;
@@ -90,8 +110,8 @@ class AgglomerationMultigrid {
   struct Levels;  ///< shared by the DMs of one hierarchy (defined in the .cpp)
 
  private:
-  void build(const std::vector<Prolongation>& prolongations, GlobalIndex finest_dof_count,
-             Placement placement);
+  void build(const std::vector<Prolongation>& prolongations,
+             const std::vector<LevelPartition>& partitions, Placement placement);
   std::shared_ptr<Levels> levels_;
   DM dm_ = nullptr;
 };

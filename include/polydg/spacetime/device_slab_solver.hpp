@@ -107,9 +107,10 @@ class DeviceSlabSolver {
                      partition_ ? &rows_ : nullptr, options.solver.options_prefix,
                      assembler_.host_pattern());
     const petsc::SolverOptions solver_options =
-        with_multigrid(options, slab_, hierarchy_, multigrid_, placement_);
-    if (multigrid_) {
-      // The coarse levels rediscretised on the GPU (-pc_mg_galerkin both: Galerkin ones).
+        with_multigrid(options, slab_, partition_, hierarchy_, multigrid_, placement_);
+    if (multigrid_ && !partition_) {
+      // The coarse levels rediscretised on the GPU (-pc_mg_galerkin both: Galerkin ones); on
+      // several ranks Galerkin ones (the rediscretised levels are assembled whole).
       level_operators_.emplace(*hierarchy_, slab_boundary_conditions(spatial_conditions),
                                options.assembly, device_options, placement_,
                                options.solver.options_prefix);

@@ -130,10 +130,12 @@ inline HierarchyOptions slab_hierarchy_options() {
 /// The slab solvers' SolverOptions: options.solver, with the DM of an agglomeration hierarchy
 /// of `slab` (built into `hierarchy` and `multigrid`) where -[prefix]pc_type mg asks for PCMG.
 /// The slab's elements span the whole slab in time, so the hierarchy coarsens in space only.
+/// With the slab's `partition` (several ranks) the levels are distributed over the ranks.
 /// Throws polydg::Error for PQ slabs (BasisSpace::total_degree_times_last): the prolongation
 /// is built for total-degree bases.
 inline petsc::SolverOptions with_multigrid(const SlabSolverOptions& options,
                                            const PolytopicMesh<3>& slab,
+                                           const std::optional<MeshPartition>& partition,
                                            std::optional<AgglomerationHierarchy<3>>& hierarchy,
                                            std::optional<petsc::AgglomerationMultigrid>& multigrid,
                                            petsc::Placement placement = petsc::Placement::host) {
@@ -143,7 +145,10 @@ inline petsc::SolverOptions with_multigrid(const SlabSolverOptions& options,
           "pc_type mg: the agglomeration multigrid of a slab needs the P_p(κ × I_n) space "
           "(BasisSpace::total_degree); PQ slabs have no prolongation yet");
   hierarchy.emplace(slab, slab_hierarchy_options());
-  multigrid.emplace(*hierarchy, placement);
+  if (partition)
+    multigrid.emplace(*hierarchy, *partition, placement);
+  else
+    multigrid.emplace(*hierarchy, placement);
   solver.dm = multigrid->dm();
   return solver;
 }
@@ -214,9 +219,10 @@ class SlabSolver {
     if (options.products == SlabProducts::dense_blocks)
       shell_.emplace(matrix_, partition_ ? &rows_ : nullptr, options.solver.options_prefix);
     const petsc::SolverOptions solver_options =
-        with_multigrid(options, slab_, hierarchy_, multigrid_);
-    if (multigrid_) {
-      // The coarse levels rediscretised (-pc_mg_galerkin both: Galerkin ones instead).
+        with_multigrid(options, slab_, partition_, hierarchy_, multigrid_);
+    if (multigrid_ && !partition_) {
+      // The coarse levels rediscretised (-pc_mg_galerkin both: Galerkin ones instead); on
+      // several ranks Galerkin ones (the rediscretised levels are assembled whole).
       level_operators_.emplace(*hierarchy_, slab_boundary_conditions(spatial_conditions),
                                options.assembly);
       multigrid_->set_level_operators(level_operators_->mats());
