@@ -6,3 +6,4 @@ target_sources(polydg PRIVATE ${PROJECT_SOURCE_DIR}/src/hyperbolic/slope_limiter
 target_sources(polydg PRIVATE ${PROJECT_SOURCE_DIR}/src/hyperbolic/positivity.cpp)
 target_sources(polydg PRIVATE ${PROJECT_SOURCE_DIR}/src/hyperbolic/double_mach_reflection.cpp)
 target_sources(polydg PRIVATE ${PROJECT_SOURCE_DIR}/src/hyperbolic/explicit_output.cpp)
+target_sources(polydg PRIVATE ${PROJECT_SOURCE_DIR}/src/hyperbolic/element_halo.cpp)

@@ -29,6 +29,7 @@ target_sources(polydg PRIVATE
   ${PROJECT_SOURCE_DIR}/src/mesh/polytopic_mesh.cpp
   ${PROJECT_SOURCE_DIR}/src/mesh/polytopic_boundary_loops.cpp
   ${PROJECT_SOURCE_DIR}/src/mesh/polytopic_retriangulation.cpp
+  ${PROJECT_SOURCE_DIR}/src/mesh/rank_submesh.cpp
   ${PROJECT_SOURCE_DIR}/src/mesh/polytopic_quality.cpp
 )
 # Partition of a polytopic mesh's elements over MPI ranks (METIS, weighted by quadrature cost).

@@ -353,6 +353,8 @@ class ExplicitTriangleDG {
 
   const Law& law() const { return law_; }
   int degree() const { return degree_; }
+  /// min_K h_K, the length in stable_time_step().
+  double min_element_size() const { return geometry_.min_size; }
   int basis_size() const { return tables_.basis_size; }
   Index element_count() const { return geometry_.element_count; }
   const TriangleGeometry& geometry() const { return geometry_; }

@@ -567,6 +567,8 @@ class ExplicitPolygonDG {
 
   const Law& law() const { return law_; }
   int degree() const { return degree_; }
+  /// min_K h_K, the length in stable_time_step().
+  double min_element_size() const { return geometry_.min_size; }
   int basis_size() const { return geometry_.basis_size; }
   Index element_count() const { return geometry_.element_count; }
   const PolygonGeometry& geometry() const { return geometry_; }

@@ -1,0 +1,48 @@
+#pragma once
+/// RankSubmesh: a rank's part of a partitioned mesh as a mesh of its own — the fine cells of the
+/// elements it owns, then those of its ghosts (MeshPartition), with the fine mesh's boundary
+/// tags and `cut_tag` on the facets where the ghost layer ends — so a solver that works on
+/// whole meshes (ExplicitTriangleDG, ExplicitPolygonDG) runs on one rank's part unchanged:
+///
+///   const MeshPartition partition = partition_mesh(polygons, ranks);
+///   const RankSubmesh<2> part = rank_submesh(fine, element_of_cell, partition, rank, cut_tag);
+///   PolytopicMesh<2> local(part.shared_mesh(), part.element_of_cell, p);
+///
+/// Local element k < owned_count is the rank's k-th owned element (partition.owned_elements),
+/// the others its ghosts in the partition's order: the layout of a rank's vectors. Local cells
+/// are the owned elements' cells, then the ghosts', each element's in ascending fine order, so
+/// every element has its cells, vertices and their order as in the fine mesh (its geometry and
+/// basis are the same bits). The cut facets bound only ghosts (an owned element's neighbours
+/// are all local): what is computed there is not the rank's to keep.
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "polydg/core/types.hpp"
+#include "polydg/mesh/mesh_partition.hpp"
+#include "polydg/mesh/simplex_mesh.hpp"
+
+namespace polydg {
+
+template <int Dim>
+struct RankSubmesh {
+  std::shared_ptr<const SimplexMesh<Dim>> mesh;
+  /// Per local cell: its local element and its cell in the fine mesh.
+  std::vector<Index> element_of_cell, fine_cell;
+  /// Per local element: its element in the whole mesh (old numbering).
+  std::vector<Index> element;
+  Index owned_count = 0;
+
+  std::shared_ptr<const SimplexMesh<Dim>> shared_mesh() const { return mesh; }
+  Index element_count() const { return Index(element.size()); }
+};
+
+/// Rank `rank`'s RankSubmesh of the fine mesh `fine` whose cells form the elements
+/// `element_of_cell` (a PolytopicMesh's) split by `partition`. Throws polydg::Error when
+/// the partition is not of these elements, for a rank outside it, and when `cut_tag` is one of
+/// the fine mesh's boundary tags or the interior tag.
+template <int Dim>
+RankSubmesh<Dim> rank_submesh(const SimplexMesh<Dim>& fine, std::span<const Index> element_of_cell,
+                              const MeshPartition& partition, int rank, int cut_tag);
+
+}  // namespace polydg

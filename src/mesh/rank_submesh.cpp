@@ -1,0 +1,90 @@
+#include "polydg/mesh/rank_submesh.hpp"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "polydg/core/error.hpp"
+
+namespace polydg {
+
+template <int Dim>
+RankSubmesh<Dim> rank_submesh(const SimplexMesh<Dim>& fine, std::span<const Index> element_of_cell,
+                              const MeshPartition& partition, int rank, int cut_tag) {
+  const Index elements = Index(partition.part_of_element.size());
+  require(Index(element_of_cell.size()) == fine.cell_count(),
+          "rank_submesh: ", element_of_cell.size(), " element ids for ", fine.cell_count(),
+          " cells");
+  require(rank >= 0 && rank < partition.part_count, "rank_submesh: rank ", rank,
+          " is not a part of the partition's ", partition.part_count);
+  const std::vector<int> tags = fine.boundary_tag_values();
+  require(
+      cut_tag != interior_facet_tag && std::find(tags.begin(), tags.end(), cut_tag) == tags.end(),
+      "rank_submesh: the cut tag ", cut_tag,
+      " is a boundary tag of the mesh (or the interior tag); choose another");
+
+  RankSubmesh<Dim> part;
+  // Local elements: the owned ones, then the ghosts (old indices).
+  const std::span<const Index> owned = partition.owned_elements(rank);
+  part.element.assign(owned.begin(), owned.end());
+  for (const Index ghost : partition.ghosts[std::size_t(rank)])
+    part.element.push_back(partition.old_from_new[std::size_t(ghost)]);
+  part.owned_count = Index(owned.size());
+  std::vector<Index> local_of_element(std::size_t(elements), -1);
+  for (Index k = 0; k < part.element_count(); ++k)
+    local_of_element[std::size_t(part.element[std::size_t(k)])] = k;
+
+  // Each local element's cells, ascending; then the cells in local element order.
+  std::vector<std::vector<Index>> cells_of(std::size_t(part.element_count()));
+  for (Index c = 0; c < fine.cell_count(); ++c) {
+    const Index e = element_of_cell[std::size_t(c)];
+    require(e >= 0 && e < elements, "rank_submesh: cell ", c, " is in element ", e, " of ",
+            elements, ": the partition is not of these elements");
+    const Index k = local_of_element[std::size_t(e)];
+    if (k >= 0) cells_of[std::size_t(k)].push_back(c);
+  }
+  std::vector<Index> local_vertex(std::size_t(fine.vertex_count()), -1);
+  std::vector<Point<Dim>> vertices;
+  std::vector<typename SimplexMesh<Dim>::Cell> cells;
+  std::vector<int> regions;
+  for (Index k = 0; k < part.element_count(); ++k)
+    for (const Index c : cells_of[std::size_t(k)]) {
+      typename SimplexMesh<Dim>::Cell cell = fine.cell(c);
+      for (Index& v : cell) {
+        if (local_vertex[std::size_t(v)] < 0) {
+          local_vertex[std::size_t(v)] = Index(vertices.size());
+          vertices.push_back(fine.vertices()[std::size_t(v)]);
+        }
+        v = local_vertex[std::size_t(v)];
+      }
+      cells.push_back(cell);
+      regions.push_back(fine.cell_region(c));
+      part.fine_cell.push_back(c);
+      part.element_of_cell.push_back(k);
+    }
+
+  // Facets that bound the part: the fine boundary's keep their tags, the others are cut.
+  std::vector<char> local_cell(std::size_t(fine.cell_count()), 0);
+  for (const Index c : part.fine_cell) local_cell[std::size_t(c)] = 1;
+  std::vector<typename SimplexMesh<Dim>::TaggedFacet> boundary;
+  for (const Index c : part.fine_cell)
+    for (const Index f : fine.cell_facets(c)) {
+      const auto& neighbours = fine.facet_cells(f);
+      const Index other = neighbours[0] == c ? neighbours[1] : neighbours[0];
+      if (other >= 0 && local_cell[std::size_t(other)]) continue;
+      typename SimplexMesh<Dim>::Facet vertices_of_facet = fine.facet_vertices(f);
+      for (Index& v : vertices_of_facet) v = local_vertex[std::size_t(v)];
+      boundary.push_back({vertices_of_facet, other < 0 ? fine.facet_tag(f) : cut_tag});
+    }
+  part.mesh = std::make_shared<const SimplexMesh<Dim>>(
+      std::move(vertices), std::move(cells), std::move(regions), std::move(boundary),
+      MeshSource{fine.source().name + " (rank " + std::to_string(rank) + "'s part)", {}});
+  return part;
+}
+
+template RankSubmesh<2> rank_submesh(const SimplexMesh<2>&, std::span<const Index>,
+                                     const MeshPartition&, int, int);
+template RankSubmesh<3> rank_submesh(const SimplexMesh<3>&, std::span<const Index>,
+                                     const MeshPartition&, int, int);
+
+}  // namespace polydg

@@ -1,0 +1,236 @@
+#define BOOST_TEST_MODULE distributed_explicit
+// The explicit solvers on a partitioned mesh under `mpiexec -n N` (ctest runs N = 1, 2, 3):
+// RankSubmesh (each rank's owned elements, then its ghosts, as a mesh of their own), ElementHalo
+// and DistributedExplicitDG against one rank's march on the whole mesh, which every rank also
+// computes:
+//  * the rank submeshes: the owned elements, over the ranks, are every element once; each local
+//    element has its whole-mesh cells (count and measure); the cut tag bounds ghosts only;
+//  * the rotating hill (linear advection, RK4) on agglomerated polygons, p = 2: the same time
+//    steps, and every owned coefficient at T that of the whole mesh's march (1e-12 of the
+//    solution's size: the same operations up to the order of a ghost's facet sums);
+//  * a coarse double Mach reflection (Euler on triangles, SSP-RK2 with the Barth–Jespersen
+//    limiter and the positivity fix as the stage limiter, its limited stages the halo's
+//    business): the whole mesh's coefficients to 1e-10 of their size after 20 steps, with the
+//    limiter active; and the stage limiter on random data whose ghost entries are wrong limits
+//    the owned elements as the whole mesh's limiter does.
+#include <algorithm>
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <memory>
+#include <numbers>
+#include <numeric>
+#include <random>
+#include <span>
+#include <vector>
+
+#include "polydg/hyperbolic/distributed_explicit_dg.hpp"
+#include "polydg/hyperbolic/double_mach_reflection.hpp"
+#include "polydg/hyperbolic/element_halo.hpp"
+#include "polydg/hyperbolic/explicit_dg.hpp"
+#include "polydg/hyperbolic/explicit_polygon_dg.hpp"
+#include "polydg/hyperbolic/explicit_time_stepping.hpp"
+#include "polydg/hyperbolic/linear_advection.hpp"
+#include "polydg/hyperbolic/positivity.hpp"
+#include "polydg/hyperbolic/slope_limiter.hpp"
+#include "polydg/mesh/agglomeration.hpp"
+#include "polydg/mesh/generators.hpp"
+#include "polydg/mesh/mesh_partition.hpp"
+#include "polydg/mesh/rank_submesh.hpp"
+#include "polydg/petsc/session.hpp"
+#include "polydg/petsc/world.hpp"
+
+using namespace polydg;
+using namespace polydg::hyperbolic;
+
+namespace {
+
+struct MpiSession {
+  petsc::Session session{boost::unit_test::framework::master_test_suite().argc,
+                         boost::unit_test::framework::master_test_suite().argv};
+};
+
+constexpr int cut_tag = 1000;
+
+std::vector<Index> identity(Index count) {
+  std::vector<Index> ids(static_cast<std::size_t>(count));
+  std::iota(ids.begin(), ids.end(), Index(0));
+  return ids;
+}
+
+/// max |owned local − whole| / max |whole| over the rank's owned elements, the largest over the
+/// ranks; `element[k]` is local element k's element of the whole mesh.
+template <class LocalDG, class WholeDG>
+double owned_difference(const LocalDG& local_dg, std::span<const double> local,
+                        const WholeDG& whole_dg, std::span<const double> whole,
+                        std::span<const Index> element, Index owned, int variables, int modes) {
+  double difference = 0, size = 0;
+  for (const double w : whole) size = std::max(size, std::abs(w));
+  for (Index k = 0; k < owned; ++k)
+    for (int v = 0; v < variables; ++v)
+      for (int i = 0; i < modes; ++i)
+        difference =
+            std::max(difference, std::abs(local[local_dg.coefficient_index(k, v, i)] -
+                                          whole[whole_dg.coefficient_index(element[k], v, i)]));
+  return petsc::max_over_ranks(difference / size);
+}
+
+}  // namespace
+
+BOOST_TEST_GLOBAL_FIXTURE(MpiSession);
+
+BOOST_AUTO_TEST_CASE(rank_submeshes_hold_each_element_once_with_its_cells) {
+  auto fine = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(16, 0.2, 7));
+  const Agglomeration parts = agglomerate(*fine, 120);
+  const PolytopicMesh<2> polygons(fine, parts.element_of_cell, 1);
+  const MeshPartition partition = partition_mesh(polygons, petsc::world_rank_count());
+  const int rank = petsc::world_rank();
+  const RankSubmesh<2> part = rank_submesh(*fine, parts.element_of_cell, partition, rank, cut_tag);
+  BOOST_TEST(part.owned_count == partition.owned_count(rank));
+  BOOST_TEST(part.element_count() == part.owned_count + partition.ghost_count(rank));
+  BOOST_TEST(petsc::sum_over_ranks(double(part.owned_count)) == double(polygons.element_count()));
+  // Each local element: its cells, with the whole mesh's measures.
+  std::vector<Index> cells(std::size_t(part.element_count()), 0);
+  std::vector<double> measure(std::size_t(part.element_count()), 0);
+  for (Index c = 0; c < part.mesh->cell_count(); ++c) {
+    const Index k = part.element_of_cell[std::size_t(c)];
+    ++cells[std::size_t(k)];
+    measure[std::size_t(k)] += part.mesh->cell_measure(c);
+    BOOST_TEST(parts.element_of_cell[std::size_t(part.fine_cell[std::size_t(c)])] ==
+               part.element[std::size_t(k)]);
+  }
+  for (Index k = 0; k < part.element_count(); ++k) {
+    const Index e = part.element[std::size_t(k)];
+    BOOST_TEST(cells[std::size_t(k)] == polygons.element_cells(e).size());
+    BOOST_TEST(std::abs(measure[std::size_t(k)] - polygons.element_measure(e)) <=
+               1e-14 * polygons.element_measure(e));
+  }
+  // The cut bounds ghosts only; the fine boundary keeps its tags.
+  for (Index f = 0; f < part.mesh->facet_count(); ++f) {
+    if (!part.mesh->is_boundary_facet(f)) continue;
+    const Index k = part.element_of_cell[std::size_t(part.mesh->facet_cells(f)[0])];
+    if (part.mesh->facet_tag(f) == cut_tag)
+      BOOST_TEST(k >= part.owned_count);
+    else
+      BOOST_TEST(part.mesh->facet_tag(f) != interior_facet_tag);
+  }
+  BOOST_CHECK_THROW(rank_submesh(*fine, parts.element_of_cell, partition, rank, 1), Error);
+}
+
+BOOST_AUTO_TEST_CASE(the_rotating_hill_on_polygons_is_the_whole_meshs_march) {
+  const double pi = std::numbers::pi;
+  const LinearAdvection law{RotatingVelocity{{0.5, 0.5}, 2 * pi}};
+  const auto exact = [pi](const Point<2>& x, double t) {
+    const double c = std::cos(2 * pi * t), s = std::sin(2 * pi * t);
+    const double dx = (x[0] - 0.5) * c + (x[1] - 0.5) * s - 0.15;
+    const double dy = -(x[0] - 0.5) * s + (x[1] - 0.5) * c;
+    return State<1>{{std::exp(-(dx * dx + dy * dy) / (2 * 0.1 * 0.1))}};
+  };
+  const auto boundary = exact_boundary(exact);
+  const auto initial = [&](const Point<2>& x) { return exact(x, 0.0); };
+  auto fine = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(16, 0.2, 7));
+  const Agglomeration parts = agglomerate(*fine, 128);
+  const int p = 2;
+  const double t_end = 0.05, cfl = 0.5;
+
+  ExplicitPolygonDG whole_dg(PolytopicMesh<2>(fine, parts.element_of_cell, p), p, law);
+  auto whole = whole_dg.project(initial);
+  const TimeSteppingStatistics whole_steps =
+      TimeStepper(whole_dg, TimeScheme::rk4).advance(whole, 0.0, t_end, boundary, cfl);
+
+  const MeshPartition partition =
+      partition_mesh(PolytopicMesh<2>(fine, parts.element_of_cell, p), petsc::world_rank_count());
+  const int rank = petsc::world_rank();
+  const RankSubmesh<2> part = rank_submesh(*fine, parts.element_of_cell, partition, rank, cut_tag);
+  ExplicitPolygonDG local_dg(PolytopicMesh<2>(part.mesh, part.element_of_cell, p), p, law);
+  const ElementHalo halo(partition, rank);
+  DistributedExplicitDG dg(local_dg, halo, cut_tag);
+  auto local = local_dg.project(initial);
+  const TimeSteppingStatistics steps =
+      TimeStepper(dg, TimeScheme::rk4).advance(local, 0.0, t_end, boundary, cfl);
+
+  BOOST_TEST(steps.steps == whole_steps.steps);
+  BOOST_TEST(std::abs(steps.smallest_step / whole_steps.smallest_step - 1) <= 1e-14);
+  BOOST_TEST(owned_difference(local_dg, local, whole_dg, whole, part.element, part.owned_count, 1,
+                              (p + 1) * (p + 2) / 2) <= 1e-12);
+}
+
+BOOST_AUTO_TEST_CASE(a_limited_double_mach_reflection_is_the_whole_meshs_march) {
+  const DoubleMachReflection problem;
+  const SimplexMesh<2> mesh = double_mach_reflection_mesh(6, problem);
+  const auto boundary = double_mach_reflection_boundary(problem);
+  const auto initial = [&](const Point<2>& x) { return problem.initial_state(x); };
+  const int steps = 20;
+  const double cfl = 0.3;
+
+  ExplicitTriangleDG whole_dg(mesh, 1, problem.gas);
+  const BarthJespersenLimiter whole_limiter(whole_dg);
+  const PositivityFix whole_positivity(whole_dg, 1e-10);
+  long limited = 0;
+  const auto whole_limit = [&](std::span<double> v) {
+    const std::vector<double> before(v.begin(), v.end());
+    whole_limiter(v);
+    limited += !std::equal(v.begin(), v.end(), before.begin());
+    whole_positivity(v);
+  };
+  auto whole = whole_dg.project(initial);
+  whole_limit(whole);
+  TimeStepper whole_stepper(whole_dg, TimeScheme::ssp_rk2, whole_limit);
+  double t = 0;
+  for (int s = 0; s < steps; ++s) {
+    const double dt = whole_dg.stable_time_step(whole, t, cfl);
+    whole_stepper.step(whole, t, dt, boundary);
+    t += dt;
+  }
+  BOOST_TEST(limited > 0);  // the limiter did change stages: the halo before it matters
+
+  // Triangles as one-cell elements for the partition.
+  const auto shared = std::make_shared<const SimplexMesh<2>>(mesh);
+  const std::vector<Index> cells = identity(mesh.cell_count());
+  const MeshPartition partition =
+      partition_mesh(PolytopicMesh<2>(shared, cells, 1), petsc::world_rank_count());
+  const int rank = petsc::world_rank();
+  const RankSubmesh<2> part = rank_submesh(mesh, cells, partition, rank, cut_tag);
+  ExplicitTriangleDG local_dg(*part.mesh, 1, problem.gas);
+  const ElementHalo halo(partition, rank);
+  DistributedExplicitDG dg(local_dg, halo, cut_tag);
+  const BarthJespersenLimiter limiter(local_dg);
+  const PositivityFix positivity(local_dg, 1e-10);
+  auto limit = dg.stage_limiter([&](std::span<double> v) {
+    limiter(v);
+    positivity(v);
+  });
+  auto local = local_dg.project(initial);
+  limit(local);
+  TimeStepper stepper(dg, TimeScheme::ssp_rk2, limit);
+  double t_local = 0;
+  for (int s = 0; s < steps; ++s) {
+    const double dt = dg.stable_time_step(local, t_local, cfl);
+    stepper.step(local, t_local, dt, boundary);
+    t_local += dt;
+  }
+  BOOST_TEST(std::abs(t_local / t - 1) <= 1e-13);
+  BOOST_TEST(owned_difference(local_dg, local, whole_dg, whole, part.element, part.owned_count, 4,
+                              3) <= 1e-10);
+
+  // The stage limiter reads the ghosts' owners, not what the ghost entries held before: random
+  // coefficients (the limiter acts nearly everywhere, at the partition's cut too) with every
+  // ghost entry changed, limited, are the whole mesh's random coefficients limited.
+  std::mt19937_64 random(17);
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  std::vector<double> random_whole(whole.size());
+  for (double& x : random_whole) x = uniform(random);
+  std::vector<double> limited_whole(random_whole);
+  whole_limiter(limited_whole);
+  std::vector<double> corrupted(local_dg.coefficient_count());
+  for (Index k = 0; k < part.element_count(); ++k)
+    for (int v = 0; v < 4; ++v)
+      for (int i = 0; i < 3; ++i)
+        corrupted[local_dg.coefficient_index(k, v, i)] =
+            (k < part.owned_count ? 1.0 : 3.0) *
+            random_whole[whole_dg.coefficient_index(part.element[std::size_t(k)], v, i)];
+  auto limit_only = dg.stage_limiter([&](std::span<double> v) { limiter(v); });
+  limit_only(corrupted);
+  BOOST_TEST(owned_difference(local_dg, corrupted, whole_dg, limited_whole, part.element,
+                              part.owned_count, 4, 3) <= 1e-14);
+  BOOST_TEST((limited_whole != random_whole));
+}
