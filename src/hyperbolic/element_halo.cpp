@@ -9,6 +9,12 @@
 namespace polydg::hyperbolic {
 
 ElementHalo::ElementHalo(const MeshPartition& partition, int rank) {
+  int ranks = 0;
+  require(MPI_Comm_size(PETSC_COMM_WORLD, &ranks) == MPI_SUCCESS,
+          "ElementHalo: MPI_Comm_size failed");
+  require(partition.part_count == ranks, "ElementHalo: the partition has ", partition.part_count,
+          " parts, PETSC_COMM_WORLD ", ranks,
+          " ranks: partition the mesh for the ranks it runs on");
   require(rank >= 0 && rank < partition.part_count, "ElementHalo: rank ", rank,
           " is not a part of the partition's ", partition.part_count);
   owned_ = partition.owned_count(rank);

@@ -4,7 +4,8 @@
 // and DistributedExplicitDG against one rank's march on the whole mesh, which every rank also
 // computes:
 //  * the rank submeshes: the owned elements, over the ranks, are every element once; each local
-//    element has its whole-mesh cells (count and measure); the cut tag bounds ghosts only;
+//    element has its whole-mesh cells (count and measure); the cut tag bounds ghosts only; a
+//    halo of a partition for another rank count is refused;
 //  * the rotating hill (linear advection, RK4) on agglomerated polygons, p = 2: the same time
 //    steps, and every owned coefficient at T that of the whole mesh's march (1e-12 of the
 //    solution's size: the same operations up to the order of a ghost's facet sums);
@@ -114,6 +115,9 @@ BOOST_AUTO_TEST_CASE(rank_submeshes_hold_each_element_once_with_its_cells) {
       BOOST_TEST(part.mesh->facet_tag(f) != interior_facet_tag);
   }
   BOOST_CHECK_THROW(rank_submesh(*fine, parts.element_of_cell, partition, rank, 1), Error);
+  // A partition for another rank count has no halo here (its messages would go nowhere).
+  BOOST_CHECK_THROW(ElementHalo(partition_mesh(polygons, petsc::world_rank_count() + 1), rank),
+                    Error);
 }
 
 BOOST_AUTO_TEST_CASE(the_rotating_hill_on_polygons_is_the_whole_meshs_march) {

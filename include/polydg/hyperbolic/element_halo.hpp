@@ -21,7 +21,8 @@ namespace polydg::hyperbolic {
 
 class ElementHalo {
  public:
-  /// Throws polydg::Error for a rank outside the partition.
+  /// Throws polydg::Error for a partition of another rank count than PETSC_COMM_WORLD's, and
+  /// for a rank outside it.
   ElementHalo(const MeshPartition& partition, int rank);
 
   /// Collective over the rank's neighbours: overwrites the ghosts' entries of `u` with their
