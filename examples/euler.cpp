@@ -10,6 +10,7 @@
 //   build/bin/euler --case double_mach --level 2 --stop-after-steps 1000 --save-restart dmr.restart
 //   build/bin/euler --case double_mach --level 2 --restart dmr.restart
 //   build/bin/euler --case double_mach --level 5 --backend gpu --progress 2000
+//   mpiexec -n 4 build/bin/euler --case double_mach --level 2   (each rank its part of the mesh)
 //
 // Description: the explicit modal DG path for conservation laws (docs/theory.md, "Explicit path
 // for conservation laws") on its two smooth tests, with RK time steps at a CFL number:
@@ -31,6 +32,10 @@
 // so its JSON, are those of the run that was never stopped (the steps depend only on (u, t):
 // TimeStepper, the limiter and the positivity fix keep no state between steps). The steady
 // march of supersonic_vortex is not resumable (parse_options says why).
+// Under mpiexec -n R (--backend cpu): rotating_hill and double_mach on R ranks, each its part
+// of the mesh, the ghosts' coefficients exchanged every stage (DistributedExplicitDG); the
+// same steps, errors and smallest values as one rank. The options of output, restart and
+// progress, supersonic_vortex and the GPU run on one rank only, and are refused on more.
 // --backend gpu (a build with CUDA): the same cases marched by DeviceTimeStepper
 // (polydg/cuda/device_explicit_dg.cuh, the device limiters for double_mach) with u on the GPU,
 // copied back for the progress lines, the --vtk files, a restart file and the end; the results
@@ -47,7 +52,9 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <numbers>
+#include <numeric>
 #include <optional>
 #include <span>
 #include <string>
@@ -56,7 +63,9 @@
 
 #include "polydg/core/command_line.hpp"
 #include "polydg/core/error.hpp"
+#include "polydg/hyperbolic/distributed_explicit_dg.hpp"
 #include "polydg/hyperbolic/double_mach_reflection.hpp"
+#include "polydg/hyperbolic/element_halo.hpp"
 #include "polydg/hyperbolic/explicit_dg.hpp"
 #include "polydg/hyperbolic/explicit_output.hpp"
 #include "polydg/hyperbolic/explicit_time_stepping.hpp"
@@ -67,6 +76,10 @@
 #include "polydg/hyperbolic/supersonic_vortex.hpp"
 #include "polydg/io/pvd_writer.hpp"
 #include "polydg/mesh/generators.hpp"
+#include "polydg/mesh/mesh_partition.hpp"
+#include "polydg/mesh/rank_submesh.hpp"
+#include "polydg/petsc/session.hpp"
+#include "polydg/petsc/world.hpp"
 #if POLYDG_CUDA
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/cuda/device_explicit_dg.cuh"
@@ -125,6 +138,9 @@ const char* help_text = R"(Usage: euler [options]
   --backend B      cpu (default; OpenMP) or gpu (a build with CUDA and a visible device): the
                    steps on the GPU, the output copied back
   --help           this text
+Under mpiexec -n R: rotating_hill and double_mach with --backend cpu, each rank its part of the
+mesh (the one-rank results); --vtk, --progress, --stop-after-steps, --save-restart, --restart,
+supersonic_vortex and --backend gpu run on one rank only.
 )";
 
 Options parse_options(int argc, char** argv) {
@@ -201,6 +217,23 @@ Options parse_options(int argc, char** argv) {
               ": not for supersonic_vortex, whose march to a steady state stops on a residual "
               "test (max |R| against its value at the start, every 20 steps) that a restart "
               "file does not hold");
+  // Several ranks (mpiexec -n R): the CPU march of rotating_hill and double_mach, each rank its
+  // part of the mesh (march_on_ranks); the rest is one rank's for now.
+  if (petsc::world_rank_count() > 1) {
+    require(o.name != "supersonic_vortex",
+            "--case supersonic_vortex: runs on one rank (its steady march's residual test is "
+            "not reduced over ranks yet)");
+    require(o.backend == "cpu",
+            "--backend gpu: runs on one rank (the GPU solver has no halo "
+            "exchange yet); use --backend cpu under mpiexec");
+    for (const auto& [flag, given] :
+         {std::pair{"--vtk", !o.vtk_directory.empty()}, std::pair{"--progress", o.progress > 0},
+          std::pair{"--stop-after-steps", o.stop_after_steps > 0},
+          std::pair{"--save-restart", !o.save_restart_path.empty()},
+          std::pair{"--restart", !o.restart_path.empty()}})
+      require(!given, flag, ": runs on one rank for now (", petsc::world_rank_count(),
+              " ranks here)");
+  }
   return o;
 }
 
@@ -580,15 +613,109 @@ Result double_mach_reflection(const Options& o) {
           .min_pressure = pressure};
 }
 
+/// Several ranks: the partition of `mesh`'s triangles (each its own element), this rank's part
+/// of it (its triangles, then their face neighbours on other ranks; the cut tagged one above
+/// the mesh's largest tag) and the halo between the parts.
+struct RankPart {
+  MeshPartition partition;
+  RankSubmesh<2> part;
+  int cut_tag = 0;
+  std::unique_ptr<ElementHalo> halo;
+};
+
+RankPart rank_part(const SimplexMesh<2>& mesh, int p) {
+  RankPart r;
+  std::vector<Index> cells(std::size_t(mesh.cell_count()));
+  std::iota(cells.begin(), cells.end(), Index(0));
+  r.partition =
+      partition_mesh(PolytopicMesh<2>(std::make_shared<const SimplexMesh<2>>(mesh), cells, p),
+                     petsc::world_rank_count());
+  const std::vector<int> tags = mesh.boundary_tag_values();
+  r.cut_tag = 1 + (tags.empty() ? 0 : std::max(0, tags.back()));
+  r.part = rank_submesh(mesh, cells, r.partition, petsc::world_rank(), r.cut_tag);
+  r.halo = std::make_unique<ElementHalo>(r.partition, petsc::world_rank());
+  return r;
+}
+
+/// The march on several ranks: TimeStepper::advance over DistributedExplicitDG from t = 0 to
+/// `end`, the stage limiter (if any) behind the halo. Returns the statistics and sets seconds.
+template <class Local, class Boundary, class Limit>
+TimeSteppingStatistics march_on_ranks(const Options& o, DistributedExplicitDG<Local>& dg,
+                                      std::vector<double>& u, double end, TimeScheme scheme,
+                                      const Boundary& boundary, Limit limit, double& seconds) {
+  MPI_Barrier(PETSC_COMM_WORLD);
+  const auto start = std::chrono::steady_clock::now();
+  TimeStepper stepper(dg, scheme, limit);
+  const TimeSteppingStatistics stats = stepper.advance(u, 0.0, end, boundary, o.cfl);
+  seconds = petsc::max_over_ranks(seconds_since(start));
+  return stats;
+}
+
+Result rotating_hill_on_ranks(const Options& o) {
+  const RotatingHill exact;
+  const SimplexMesh<2> mesh = rotating_hill_mesh(o.level);
+  const RankPart r = rank_part(mesh, o.p);
+  ExplicitTriangleDG local(*r.part.mesh, o.p, rotating_hill_law());
+  DistributedExplicitDG dg(local, *r.halo, r.cut_tag);
+  std::vector<double> u = local.project([&](const Point<2>& x) { return exact(x, 0.0); });
+  double seconds = 0;
+  const TimeSteppingStatistics stats = march_on_ranks(
+      o, dg, u, 1.0, TimeScheme::rk4, exact_boundary(exact), NoStageLimiter{}, seconds);
+  const double error = local.l2_errors(u, exact, stats.final_time, r.part.owned_count)[0];
+  return {.elements = mesh.cell_count(),
+          .dofs = local.coefficient_count() / std::size_t(local.element_count()) *
+                  std::size_t(mesh.cell_count()),
+          .steps = stats.steps,
+          .time = stats.final_time,
+          .l2_error = std::sqrt(petsc::sum_over_ranks(error * error)),
+          .seconds = seconds};
+}
+
+Result double_mach_reflection_on_ranks(const Options& o) {
+  const DoubleMachReflection problem;
+  const SimplexMesh<2> mesh = double_mach_reflection_mesh(12 << o.level, problem);
+  const RankPart r = rank_part(mesh, 1);
+  ExplicitTriangleDG local(*r.part.mesh, 1, problem.gas);
+  DistributedExplicitDG dg(local, *r.halo, r.cut_tag);
+  const BarthJespersenLimiter limiter(local);
+  const PositivityFix positivity(local);
+  auto limit = dg.stage_limiter([&](std::span<double> v) {
+    limiter(v);
+    positivity(v);
+  });
+  std::vector<double> u =
+      local.project([&](const Point<2>& x) { return problem.initial_state(x); });
+  limit(u);  // the projected shock overshoots
+  double seconds = 0;
+  const TimeSteppingStatistics stats = march_on_ranks(
+      o, dg, u, 0.2, TimeScheme::ssp_rk2, double_mach_reflection_boundary(problem), limit, seconds);
+  dg.refresh_ghosts(u);  // the smallest values over the rank's elements, its ghosts current
+  const auto [density, pressure] = positivity.smallest_at_vertices(u);
+  return {.elements = mesh.cell_count(),
+          .dofs = local.coefficient_count() / std::size_t(local.element_count()) *
+                  std::size_t(mesh.cell_count()),
+          .steps = stats.steps,
+          .time = stats.final_time,
+          .seconds = seconds,
+          .min_density = -petsc::max_over_ranks(-density),
+          .min_pressure = -petsc::max_over_ranks(-pressure)};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
+    polydg::petsc::Session session(argc, argv);
     const Options o = parse_options(argc, argv);
     const bool double_mach = o.name == "double_mach";
-    const Result r = o.name == "rotating_hill" ? rotating_hill(o)
-                     : double_mach             ? double_mach_reflection(o)
-                                               : supersonic_vortex(o);
+    const bool ranks = petsc::world_rank_count() > 1;
+    const Result r =
+        o.name == "rotating_hill" ? (ranks ? rotating_hill_on_ranks(o) : rotating_hill(o))
+        : double_mach ? (ranks ? double_mach_reflection_on_ranks(o) : double_mach_reflection(o))
+                      : supersonic_vortex(o);
+    // On several ranks every rank holds the results; rank 0 reports them.
+    if (petsc::world_rank() != 0)
+      return double_mach && !(r.min_density > 0 && r.min_pressure > 0) ? 1 : 0;
     // This run's steps only (a resumed run's earlier ones took their own time); 0 for none.
     const long steps_taken = r.steps - r.first_step;
     const double per_element_step =

@@ -21,7 +21,7 @@
 ///   state that is not physical on one rank throws on every rank (no rank waits for ever).
 /// * stage_limiter(limiter): a stage limiter for TimeStepper that fetches the ghosts' entries
 ///   first, since limiters read the neighbours' means: with the halo, an owned element is
-///   limited as on one rank.
+///   limited as on one rank. A limiter that throws on one rank throws on every rank.
 /// * Ghost entries of the stepper's vectors hold leftovers between calls; refresh_ghosts(u)
 ///   makes them their owners' (for output of the ghosts, say). The owned entries are the first
 ///   owned_count() of each variable's and mode's block (element-fastest layout).
@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "polydg/core/error.hpp"
+#include "polydg/core/macros.hpp"
 #include "polydg/hyperbolic/element_halo.hpp"
 #include "polydg/hyperbolic/explicit_dg.hpp"
 #include "polydg/petsc/world.hpp"
@@ -83,7 +84,9 @@ class DistributedExplicitDG {
   auto stage_limiter(Limiter limiter) const {
     return [this, limiter](std::span<double> v) mutable {
       halo_.exchange(v);
-      limiter(v);
+      // A limiter that fails on one rank (a positivity fix meeting an inadmissible mean)
+      // fails on every rank: none waits for ever at the next exchange.
+      petsc::on_every_rank([&] { limiter(v); });
     };
   }
 
@@ -96,8 +99,8 @@ class DistributedExplicitDG {
   struct CutOrBoundary {
     const Boundary& boundary;
     int cut_tag;
-    State<Law::variables> operator()(const State<Law::variables>& u, const Point<2>& x,
-                                     const Point<2>& n, double t, int tag) const {
+    POLYDG_HD State<Law::variables> operator()(const State<Law::variables>& u, const Point<2>& x,
+                                               const Point<2>& n, double t, int tag) const {
       return tag == cut_tag ? u : State<Law::variables>(boundary(u, x, n, t, tag));
     }
   };
