@@ -72,13 +72,18 @@ LevelResult solve_level_distributed(const PolytopicMesh<Dim>& mesh,
   petsc::copy_to_vec(std::span<const double>(rhs).first(std::size_t(rows.owned_dof_count())),
                      b.vec());
   // -pc_type mg: PCMG over the mesh's agglomeration hierarchy, its levels over the ranks
-  // (level 0 as `partition`), Galerkin coarse operators.
+  // (level 0 as `partition`), each coarse level's operator the problem rediscretised on the
+  // ranks' parts of it (-pc_mg_galerkin both: Galerkin ones instead), as on one rank.
   std::optional<AgglomerationHierarchy<Dim>> hierarchy;
   std::optional<petsc::AgglomerationMultigrid> multigrid;
+  std::vector<petsc::AijMatrix> level_operators;
   petsc::SolverOptions solver_options;
   if (petsc::multigrid_requested("")) {
     hierarchy.emplace(mesh);
     multigrid.emplace(*hierarchy, partition);
+    level_operators = petsc::rediscretised_level_operators(*hierarchy, partition, boundary,
+                                                           coefficients, assembly_options);
+    multigrid->set_level_operators(petsc::mats_of(level_operators));
     solver_options.dm = multigrid->dm();
   }
   const petsc::SolveResult solve =

@@ -94,26 +94,21 @@ GlobalIndex element_quadrature_cost(const PolytopicMesh<Dim>& mesh, Index e,
 }
 
 template <int Dim>
-MeshPartition partition_mesh(const PolytopicMesh<Dim>& mesh, int parts,
-                             const MeshPartitionOptions& options) {
+MeshPartition partition_from_parts(const PolytopicMesh<Dim>& mesh, std::vector<int> part_of_element,
+                                   int parts, const MeshPartitionOptions& options) {
   const Index n = mesh.element_count();
-  require(parts >= 1, "partition_mesh: ", parts, " parts requested for a mesh of ", n,
-          " elements; need at least 1 part");
-  require(parts <= n, "partition_mesh: ", parts, " parts requested for a mesh of only ", n,
-          " elements; a part (an MPI rank) would own no element: use at most ", n, " parts");
-
+  require(Index(part_of_element.size()) == n, "partition_from_parts: ", part_of_element.size(),
+          " parts given for a mesh of ", n, " elements");
+  require(parts >= 1, "partition_from_parts: ", parts, " parts; need at least 1");
+  for (Index e = 0; e < n; ++e)
+    require(part_of_element[e] >= 0 && part_of_element[e] < parts, "partition_from_parts: element ",
+            e, " is given part ", part_of_element[e], " of ", parts);
   MeshPartition result;
   result.part_count = parts;
+  result.part_of_element = std::move(part_of_element);
   result.element_weights.resize(std::size_t(n));
   for (Index e = 0; e < n; ++e)
     result.element_weights[e] = element_quadrature_cost(mesh, e, options.quadrature_degrees);
-
-  // One piece for the whole mesh when it is connected; then contiguous parts can be asked for.
-  const std::vector<int> no_labels(std::size_t(n), 0);
-  const bool connected = pieces_per_label(mesh, no_labels, 1)[0] == 1;
-  result.part_of_element =
-      parts == 1 ? no_labels
-                 : metis_parts(mesh, result.element_weights, parts, connected, options.seed);
 
   // Counting sort by part, stable: within a part the old order (e.g. the Hilbert order) stays.
   result.part_begin.assign(std::size_t(parts) + 1, 0);
@@ -160,10 +155,35 @@ MeshPartition partition_mesh(const PolytopicMesh<Dim>& mesh, int parts,
   return result;
 }
 
+template <int Dim>
+MeshPartition partition_mesh(const PolytopicMesh<Dim>& mesh, int parts,
+                             const MeshPartitionOptions& options) {
+  const Index n = mesh.element_count();
+  require(parts >= 1, "partition_mesh: ", parts, " parts requested for a mesh of ", n,
+          " elements; need at least 1 part");
+  require(parts <= n, "partition_mesh: ", parts, " parts requested for a mesh of only ", n,
+          " elements; a part (an MPI rank) would own no element: use at most ", n, " parts");
+
+  std::vector<GlobalIndex> weights(static_cast<std::size_t>(n));
+  for (Index e = 0; e < n; ++e)
+    weights[e] = element_quadrature_cost(mesh, e, options.quadrature_degrees);
+
+  // One piece for the whole mesh when it is connected; then contiguous parts can be asked for.
+  const std::vector<int> no_labels(std::size_t(n), 0);
+  const bool connected = pieces_per_label(mesh, no_labels, 1)[0] == 1;
+  return partition_from_parts(
+      mesh, parts == 1 ? no_labels : metis_parts(mesh, weights, parts, connected, options.seed),
+      parts, options);
+}
+
 template GlobalIndex element_quadrature_cost(const PolytopicMesh<2>&, Index,
                                              const QuadratureDegrees&);
 template GlobalIndex element_quadrature_cost(const PolytopicMesh<3>&, Index,
                                              const QuadratureDegrees&);
+template MeshPartition partition_from_parts(const PolytopicMesh<2>&, std::vector<int>, int,
+                                            const MeshPartitionOptions&);
+template MeshPartition partition_from_parts(const PolytopicMesh<3>&, std::vector<int>, int,
+                                            const MeshPartitionOptions&);
 template MeshPartition partition_mesh(const PolytopicMesh<2>&, int, const MeshPartitionOptions&);
 template MeshPartition partition_mesh(const PolytopicMesh<3>&, int, const MeshPartitionOptions&);
 

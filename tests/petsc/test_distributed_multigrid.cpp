@@ -8,9 +8,11 @@
 //  * every prolongation is the serial one renumbered (its product with the same coarse
 //    function, compared per fine element: exact up to the sums' order);
 //  * the distributed MPIAIJ's inverted element blocks (PCPBJACOBI's) are the owned blocks';
-//  * CG with the multigrid (Galerkin levels, the LinearSolver defaults) on the distributed
-//    MPIAIJ of SIPG Poisson: within the one-rank bound of 15 iterations, at the direct
-//    solution.
+//  * CG with the multigrid (Galerkin levels, the LinearSolver defaults; then the coarse levels
+//    rediscretised over the ranks) on the distributed MPIAIJ of SIPG Poisson: within the
+//    one-rank bound of 15 iterations, at the direct solution;
+//  * the rediscretised coarse levels over the ranks are the whole levels' matrices renumbered
+//    (their products, 1e-13).
 #include <mpi.h>
 #include <petscksp.h>
 
@@ -35,6 +37,7 @@
 #include "polydg/petsc/linear_solver.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
+#include "polydg/petsc/rediscretised_level_operators.hpp"
 #include "polydg/petsc/world.hpp"
 #include "polydg/sparse/invert_blocks.hpp"
 
@@ -247,4 +250,68 @@ BOOST_AUTO_TEST_CASE(cg_with_the_distributed_multigrid_meets_the_serial_bound) {
   POLYDG_PETSC_CALL(VecAXPY(x.vec(), -1.0, x_direct.vec()));
   POLYDG_PETSC_CALL(VecNorm(x.vec(), NORM_INFINITY, &difference));
   BOOST_TEST(double(difference / norm) <= 1e-4);
+
+  // With the coarse levels rediscretised over the ranks: the same bound.
+  petsc::AgglomerationMultigrid rediscretised(hierarchy, partition);
+  const std::vector<petsc::AijMatrix> levels = petsc::rediscretised_level_operators(
+      hierarchy, partition, BoundaryConditions(BoundaryKind::dirichlet), poisson_coefficients());
+  rediscretised.set_level_operators(petsc::mats_of(levels));
+  solver.dm = rediscretised.dm();
+  petsc::Vector x_rediscretised(rows);
+  const petsc::SolveResult own_levels =
+      petsc::solve(aij.mat(), b.vec(), x_rediscretised.vec(), nullptr, solver);
+  BOOST_TEST_MESSAGE(own_levels.iterations << " CG iterations with rediscretised levels on "
+                                           << world_rank_count() << " ranks");
+  BOOST_TEST(own_levels.iterations <= 15);
+  POLYDG_PETSC_CALL(VecAXPY(x_rediscretised.vec(), -1.0, x_direct.vec()));
+  POLYDG_PETSC_CALL(VecNorm(x_rediscretised.vec(), NORM_INFINITY, &difference));
+  BOOST_TEST(double(difference / norm) <= 1e-4);
+}
+
+BOOST_AUTO_TEST_CASE(rediscretised_levels_over_the_ranks_are_the_serial_ones_renumbered) {
+  // Each coarse level's operator assembled by the ranks on their parts of the level's mesh
+  // against the whole level's BlockMatrix (every rank assembles it): the same products, in the
+  // level's partition numbering.
+  const PolytopicMesh<2> mesh = hp_square_mesh();
+  const AgglomerationHierarchy<2> hierarchy(mesh, small_coarsest());
+  const MeshPartition partition = partition_mesh(mesh, world_rank_count());
+  const BoundaryConditions conditions(BoundaryKind::dirichlet);
+  const std::vector<petsc::AijMatrix> operators = petsc::rediscretised_level_operators(
+      hierarchy, partition, conditions, poisson_coefficients());
+  const std::vector<LevelPartition> levels = partition_levels(
+      hierarchy.prolongations(), dg_coefficient_offsets<2>(mesh.degrees()), partition);
+  const int rank = world_rank();
+  double worst = 0;
+  for (int l = 1; l < hierarchy.level_count(); ++l) {
+    Assembler<2> whole(hierarchy.mesh(l), conditions);
+    BlockMatrix<double> matrix = whole.make_matrix();
+    whole.assemble_matrix(poisson_coefficients(), matrix);
+    const std::vector<GlobalIndex> offsets = dg_coefficient_offsets<2>(hierarchy.mesh(l).degrees());
+    std::vector<double> x(std::size_t(offsets.back())), y(x.size());
+    for (std::size_t k = 0; k < x.size(); ++k) x[k] = std::cos(0.3 * double(k) + 0.1);
+    matrix.multiply(x, y);
+    const LevelPartition& level = levels[std::size_t(l)];
+    const GlobalIndex begin = level.rank_dof_begin[std::size_t(rank)];
+    std::vector<double> owned_x(std::size_t(level.owned_dof_count(rank))), owned_y(owned_x.size());
+    const auto for_owned = [&](auto&& body) {
+      for (std::size_t c = 0; c + 1 < offsets.size(); ++c)
+        if (level.owner[c] == rank)
+          for (GlobalIndex j = 0; j < offsets[c + 1] - offsets[c]; ++j)
+            body(std::size_t(level.first_dof[c] - begin + j), std::size_t(offsets[c] + j));
+    };
+    for_owned([&](std::size_t local, std::size_t serial) { owned_x[local] = x[serial]; });
+    Vec xv = nullptr, yv = nullptr;
+    POLYDG_PETSC_CALL(MatCreateVecs(operators[std::size_t(l)].mat(), &xv, &yv));
+    petsc::copy_to_vec(owned_x, xv);
+    POLYDG_PETSC_CALL(MatMult(operators[std::size_t(l)].mat(), xv, yv));
+    petsc::copy_from_vec(yv, owned_y);
+    POLYDG_PETSC_CALL(VecDestroy(&xv));
+    POLYDG_PETSC_CALL(VecDestroy(&yv));
+    double largest = 0;
+    for (const double v : y) largest = std::max(largest, std::abs(v));
+    for_owned([&](std::size_t local, std::size_t serial) {
+      worst = std::max(worst, std::abs(owned_y[local] - y[serial]) / largest);
+    });
+  }
+  BOOST_TEST(max_over_ranks(worst) <= 1e-13);
 }

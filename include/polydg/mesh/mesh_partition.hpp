@@ -88,4 +88,13 @@ template <int Dim>
 MeshPartition partition_mesh(const PolytopicMesh<Dim>& mesh, int parts,
                              const MeshPartitionOptions& options = {});
 
+/// The MeshPartition of a part chosen for each element (`part_of_element[e]` ∈ [0, parts)), as
+/// partition_mesh builds it from METIS's (the new numbering, ghosts, weights): e.g. a coarse
+/// level of a distributed multigrid whose parts come from its children's (partition_levels).
+/// Parts may be empty (counted in empty_part_count). Throws polydg::Error for a size that does
+/// not match the mesh or a part outside [0, parts).
+template <int Dim>
+MeshPartition partition_from_parts(const PolytopicMesh<Dim>& mesh, std::vector<int> part_of_element,
+                                   int parts, const MeshPartitionOptions& options = {});
+
 }  // namespace polydg

@@ -18,8 +18,13 @@
 
 #include "polydg/dg/agglomeration_hierarchy.hpp"
 #include "polydg/dg/assembler.hpp"
+#include "polydg/dg/discrete_function.hpp"
+#include "polydg/dg/level_partition.hpp"
+#include "polydg/dg/partition_numbering.hpp"
+#include "polydg/mesh/mesh_partition.hpp"
 #include "polydg/petsc/aij_matrix.hpp"
 #include "polydg/petsc/placement.hpp"
+#include "polydg/petsc/world.hpp"
 
 namespace polydg::petsc {
 
@@ -37,6 +42,41 @@ std::vector<AijMatrix> rediscretised_level_operators(const AgglomerationHierarch
     BlockMatrix<double> matrix = assembler.make_matrix();
     assembler.assemble_matrix(coefficients, matrix);
     AijMatrix& aij = operators.emplace_back(*assembler.pattern(), "", placement);
+    aij.update(matrix);
+  }
+  return operators;
+}
+
+/// The same over the ranks of PETSC_COMM_WORLD, for AgglomerationMultigrid(hierarchy,
+/// partition): each coarse level split as partition_levels splits it (level 0 as `partition`,
+/// the finest mesh's), each rank assembling its rows of that level's MPIAIJ on its part of the
+/// level's mesh (partition_from_parts, QuadratureMesh of a rank) — the matrices above,
+/// renumbered. Collective.
+template <int Dim, class Coefficients>
+std::vector<AijMatrix> rediscretised_level_operators(const AgglomerationHierarchy<Dim>& hierarchy,
+                                                     const MeshPartition& partition,
+                                                     const BoundaryConditions& conditions,
+                                                     const Coefficients& coefficients,
+                                                     const AssemblyOptions& options = {},
+                                                     Placement placement = Placement::host) {
+  const std::vector<LevelPartition> levels =
+      partition_levels(hierarchy.prolongations(),
+                       dg_coefficient_offsets<Dim>(hierarchy.mesh(0).degrees()), partition);
+  const int rank = world_rank();
+  std::vector<AijMatrix> operators;
+  operators.reserve(std::size_t(hierarchy.level_count()));
+  operators.emplace_back();
+  for (int level = 1; level < hierarchy.level_count(); ++level) {
+    const PolytopicMesh<Dim>& mesh = hierarchy.mesh(level);
+    const MeshPartition parts =
+        partition_from_parts(mesh, levels[std::size_t(level)].owner, partition.part_count);
+    Assembler<Dim> assembler(QuadratureMesh<Dim>(mesh, conditions, options.pieces, parts, rank),
+                             options);
+    const RankBlockPattern rows = make_rank_block_pattern(
+        assembler.pattern(), parts, rank, partition_dof_offsets(mesh, parts, options.space));
+    BlockMatrix<double> matrix = assembler.make_matrix();
+    assembler.assemble_matrix(coefficients, matrix);
+    AijMatrix& aij = operators.emplace_back(rows, "", placement);
     aij.update(matrix);
   }
   return operators;
