@@ -3,6 +3,7 @@
 #include <string>
 
 #include "polydg/core/error.hpp"
+#include "polydg/dg/discrete_function.hpp"
 
 namespace polydg {
 
@@ -91,5 +92,23 @@ std::vector<LevelPartition> partition_levels(std::span<const Prolongation> prolo
   }
   return levels;
 }
+
+template <int Dim>
+std::vector<MeshPartition> partition_hierarchy(const AgglomerationHierarchy<Dim>& hierarchy,
+                                               const MeshPartition& partition) {
+  const std::vector<LevelPartition> levels =
+      partition_levels(hierarchy.prolongations(),
+                       dg_coefficient_offsets<Dim>(hierarchy.mesh(0).degrees()), partition);
+  std::vector<MeshPartition> parts{partition};
+  for (int level = 1; level < hierarchy.level_count(); ++level)
+    parts.push_back(partition_from_parts(hierarchy.mesh(level), levels[std::size_t(level)].owner,
+                                         partition.part_count));
+  return parts;
+}
+
+template std::vector<MeshPartition> partition_hierarchy(const AgglomerationHierarchy<2>&,
+                                                        const MeshPartition&);
+template std::vector<MeshPartition> partition_hierarchy(const AgglomerationHierarchy<3>&,
+                                                        const MeshPartition&);
 
 }  // namespace polydg

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "polydg/core/types.hpp"
+#include "polydg/dg/agglomeration_hierarchy.hpp"
 #include "polydg/dg/prolongation.hpp"
 #include "polydg/mesh/mesh_partition.hpp"
 
@@ -48,5 +49,13 @@ LevelPartition partition_finest_level(std::span<const GlobalIndex> finest_offset
 std::vector<LevelPartition> partition_levels(std::span<const Prolongation> prolongations,
                                              std::span<const GlobalIndex> finest_offsets,
                                              const MeshPartition& partition);
+
+/// A MeshPartition of every level of `hierarchy` (finest first; [0] is `partition`, of the
+/// finest mesh), each coarse level's parts those of partition_levels (partition_from_parts): the
+/// new numbering of each level is then its LevelPartition's, so a rank assembles its rows of
+/// a coarse level as of the finest one (QuadratureMesh of a rank, make_rank_block_pattern).
+template <int Dim>
+std::vector<MeshPartition> partition_hierarchy(const AgglomerationHierarchy<Dim>& hierarchy,
+                                               const MeshPartition& partition);
 
 }  // namespace polydg

@@ -18,7 +18,6 @@
 
 #include "polydg/dg/agglomeration_hierarchy.hpp"
 #include "polydg/dg/assembler.hpp"
-#include "polydg/dg/discrete_function.hpp"
 #include "polydg/dg/level_partition.hpp"
 #include "polydg/dg/partition_numbering.hpp"
 #include "polydg/mesh/mesh_partition.hpp"
@@ -59,17 +58,14 @@ std::vector<AijMatrix> rediscretised_level_operators(const AgglomerationHierarch
                                                      const Coefficients& coefficients,
                                                      const AssemblyOptions& options = {},
                                                      Placement placement = Placement::host) {
-  const std::vector<LevelPartition> levels =
-      partition_levels(hierarchy.prolongations(),
-                       dg_coefficient_offsets<Dim>(hierarchy.mesh(0).degrees()), partition);
+  const std::vector<MeshPartition> level_parts = partition_hierarchy(hierarchy, partition);
   const int rank = world_rank();
   std::vector<AijMatrix> operators;
   operators.reserve(std::size_t(hierarchy.level_count()));
   operators.emplace_back();
   for (int level = 1; level < hierarchy.level_count(); ++level) {
     const PolytopicMesh<Dim>& mesh = hierarchy.mesh(level);
-    const MeshPartition parts =
-        partition_from_parts(mesh, levels[std::size_t(level)].owner, partition.part_count);
+    const MeshPartition& parts = level_parts[std::size_t(level)];
     Assembler<Dim> assembler(QuadratureMesh<Dim>(mesh, conditions, options.pieces, parts, rank),
                              options);
     const RankBlockPattern rows = make_rank_block_pattern(

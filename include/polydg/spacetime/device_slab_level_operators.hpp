@@ -26,8 +26,12 @@
 #include "polydg/dg/boundary_conditions.hpp"
 #include "polydg/dg/device_assembler.hpp"
 #include "polydg/dg/device_point_coefficients.hpp"
+#include "polydg/dg/level_partition.hpp"
+#include "polydg/dg/partition_numbering.hpp"
+#include "polydg/mesh/mesh_partition.hpp"
 #include "polydg/petsc/aij_matrix.hpp"
 #include "polydg/petsc/placement.hpp"
+#include "polydg/petsc/world.hpp"
 
 namespace polydg {
 
@@ -36,14 +40,34 @@ class DeviceSlabLevelOperators {
   /// The levels 1 … level_count() − 1 of `hierarchy` (which must outlive this object), with
   /// `conditions` and the options as the fine slab's assembler has them; the AIJ matrices follow
   /// `placement` and -[options_prefix]mat_type as the fine one. Zero until the first assemble().
+  /// With the slab's `partition` (several ranks), each rank assembles its rows of every level
+  /// on its GPU, as SlabLevelOperators does on the CPU. Collective then.
   DeviceSlabLevelOperators(const AgglomerationHierarchy<3>& hierarchy,
                            const BoundaryConditions& conditions, const AssemblyOptions& options,
                            const DeviceAssemblyOptions& device_options, petsc::Placement placement,
-                           const std::string& options_prefix) {
+                           const std::string& options_prefix,
+                           const MeshPartition* partition = nullptr) {
+    const std::vector<MeshPartition> parts =
+        partition ? partition_hierarchy(hierarchy, *partition) : std::vector<MeshPartition>{};
     for (int level = 1; level < hierarchy.level_count(); ++level) {
+      const PolytopicMesh<3>& mesh = hierarchy.mesh(level);
+      if (!partition) {
+        auto& added = levels_.emplace_back(std::make_unique<Level>(
+            Level{DeviceAssembler<3>(mesh, conditions, options, device_options), {}, {}}));
+        added->aij = petsc::AijMatrix(*added->assembler.host_pattern(), options_prefix, placement);
+        continue;
+      }
+      const MeshPartition& level_parts = parts[std::size_t(level)];
+      const int rank = petsc::world_rank();
       auto& added = levels_.emplace_back(std::make_unique<Level>(Level{
-          DeviceAssembler<3>(hierarchy.mesh(level), conditions, options, device_options), {}, {}}));
-      added->aij = petsc::AijMatrix(*added->assembler.host_pattern(), options_prefix, placement);
+          DeviceAssembler<3>(QuadratureMesh<3>(mesh, conditions, options.pieces, level_parts, rank),
+                             options, device_options),
+          {},
+          {}}));
+      added->aij = petsc::AijMatrix(
+          make_rank_block_pattern(added->assembler.host_pattern(), level_parts, rank,
+                                  partition_dof_offsets(mesh, level_parts, options.space)),
+          options_prefix, placement);
     }
   }
 

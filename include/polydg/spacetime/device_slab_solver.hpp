@@ -108,12 +108,12 @@ class DeviceSlabSolver {
                      assembler_.host_pattern());
     const petsc::SolverOptions solver_options =
         with_multigrid(options, slab_, partition_, hierarchy_, multigrid_, placement_);
-    if (multigrid_ && !partition_) {
-      // The coarse levels rediscretised on the GPU (-pc_mg_galerkin both: Galerkin ones); on
-      // several ranks Galerkin ones (the rediscretised levels are assembled whole).
+    if (multigrid_) {
+      // The coarse levels rediscretised on the GPU (-pc_mg_galerkin both: Galerkin ones), on
+      // several ranks each rank its rows of them.
       level_operators_.emplace(*hierarchy_, slab_boundary_conditions(spatial_conditions),
                                options.assembly, device_options, placement_,
-                               options.solver.options_prefix);
+                               options.solver.options_prefix, partition_ ? &*partition_ : nullptr);
       multigrid_->set_level_operators(level_operators_->mats());
     }
     make_slab_linear_solver(solver_, shell_ ? shell_->mat() : aij_.mat(), aij_.mat(),

@@ -20,7 +20,11 @@
 #include "polydg/dg/agglomeration_hierarchy.hpp"
 #include "polydg/dg/assembler.hpp"
 #include "polydg/dg/boundary_conditions.hpp"
+#include "polydg/dg/level_partition.hpp"
+#include "polydg/dg/partition_numbering.hpp"
+#include "polydg/mesh/mesh_partition.hpp"
 #include "polydg/petsc/aij_matrix.hpp"
+#include "polydg/petsc/world.hpp"
 
 namespace polydg {
 
@@ -28,14 +32,34 @@ class SlabLevelOperators {
  public:
   /// The levels 1 … level_count() − 1 of `hierarchy` (which must outlive this object), with
   /// `conditions` and `options` as the fine slab's assembler has them. Their matrices are zero
-  /// until the first assemble().
+  /// until the first assemble(). With the slab's `partition` (several ranks; that of an
+  /// AgglomerationMultigrid(hierarchy, partition)), each rank assembles its rows of every
+  /// level (partition_hierarchy) into that level's MPIAIJ. Collective then.
   SlabLevelOperators(const AgglomerationHierarchy<3>& hierarchy,
-                     const BoundaryConditions& conditions, const AssemblyOptions& options) {
+                     const BoundaryConditions& conditions, const AssemblyOptions& options,
+                     const MeshPartition* partition = nullptr) {
+    const std::vector<MeshPartition> parts =
+        partition ? partition_hierarchy(hierarchy, *partition) : std::vector<MeshPartition>{};
     for (int level = 1; level < hierarchy.level_count(); ++level) {
+      const PolytopicMesh<3>& mesh = hierarchy.mesh(level);
+      if (!partition) {
+        auto& added = levels_.emplace_back(
+            std::make_unique<Level>(Level{Assembler<3>(mesh, conditions, options), {}, {}}));
+        added->matrix = added->assembler.make_matrix();
+        added->aij = petsc::AijMatrix(*added->assembler.pattern());
+        continue;
+      }
+      const MeshPartition& level_parts = parts[std::size_t(level)];
+      const int rank = petsc::world_rank();
       auto& added = levels_.emplace_back(std::make_unique<Level>(
-          Level{Assembler<3>(hierarchy.mesh(level), conditions, options), {}, {}}));
+          Level{Assembler<3>(QuadratureMesh<3>(mesh, conditions, options.pieces, level_parts, rank),
+                             options),
+                {},
+                {}}));
       added->matrix = added->assembler.make_matrix();
-      added->aij = petsc::AijMatrix(*added->assembler.pattern());
+      added->aij = petsc::AijMatrix(
+          make_rank_block_pattern(added->assembler.pattern(), level_parts, rank,
+                                  partition_dof_offsets(mesh, level_parts, options.space)));
     }
   }
 

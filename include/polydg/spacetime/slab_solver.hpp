@@ -220,11 +220,11 @@ class SlabSolver {
       shell_.emplace(matrix_, partition_ ? &rows_ : nullptr, options.solver.options_prefix);
     const petsc::SolverOptions solver_options =
         with_multigrid(options, slab_, partition_, hierarchy_, multigrid_);
-    if (multigrid_ && !partition_) {
-      // The coarse levels rediscretised (-pc_mg_galerkin both: Galerkin ones instead); on
-      // several ranks Galerkin ones (the rediscretised levels are assembled whole).
+    if (multigrid_) {
+      // The coarse levels rediscretised (-pc_mg_galerkin both: Galerkin ones instead), on
+      // several ranks each rank its rows of them.
       level_operators_.emplace(*hierarchy_, slab_boundary_conditions(spatial_conditions),
-                               options.assembly);
+                               options.assembly, partition_ ? &*partition_ : nullptr);
       multigrid_->set_level_operators(level_operators_->mats());
     }
     make_slab_linear_solver(solver_, shell_ ? shell_->mat() : aij_.mat(), aij_.mat(),
