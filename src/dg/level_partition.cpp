@@ -1,6 +1,6 @@
 #include "polydg/dg/level_partition.hpp"
 
-#include <string>
+#include <utility>
 
 #include "polydg/core/error.hpp"
 #include "polydg/dg/discrete_function.hpp"
