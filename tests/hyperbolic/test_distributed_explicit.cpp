@@ -8,7 +8,8 @@
 //    halo of a partition for another rank count is refused;
 //  * the rotating hill (linear advection, RK4) on agglomerated polygons, p = 2: the same time
 //    steps, and every owned coefficient at T that of the whole mesh's march (1e-12 of the
-//    solution's size: the same operations up to the order of a ghost's facet sums);
+//    solution's size: the same operations up to the order of a ghost's facet sums), and the
+//    owned elements' L2 errors summed over the ranks the whole mesh's;
 //  * a coarse double Mach reflection (Euler on triangles, SSP-RK2 with the Barth–Jespersen
 //    limiter and the positivity fix as the stage limiter, its limited stages the halo's
 //    business): the whole mesh's coefficients to 1e-10 of their size after 20 steps, with the
@@ -156,6 +157,11 @@ BOOST_AUTO_TEST_CASE(the_rotating_hill_on_polygons_is_the_whole_meshs_march) {
   BOOST_TEST(std::abs(steps.smallest_step / whole_steps.smallest_step - 1) <= 1e-14);
   BOOST_TEST(owned_difference(local_dg, local, whole_dg, whole, part.element, part.owned_count, 1,
                               (p + 1) * (p + 2) / 2) <= 1e-12);
+  // The owned elements' errors, their squares summed over the ranks, are the whole mesh's.
+  const double owned_error = local_dg.l2_errors(local, exact, t_end, part.owned_count)[0];
+  BOOST_TEST(std::sqrt(petsc::sum_over_ranks(owned_error * owned_error)) ==
+                 whole_dg.l2_errors(whole, exact, t_end)[0],
+             boost::test_tools::tolerance(1e-10));
 }
 
 BOOST_AUTO_TEST_CASE(a_limited_double_mach_reflection_is_the_whole_meshs_march) {

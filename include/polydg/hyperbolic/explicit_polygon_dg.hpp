@@ -719,12 +719,17 @@ class ExplicitPolygonDG {
   }
 
   /// ‖u_h − exact(·, t)‖_{L2(Ω)} per variable, by the simplex rule of degree
-  /// min(2p + 4, max_quadrature_degree) on each sub-triangle; summed in element order.
+  /// min(2p + 4, max_quadrature_degree) on each sub-triangle; summed in element order. With
+  /// first_elements ≥ 0, over the first that many elements only (a rank's owned ones on its
+  /// RankSubmesh: add the squares over the ranks).
   template <class Exact>
-  std::array<double, variables> l2_errors(std::span<const double> u, const Exact& exact,
-                                          double t) const {
+  std::array<double, variables> l2_errors(std::span<const double> u, const Exact& exact, double t,
+                                          Index first_elements = -1) const {
     require(u.size() == coefficient_count(), "ExplicitPolygonDG::l2_errors: ", u.size(),
             " coefficients, expected ", coefficient_count());
+    require(first_elements <= element_count(), "ExplicitPolygonDG::l2_errors: ", first_elements,
+            " elements of ", element_count());
+    const Index counted = first_elements < 0 ? element_count() : first_elements;
     const PolygonResidualView g = make_view(error_rules_);
     std::vector<double> per_element(std::size_t(variables) * g.elements);
 #pragma omp parallel for schedule(static)
@@ -749,8 +754,7 @@ class ExplicitPolygonDG {
     }
     std::array<double, variables> errors{};
     for (int v = 0; v < variables; ++v) {
-      for (Index c = 0; c < g.elements; ++c)
-        errors[v] += per_element[std::size_t(v) * g.elements + c];
+      for (Index c = 0; c < counted; ++c) errors[v] += per_element[std::size_t(v) * g.elements + c];
       errors[v] = std::sqrt(errors[v]);
     }
     return errors;
