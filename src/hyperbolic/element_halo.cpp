@@ -2,7 +2,8 @@
 
 #include <petscsys.h>
 
-#include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "polydg/core/error.hpp"
 

@@ -29,7 +29,8 @@
 #include <cstddef>
 #include <limits>
 #include <span>
-#include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "polydg/core/error.hpp"
