@@ -46,6 +46,41 @@ struct LevelResult {
   PetscInt iterations = 0;
 };
 
+/// -pc_type mg: PCMG over the mesh's agglomeration hierarchy, each coarse level's operator the
+/// problem rediscretised on it (-pc_mg_galerkin both: Galerkin products instead;
+/// docs/user-guide.md, "Agglomeration multigrid"); with the mesh's `partition` (several ranks)
+/// the levels split over the ranks and each rank assembling its rows of them. Holds what the
+/// solve reads; without -pc_type mg it stays empty and the options have no DM.
+template <int Dim>
+struct MultigridLevels {
+  std::optional<AgglomerationHierarchy<Dim>> hierarchy;
+  std::optional<petsc::AgglomerationMultigrid> multigrid;
+  std::vector<petsc::AijMatrix> level_operators;
+
+  template <class Coefficients>
+  petsc::SolverOptions solver_options(const PolytopicMesh<Dim>& mesh,
+                                      const BoundaryConditions& boundary,
+                                      const Coefficients& coefficients,
+                                      const AssemblyOptions& assembly_options,
+                                      const MeshPartition* partition = nullptr) {
+    petsc::SolverOptions options;
+    if (!petsc::multigrid_requested("")) return options;
+    hierarchy.emplace(mesh);
+    if (partition) {
+      multigrid.emplace(*hierarchy, *partition);
+      level_operators = petsc::rediscretised_level_operators(*hierarchy, *partition, boundary,
+                                                             coefficients, assembly_options);
+    } else {
+      multigrid.emplace(*hierarchy);
+      level_operators = petsc::rediscretised_level_operators(*hierarchy, boundary, coefficients,
+                                                             assembly_options);
+    }
+    multigrid->set_level_operators(petsc::mats_of(level_operators));
+    options.dm = multigrid->dm();
+    return options;
+  }
+};
+
 /// solve_level on several ranks: each assembles its part (partition_mesh) into its rows of an
 /// MPIAIJ; the errors' squares are summed over the ranks. Writes the solution to the .pvtu
 /// `pvtu_path` and its pieces when it is not empty.
@@ -71,21 +106,9 @@ LevelResult solve_level_distributed(const PolytopicMesh<Dim>& mesh,
   petsc::Vector b(rows), x(rows);
   petsc::copy_to_vec(std::span<const double>(rhs).first(std::size_t(rows.owned_dof_count())),
                      b.vec());
-  // -pc_type mg: PCMG over the mesh's agglomeration hierarchy, its levels over the ranks
-  // (level 0 as `partition`), each coarse level's operator the problem rediscretised on the
-  // ranks' parts of it (-pc_mg_galerkin both: Galerkin ones instead), as on one rank.
-  std::optional<AgglomerationHierarchy<Dim>> hierarchy;
-  std::optional<petsc::AgglomerationMultigrid> multigrid;
-  std::vector<petsc::AijMatrix> level_operators;
-  petsc::SolverOptions solver_options;
-  if (petsc::multigrid_requested("")) {
-    hierarchy.emplace(mesh);
-    multigrid.emplace(*hierarchy, partition);
-    level_operators = petsc::rediscretised_level_operators(*hierarchy, partition, boundary,
-                                                           coefficients, assembly_options);
-    multigrid->set_level_operators(petsc::mats_of(level_operators));
-    solver_options.dm = multigrid->dm();
-  }
+  MultigridLevels<Dim> multigrid;
+  const petsc::SolverOptions solver_options =
+      multigrid.solver_options(mesh, boundary, coefficients, assembly_options, &partition);
   const petsc::SolveResult solve =
       petsc::solve(aij.mat(), b.vec(), x.vec(), nullptr, solver_options);
   std::vector<double> solution = assembler.make_vector();  // owned, then the ghosts'
@@ -143,21 +166,9 @@ LevelResult solve_level(const std::shared_ptr<const SimplexMesh<Dim>>& fine,
   aij.update(matrix);
   petsc::Vector b(*assembler.pattern()), x(*assembler.pattern());
   petsc::copy_to_vec(rhs, b.vec());
-  // -pc_type mg: PCMG over the mesh's agglomeration hierarchy, each coarse level's operator
-  // the problem rediscretised on it (-pc_mg_galerkin both: Galerkin products instead;
-  // docs/user-guide.md, "Agglomeration multigrid").
-  std::optional<AgglomerationHierarchy<Dim>> hierarchy;
-  std::optional<petsc::AgglomerationMultigrid> multigrid;
-  std::vector<petsc::AijMatrix> level_operators;
-  petsc::SolverOptions solver_options;
-  if (petsc::multigrid_requested("")) {
-    hierarchy.emplace(mesh);
-    multigrid.emplace(*hierarchy);
-    level_operators =
-        petsc::rediscretised_level_operators(*hierarchy, boundary, coefficients, assembly_options);
-    multigrid->set_level_operators(petsc::mats_of(level_operators));
-    solver_options.dm = multigrid->dm();
-  }
+  MultigridLevels<Dim> multigrid;
+  const petsc::SolverOptions solver_options =
+      multigrid.solver_options(mesh, boundary, coefficients, assembly_options);
   const petsc::SolveResult solve =
       petsc::solve(aij.mat(), b.vec(), x.vec(), nullptr, solver_options);
   std::vector<double> solution = assembler.make_vector();
