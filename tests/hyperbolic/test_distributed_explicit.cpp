@@ -19,7 +19,6 @@
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <memory>
-#include <numbers>
 #include <numeric>
 #include <random>
 #include <span>
@@ -40,6 +39,7 @@
 #include "polydg/mesh/rank_submesh.hpp"
 #include "polydg/petsc/session.hpp"
 #include "polydg/petsc/world.hpp"
+#include "unit_square_hill.hpp"
 
 using namespace polydg;
 using namespace polydg::hyperbolic;
@@ -122,14 +122,8 @@ BOOST_AUTO_TEST_CASE(rank_submeshes_hold_each_element_once_with_its_cells) {
 }
 
 BOOST_AUTO_TEST_CASE(the_rotating_hill_on_polygons_is_the_whole_meshs_march) {
-  const double pi = std::numbers::pi;
-  const LinearAdvection law{RotatingVelocity{{0.5, 0.5}, 2 * pi}};
-  const auto exact = [pi](const Point<2>& x, double t) {
-    const double c = std::cos(2 * pi * t), s = std::sin(2 * pi * t);
-    const double dx = (x[0] - 0.5) * c + (x[1] - 0.5) * s - 0.15;
-    const double dy = -(x[0] - 0.5) * s + (x[1] - 0.5) * c;
-    return State<1>{{std::exp(-(dx * dx + dy * dy) / (2 * 0.1 * 0.1))}};
-  };
+  const auto law = testing::unit_square_hill_law();
+  const testing::UnitSquareHill exact;
   const auto boundary = exact_boundary(exact);
   const auto initial = [&](const Point<2>& x) { return exact(x, 0.0); };
   auto fine = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(16, 0.2, 7));

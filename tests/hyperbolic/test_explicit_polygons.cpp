@@ -27,6 +27,7 @@
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
+#include "unit_square_hill.hpp"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -328,14 +329,8 @@ BOOST_AUTO_TEST_CASE(residual_is_independent_of_the_thread_count) {
 // Only the basis differs, so the discrete solutions agree up to rounding: the rotating hill's L2
 // errors after RK4 steps agree to a relative rounding bound, and so do the time steps.
 BOOST_AUTO_TEST_CASE(single_triangle_polygons_reproduce_the_triangle_solver) {
-  const double pi = std::numbers::pi;
-  const LinearAdvection law{RotatingVelocity{{0.5, 0.5}, 2 * pi}};
-  const auto exact = [pi](const Point<2>& x, double t) {
-    const double c = std::cos(2 * pi * t), s = std::sin(2 * pi * t);
-    const double dx = (x[0] - 0.5) * c + (x[1] - 0.5) * s - 0.15;
-    const double dy = -(x[0] - 0.5) * s + (x[1] - 0.5) * c;
-    return State<1>{{std::exp(-(dx * dx + dy * dy) / (2 * 0.1 * 0.1))}};
-  };
+  const auto law = testing::unit_square_hill_law();
+  const testing::UnitSquareHill exact;
   const auto boundary = exact_boundary(exact);
   const SimplexMesh<2> fine = unit_square_mesh(8, 0.2, 7);
   const PolytopicMesh<2> polygons = single_triangle_polygons(fine);
