@@ -16,9 +16,10 @@
 ///   neighbours are all local, so its residual is the whole mesh's; a ghost's is not (its facets
 ///   at the cut, `cut_tag`, get the inside state instead of `boundary`) and is never used.
 /// * stable_time_step(u, t, cfl): the whole mesh's step, cfl · min_K h_K / (λ_max (2p + 1)),
-///   with min_K h_K and λ_max reduced over the ranks, so every rank takes the same steps (those
-///   of one rank on the whole mesh, up to the order of sums in a ghost element's geometry). A
-///   state that is not physical on one rank throws on every rank (no rank waits for ever).
+///   with min_K h_K and λ_max (over each rank's owned elements: no exchange) reduced over the
+///   ranks, so every rank takes the same steps (those of one rank on the whole mesh, up to the
+///   order of sums in a ghost element's geometry). A state that is not physical on one rank
+///   throws on every rank (no rank waits for ever).
 /// * stage_limiter(limiter): a stage limiter for TimeStepper that fetches the ghosts' entries
 ///   first, since limiters read the neighbours' means: with the halo, an owned element is
 ///   limited as on one rank. A limiter that throws on one rank throws on every rank.
@@ -71,9 +72,9 @@ class DistributedExplicitDG {
   double stable_time_step(std::span<const double> u, double t, double cfl) const {
     require(cfl > 0 && std::isfinite(cfl), "DistributedExplicitDG: CFL number ", cfl,
             " is not positive");
-    const std::span<const double> current = with_current_ghosts(u);
+    // The owned elements' states only: every element is some rank's, and no exchange is needed.
     double speed = 0;
-    petsc::on_every_rank([&] { speed = local_.max_wave_speed(current, t); });
+    petsc::on_every_rank([&] { speed = local_.max_wave_speed(u, t, owned_count()); });
     const double largest_speed = petsc::max_over_ranks(speed);
     const double smallest_size = -petsc::max_over_ranks(-local_.min_element_size());
     if (largest_speed <= 0) return std::numeric_limits<double>::infinity();

@@ -656,15 +656,20 @@ class ExplicitPolygonDG {
   /// (PolygonGeometry::point_coordinates) of all elements and the directions n ∈ {e_x, e_y,
   /// (e_x ± e_y)/√2}, as ExplicitTriangleDG::max_wave_speed.
   /// A max-reduction, so independent of the thread count. Throws polydg::Error naming the
-  /// element and the point of the first state that is not physical.
-  double max_wave_speed(std::span<const double> u, double t) const {
+  /// element and the point of the first state that is not physical. With
+  /// first_elements ≥ 0, over the first that many elements only (a rank's owned ones).
+  double max_wave_speed(std::span<const double> u, double t, Index first_elements = -1) const {
     require(u.size() == coefficient_count(), "ExplicitPolygonDG::max_wave_speed: ", u.size(),
             " coefficients, expected ", coefficient_count());
+    require(first_elements <= element_count(),
+            "ExplicitPolygonDG::max_wave_speed: ", first_elements, " elements of ",
+            element_count());
+    const Index counted = first_elements < 0 ? element_count() : first_elements;
     const PolygonResidualView g = view();
     double speed = 0;
     Index bad = std::numeric_limits<Index>::max();
 #pragma omp parallel for schedule(static) reduction(max : speed) reduction(min : bad)
-    for (Index c = 0; c < g.elements; ++c) {
+    for (Index c = 0; c < counted; ++c) {
       double legendre[variables][max_polygon_basis_size];
       double phi[max_polygon_basis_size];
       g.to_legendre<variables>(u.data(), c, legendre);
