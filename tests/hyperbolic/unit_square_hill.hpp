@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "polydg/core/macros.hpp"
 #include "polydg/hyperbolic/explicit_dg.hpp"
 #include "polydg/hyperbolic/linear_advection.hpp"
 
@@ -14,9 +15,10 @@ inline hyperbolic::LinearAdvection<hyperbolic::RotatingVelocity> unit_square_hil
       hyperbolic::RotatingVelocity{{0.5, 0.5}, 2 * std::numbers::pi}};
 }
 
-/// The exact solution u(x, t).
+/// The exact solution u(x, t); trivially copyable with a POLYDG_HD call (exact boundary data in
+/// the GPU kernels).
 struct UnitSquareHill {
-  hyperbolic::State<1> operator()(const Point<2>& x, double t) const {
+  POLYDG_HD hyperbolic::State<1> operator()(const Point<2>& x, double t) const {
     const double c = std::cos(2 * std::numbers::pi * t), s = std::sin(2 * std::numbers::pi * t);
     const double dx = (x[0] - 0.5) * c + (x[1] - 0.5) * s - 0.15;
     const double dy = -(x[0] - 0.5) * s + (x[1] - 0.5) * c;

@@ -42,6 +42,23 @@
 
 namespace polydg::hyperbolic {
 
+namespace detail {
+
+/// A rank's boundary condition: `boundary` on the mesh's boundary, the inside state at the cut
+/// (only ghosts have facets there, and their residual is thrown away). Holds `boundary` by
+/// value: the device solvers copy it into their kernels (DistributedDeviceExplicitDG).
+template <class Law, class Boundary>
+struct CutOrBoundary {
+  Boundary boundary;
+  int cut_tag;
+  POLYDG_HD State<Law::variables> operator()(const State<Law::variables>& u, const Point<2>& x,
+                                             const Point<2>& n, double t, int tag) const {
+    return tag == cut_tag ? u : State<Law::variables>(boundary(u, x, n, t, tag));
+  }
+};
+
+}  // namespace detail
+
 template <class Local>
 class DistributedExplicitDG {
  public:
@@ -65,7 +82,7 @@ class DistributedExplicitDG {
   void residual(std::span<const double> u, double t, const Boundary& boundary,
                 std::span<double> r) {
     const std::span<const double> current = with_current_ghosts(u);
-    const CutOrBoundary<Boundary> at_cut_or_boundary{boundary, cut_tag_};
+    const detail::CutOrBoundary<Law, Boundary> at_cut_or_boundary{boundary, cut_tag_};
     local_.residual(current, t, at_cut_or_boundary, r);
   }
 
@@ -95,18 +112,6 @@ class DistributedExplicitDG {
   void refresh_ghosts(std::span<double> u) const { halo_.exchange(u); }
 
  private:
-  /// `boundary` on the mesh's boundary; the inside state at the cut (only ghosts have such
-  /// facets, and their residual is not kept).
-  template <class Boundary>
-  struct CutOrBoundary {
-    const Boundary& boundary;
-    int cut_tag;
-    POLYDG_HD State<Law::variables> operator()(const State<Law::variables>& u, const Point<2>& x,
-                                               const Point<2>& n, double t, int tag) const {
-      return tag == cut_tag ? u : State<Law::variables>(boundary(u, x, n, t, tag));
-    }
-  };
-
   std::span<const double> with_current_ghosts(std::span<const double> u) const {
     copy_.assign(u.begin(), u.end());
     halo_.exchange(copy_);

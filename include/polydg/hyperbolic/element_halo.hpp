@@ -11,6 +11,11 @@
 /// Each pair of neighbouring ranks exchanges one message each way per call (nonblocking MPI on
 /// PETSC_COMM_WORLD, after a petsc::Session); both sides list the shared elements in the
 /// partition's order, so no set-up message is needed.
+///
+/// Where the vector lives elsewhere (DeviceElementHalo: device memory), the exchange goes by
+/// packed buffers: value i of the send buffer is u[send_positions()[i]], value i of the receive
+/// buffer goes to u[receive_positions()[i]], and exchange_packed sends and receives them.
+#include <cstddef>
 #include <span>
 #include <vector>
 
@@ -30,6 +35,16 @@ class ElementHalo {
   /// when u.size() is not a multiple of local_count() or an MPI call fails.
   void exchange(std::span<double> u) const;
 
+  /// The positions in u (values_per_element values per local element) of the packed send and
+  /// receive buffers' values: neighbour by neighbour, then value by value, then element.
+  std::vector<std::size_t> send_positions(std::size_t values_per_element) const;
+  std::vector<std::size_t> receive_positions(std::size_t values_per_element) const;
+  /// Collective over the rank's neighbours: sends `send` (packed as send_positions) and fills
+  /// `receive` (packed as receive_positions). Throws polydg::Error for buffers of other sizes
+  /// and when an MPI call fails.
+  void exchange_packed(std::span<const double> send, std::span<double> receive,
+                       std::size_t values_per_element) const;
+
   Index owned_count() const { return owned_; }
   Index local_count() const { return local_; }
   /// The ranks this one exchanges with.
@@ -42,6 +57,7 @@ class ElementHalo {
   };
   Index owned_ = 0, local_ = 0;
   std::vector<Neighbour> neighbours_;
+  std::size_t sent_elements_ = 0, received_elements_ = 0;  // over the neighbours
   mutable std::vector<double> send_buffer_, receive_buffer_;
 };
 
