@@ -127,6 +127,9 @@ struct ToTheEnd {
 template <class Discretisation, DeviceStageLimiter Limiter = NoDeviceStageLimiter>
 class DeviceTimeStepper;
 
+template <class DeviceLocal>
+class DistributedDeviceExplicitDG;
+
 template <ConservationLaw Law>
 class DeviceExplicitTriangleDG
     : public detail::DeviceExplicitSolverBase<DeviceExplicitTriangleDG<Law>> {
@@ -207,8 +210,11 @@ class DeviceExplicitTriangleDG
   }
 
  private:
+  // The stage interface below is theirs.
   template <class, DeviceStageLimiter>
   friend class DeviceTimeStepper;
+  template <class>
+  friend class DistributedDeviceExplicitDG;
 
   /// The device copies of TriangleGeometry's and ReferenceTables' arrays (TriangleGeometry::size
   /// stays on the host: only its minimum is used).
@@ -456,9 +462,11 @@ class DeviceExplicitTriangleDG
 
 /// TimeStepper on the device: the same schemes, stage times and formulas (StageUpdate in the
 /// kernels' header), each stage one facet and one element kernel; u stays on the device. It
-/// steps a DeviceExplicitTriangleDG or a DeviceExplicitPolygonDG
-/// (polydg/cuda/device_explicit_polygon_dg.cuh): both give it the same private stage interface
-/// (run_stage, launch_facets, the wave-speed reduction), as friends.
+/// steps a DeviceExplicitTriangleDG, a DeviceExplicitPolygonDG
+/// (polydg/cuda/device_explicit_polygon_dg.cuh) or either on a rank's part of a partitioned mesh
+/// (DistributedDeviceExplicitDG, polydg/cuda/distributed_device_explicit_dg.cuh): all give it
+/// the same private stage interface (run_stage, launch_facets, the wave-speed reduction), as
+/// friends.
 ///
 /// Stage limiter (optional), as TimeStepper's: a callable limiter(DeviceBuffer<double>& v)
 /// applied in place to the result of every stage — each intermediate stage and the new

@@ -107,8 +107,11 @@ class DeviceExplicitPolygonDG
   }
 
  private:
+  // The stage interface below is theirs.
   template <class, DeviceStageLimiter>
   friend class DeviceTimeStepper;
+  template <class>
+  friend class DistributedDeviceExplicitDG;
 
   /// The device copies of PolygonGeometry's and PolygonQuadratureRules' arrays.
   struct Arrays {

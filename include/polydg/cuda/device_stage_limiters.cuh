@@ -119,14 +119,14 @@ __global__ void __launch_bounds__(element_block_size)
       limit_element(g, law, linear_values, linear_count, check_values, check_count, epsilon,
                     Index(c), u, first_failed, modes);
       modes.store_changes(g, u, Index(c));
-      if (partials.speed)
+      if (partials.speed && partials.counts(c))
         accumulate_element_wave_speed<N>(g, law, modes.a, Index(c), partials.time, speed,
                                          bad_point);
     } else {
       ElementModes modes(g, u, Index(c));
       limit_element(g, law, linear_values, linear_count, check_values, check_count, epsilon,
                     Index(c), u, first_failed, modes);
-      if (partials.speed)
+      if (partials.speed && partials.counts(c))
         for (int q = 0; q < g.volume_points; ++q)
           accumulate_wave_speed(g, law, g.volume_state<m>(u, Index(c), q), Index(c), q,
                                 partials.time, speed, bad_point);

@@ -30,6 +30,7 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 #include "polydg/core/macros.hpp"
 #include "polydg/core/types.hpp"
@@ -125,6 +126,11 @@ struct WaveSpeedPartials {
   long long* bad_point = nullptr;
   /// The time at which the speeds are taken (of the coefficients they are taken from).
   double time = 0;
+  /// Only the elements below this count are reduced: on a rank's part of a partitioned mesh,
+  /// its owned elements (the ghosts' coefficients are stale between exchanges).
+  Index elements = std::numeric_limits<Index>::max();
+
+  __host__ __device__ bool counts(std::int64_t element) const { return element < elements; }
 };
 
 /// The reduction's result (one per object, copied to the host).
@@ -214,7 +220,7 @@ __global__ void __launch_bounds__(reduction_block_size)
   const std::int64_t c = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   double speed = 0;
   long long bad_point = no_bad_point;
-  if (c < g.elements)
+  if (c < g.elements && partials.counts(c))
     for (int q = 0; q < g.volume_points; ++q)
       accumulate_wave_speed(g, law, g.volume_state<m>(u, Index(c), q), Index(c), q, partials.time,
                             speed, bad_point);
@@ -233,7 +239,7 @@ __global__ void __launch_bounds__(reduction_block_size)
   const std::int64_t c = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   double speed = 0;
   long long bad_point = no_bad_point;
-  if (c < g.elements) {
+  if (c < g.elements && partials.counts(c)) {
     double coefficients[m][n];
     POLYDG_UNROLL
     for (int v = 0; v < m; ++v) {
@@ -445,7 +451,7 @@ __global__ void __launch_bounds__(element_block_size)
       }
     }
 
-    if (FuseUpdate && partials.speed)
+    if (FuseUpdate && partials.speed && partials.counts(c))
       accumulate_element_wave_speed<n>(g, law, rate, c, partials.time, speed, bad_point);
   }
   // partials.speed is the same for the whole block: all of it reduces, or none.

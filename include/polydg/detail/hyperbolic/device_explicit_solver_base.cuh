@@ -17,6 +17,7 @@
 
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
+#include "polydg/core/types.hpp"
 #include "polydg/detail/hyperbolic/device_explicit_kernels.cuh"
 
 namespace polydg::hyperbolic::detail {
@@ -66,6 +67,14 @@ class DeviceExplicitSolverBase {
   double stable_time_step(const Vector& u, double t, double cfl) const {
     check_cfl(cfl);
     return time_step_for_speed(max_wave_speed(u, t), cfl);
+  }
+  /// From now on max_wave_speed, the CFL step and the stepper's checks of non-physical states
+  /// read only the first `owned` elements: on a rank's part of a partitioned mesh the rest are
+  /// ghosts, whose coefficients are stale between halo exchanges (DistributedDeviceExplicitDG).
+  void count_only_first_elements(Index owned) {
+    require(owned >= 0 && owned <= self().element_count(), Derived::name, ": ", owned,
+            " counted elements of ", self().element_count());
+    static_cast<Derived&>(*this).wave_speed_.count_first_elements(owned);
   }
   /// Δt for a largest wave speed `speed` (stable_time_step's formula; ∞ for speed ≤ 0).
   double time_step_for_speed(double speed, double cfl) const {

@@ -72,7 +72,7 @@ __global__ void __launch_bounds__(reduction_block_size)
   const std::int64_t c = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   double speed = 0;
   long long bad_point = no_bad_point;
-  if (c < g.elements) {
+  if (c < g.elements && partials.counts(c)) {
     double legendre[m][polygon_basis_capacity<Degree>];
     double phi[polygon_basis_capacity<Degree>];
     g.to_legendre<m, Degree>(u, Index(c), legendre);

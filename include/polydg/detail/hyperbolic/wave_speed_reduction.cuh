@@ -10,7 +10,10 @@
 //   const WaveSpeedResult result = reduction.wait();
 #include <cuda_runtime.h>
 
+#include <limits>
+
 #include "polydg/core/device_buffer.hpp"
+#include "polydg/core/types.hpp"
 #include "polydg/detail/core/cuda_check.cuh"
 #include "polydg/detail/core/device_event.cuh"
 #include "polydg/detail/hyperbolic/device_explicit_kernels.cuh"
@@ -28,8 +31,10 @@ class WaveSpeedReduction {
 
   /// Where a kernel writes its blocks' partials, for coefficients at `time`.
   WaveSpeedPartials partials(double time) const {
-    return {block_speed_.data(), block_bad_point_.data(), time};
+    return {block_speed_.data(), block_bad_point_.data(), time, counted_elements_};
   }
+  /// From now on the partials reduce only the elements below `elements` (a rank's owned ones).
+  void count_first_elements(Index elements) { counted_elements_ = elements; }
   /// The last pass over the partials of `blocks` blocks and the copy of its result to the host;
   /// does not wait.
   void launch_finish(int blocks) const {
@@ -58,6 +63,7 @@ class WaveSpeedReduction {
   mutable device::DeviceBuffer<WaveSpeedResult> result_;
   mutable device::PinnedBuffer<WaveSpeedResult> result_host_;
   device::DeviceEvent copied_;
+  Index counted_elements_ = std::numeric_limits<Index>::max();
 };
 
 }  // namespace polydg::hyperbolic::detail

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Run on the GPU machine from the project root, carry [".devdeps-cuda", "build-pack"], after
+# here:
+#   POLYDG_PACK_BUILD=build-pc POLYDG_DEVDEPS=.devdeps-cuda scripts/gpu/pack-binaries.sh \
+#     test_cuda_distributed_explicit test_cuda_explicit_triangles test_cuda_explicit_polygons euler
+# The device explicit solvers on several ranks (DistributedDeviceExplicitDG; docs/performance.md,
+# "Explicit solver on several ranks"), one GPU per rank where there are enough, else sharing:
+#  * test_cuda_distributed_explicit on 1, 2 and 3 ranks, and under compute-sanitizer memcheck
+#    on 2; the one-GPU explicit tests (their wave-speed kernels count owned elements now);
+#  * euler --backend gpu under mpiexec -n 2 against the CPU (hill) and one GPU (double Mach);
+#  * the double Mach reflection at LEVEL (default 4) on 1 and RANKS (default 2) ranks, with
+#    MPS where the ranks share a GPU: the march's seconds (euler_double_mach_{1,RANKS}.json).
+# Outputs in $OUT.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+out="${OUT:-$root/build-pack/out}"
+mkdir -p "$out"
+cd "$root"
+source .devdeps-cuda/activate.sh
+xz -dc build-pack/gpu-binaries.tar.xz | tar -xf - || { echo "no build-pack/gpu-binaries.tar.xz"; exit 1; }
+export LD_LIBRARY_PATH="$root/build/lib:$LD_LIBRARY_PATH"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
+gpus="$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)"
+ranks="${RANKS:-2}"
+level="${LEVEL:-4}"
+status=0
+summary() { tail -c 300 "$1" | tr -d '\033' | grep -o 'No errors detected\|[0-9]* failures\? .*\|[0-9]* assertions\? .* failed.*' | head -1; }
+tests=build/bin/tests
+"$tests/test_cuda_distributed_explicit" > "$out/distributed_1.log" 2>&1 || status=1
+echo "test_cuda_distributed_explicit, 1 rank: $(summary "$out/distributed_1.log")"
+for n in 2 3; do
+  timeout 300 mpiexec -n "$n" --oversubscribe "$tests/test_cuda_distributed_explicit" \
+    > "$out/distributed_$n.log" 2>&1 || status=1
+  echo "test_cuda_distributed_explicit, $n ranks: $(grep -c 'No errors' "$out/distributed_$n.log") of $n ranks without errors"
+done
+timeout 300 mpiexec -n 2 --oversubscribe compute-sanitizer --tool memcheck --error-exitcode 1 \
+  "$tests/test_cuda_distributed_explicit" > "$out/memcheck_distributed_2.log" 2>&1 || status=1
+echo "memcheck, 2 ranks: $(grep -o 'ERROR SUMMARY: [0-9]* errors' "$out/memcheck_distributed_2.log" | sort | uniq -c | tr '\n' ' ')"
+for t in test_cuda_explicit_triangles test_cuda_explicit_polygons; do
+  "$tests/$t" > "$out/$t.log" 2>&1 || status=1
+  echo "$t: $(summary "$out/$t.log")"
+done
+euler=build/bin/euler
+check() { python3 tests/examples/check_program.py --check euler "$@"; }
+"$euler" --case rotating_hill --p 1 --level 0 --json "$out/hill_cpu.json" > /dev/null || status=1
+check --compare "$out/hill_cpu.json" --relative-tolerance 1e-9 -- mpiexec -n 2 --oversubscribe \
+  "$euler" --case rotating_hill --p 1 --level 0 --backend gpu --json "$out/hill_gpu_2.json" \
+  > "$out/hill_gpu_2.txt" 2>&1 || status=1
+echo "hill, GPU on 2 ranks against the CPU: $(tail -1 "$out/hill_gpu_2.txt")"
+"$euler" --case double_mach --level 0 --backend gpu --json "$out/dmr0_gpu_1.json" > /dev/null || status=1
+check --compare "$out/dmr0_gpu_1.json" --relative-tolerance 1e-10 -- mpiexec -n 2 --oversubscribe \
+  "$euler" --case double_mach --level 0 --backend gpu --json "$out/dmr0_gpu_2.json" \
+  > "$out/dmr0_gpu_2.txt" 2>&1 || status=1
+echo "double Mach level 0, GPU on 2 ranks against 1: $(tail -1 "$out/dmr0_gpu_2.txt")"
+# Timing: one rank, then RANKS ranks (MPS where they share a GPU).
+"$euler" --case double_mach --level "$level" --backend gpu --json "$out/euler_double_mach_1.json" \
+  2>&1 | tail -1 | tee "$out/euler_double_mach_1.txt"
+if [ "$gpus" -lt "$ranks" ]; then
+  export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
+  mkdir -p /tmp/mps /tmp/mps-log
+  nvidia-cuda-mps-control -d && echo "MPS on: $ranks ranks share $gpus GPU(s)"
+fi
+mpiexec -n "$ranks" --oversubscribe "$euler" --case double_mach --level "$level" --backend gpu \
+  --json "$out/euler_double_mach_$ranks.json" 2>&1 | tail -1 | tee "$out/euler_double_mach_$ranks.txt"
+if [ "$gpus" -lt "$ranks" ]; then echo quit | nvidia-cuda-mps-control; fi
+exit "$status"
