@@ -11,6 +11,7 @@
 //   build/bin/euler --case double_mach --level 2 --restart dmr.restart
 //   build/bin/euler --case double_mach --level 5 --backend gpu --progress 2000
 //   mpiexec -n 4 build/bin/euler --case double_mach --level 2   (each rank its part of the mesh)
+//   mpiexec -n 2 build/bin/euler --case double_mach --level 5 --backend gpu   (one GPU per rank)
 //
 // Description: the explicit modal DG path for conservation laws (docs/theory.md, "Explicit path
 // for conservation laws") on its two smooth tests, with RK time steps at a CFL number:
@@ -32,10 +33,11 @@
 // so its JSON, are those of the run that was never stopped (the steps depend only on (u, t):
 // TimeStepper, the limiter and the positivity fix keep no state between steps). The steady
 // march of supersonic_vortex is not resumable (parse_options says why).
-// Under mpiexec -n R (--backend cpu): rotating_hill and double_mach on R ranks, each its part
-// of the mesh, the ghosts' coefficients exchanged every stage (DistributedExplicitDG); the
-// same steps, errors and smallest values as one rank. The options of output, restart and
-// progress, supersonic_vortex and the GPU run on one rank only, and are refused on more.
+// Under mpiexec -n R: rotating_hill and double_mach on R ranks, each its part of the mesh, the
+// ghosts' coefficients exchanged every stage (DistributedExplicitDG, or with --backend gpu
+// DistributedDeviceExplicitDG, one GPU per rank); the same steps, errors and smallest values as
+// one rank. The options of output, restart and progress, and supersonic_vortex, run on one rank
+// only, and are refused on more.
 // --backend gpu (a build with CUDA): the same cases marched by DeviceTimeStepper
 // (polydg/cuda/device_explicit_dg.cuh, the device limiters for double_mach) with u on the GPU,
 // copied back for the progress lines, the --vtk files, a restart file and the end; the results
@@ -84,6 +86,7 @@
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/cuda/device_explicit_dg.cuh"
 #include "polydg/cuda/device_stage_limiters.cuh"
+#include "polydg/cuda/distributed_device_explicit_dg.cuh"
 #endif
 
 namespace {
@@ -138,9 +141,9 @@ const char* help_text = R"(Usage: euler [options]
   --backend B      cpu (default; OpenMP) or gpu (a build with CUDA and a visible device): the
                    steps on the GPU, the output copied back
   --help           this text
-Under mpiexec -n R: rotating_hill and double_mach with --backend cpu, each rank its part of the
-mesh (the one-rank results); --vtk, --progress, --stop-after-steps, --save-restart, --restart,
-supersonic_vortex and --backend gpu run on one rank only.
+Under mpiexec -n R: rotating_hill and double_mach, each rank its part of the mesh (with
+--backend gpu, one GPU per rank; the one-rank results); --vtk, --progress, --stop-after-steps,
+--save-restart, --restart and supersonic_vortex run on one rank only.
 )";
 
 Options parse_options(int argc, char** argv) {
@@ -217,15 +220,12 @@ Options parse_options(int argc, char** argv) {
               ": not for supersonic_vortex, whose march to a steady state stops on a residual "
               "test (max |R| against its value at the start, every 20 steps) that a restart "
               "file does not hold");
-  // Several ranks (mpiexec -n R): the CPU march of rotating_hill and double_mach, each rank its
+  // Several ranks (mpiexec -n R): the march of rotating_hill and double_mach, each rank its
   // part of the mesh (march_on_ranks); the rest is one rank's for now.
   if (petsc::world_rank_count() > 1) {
     require(o.name != "supersonic_vortex",
             "--case supersonic_vortex: runs on one rank (its steady march's residual test is "
             "not reduced over ranks yet)");
-    require(o.backend == "cpu",
-            "--backend gpu: runs on one rank (the GPU solver has no halo "
-            "exchange yet); use --backend cpu under mpiexec");
     for (const auto& [flag, given] :
          {std::pair{"--vtk", !o.vtk_directory.empty()}, std::pair{"--progress", o.progress > 0},
           std::pair{"--stop-after-steps", o.stop_after_steps > 0},
@@ -651,6 +651,25 @@ TimeSteppingStatistics march_on_ranks(const Options& o, DistributedExplicitDG<Lo
   return stats;
 }
 
+#if POLYDG_CUDA
+/// march_on_ranks on the GPUs: DeviceTimeStepper::advance over DistributedDeviceExplicitDG, u
+/// uploaded before the clock starts and downloaded after it stops.
+template <class DeviceLocal, class Boundary, class Limiter>
+TimeSteppingStatistics march_on_ranks(const Options& o,
+                                      DistributedDeviceExplicitDG<DeviceLocal>& dg,
+                                      std::vector<double>& u, double end, TimeScheme scheme,
+                                      const Boundary& boundary, Limiter limit, double& seconds) {
+  auto device_u = dg.local().upload(u);
+  MPI_Barrier(PETSC_COMM_WORLD);
+  const auto start = std::chrono::steady_clock::now();
+  DeviceTimeStepper stepper(dg, scheme, std::move(limit));
+  const TimeSteppingStatistics stats = stepper.advance(device_u, 0.0, end, boundary, o.cfl);
+  seconds = petsc::max_over_ranks(seconds_since(start));
+  dg.local().download(device_u, u);
+  return stats;
+}
+#endif
+
 Result rotating_hill_on_ranks(const Options& o) {
   const RotatingHill exact;
   const SimplexMesh<2> mesh = rotating_hill_mesh(o.level);
@@ -658,9 +677,19 @@ Result rotating_hill_on_ranks(const Options& o) {
   ExplicitTriangleDG local(*r.part.mesh, o.p, rotating_hill_law());
   DistributedExplicitDG dg(local, *r.halo, r.cut_tag);
   std::vector<double> u = local.project([&](const Point<2>& x) { return exact(x, 0.0); });
+  const auto boundary = exact_boundary(exact);
   double seconds = 0;
-  const TimeSteppingStatistics stats = march_on_ranks(
-      o, dg, u, 1.0, TimeScheme::rk4, exact_boundary(exact), NoStageLimiter{}, seconds);
+  TimeSteppingStatistics stats;
+#if POLYDG_CUDA
+  if (o.backend == "gpu") {
+    DeviceExplicitTriangleDG device_local(local);
+    DistributedDeviceExplicitDG device_dg(device_local, *r.halo, r.cut_tag);
+    stats = march_on_ranks(o, device_dg, u, 1.0, TimeScheme::rk4, boundary, NoDeviceStageLimiter{},
+                           seconds);
+  }
+#endif
+  if (o.backend == "cpu")
+    stats = march_on_ranks(o, dg, u, 1.0, TimeScheme::rk4, boundary, NoStageLimiter{}, seconds);
   const double error = local.l2_errors(u, exact, stats.final_time, r.part.owned_count)[0];
   return {.elements = mesh.cell_count(),
           .dofs = local.coefficient_count() / std::size_t(local.element_count()) *
@@ -686,9 +715,23 @@ Result double_mach_reflection_on_ranks(const Options& o) {
   std::vector<double> u =
       local.project([&](const Point<2>& x) { return problem.initial_state(x); });
   limit(u);  // the projected shock overshoots
+  const auto boundary = double_mach_reflection_boundary(problem);
   double seconds = 0;
-  const TimeSteppingStatistics stats = march_on_ranks(
-      o, dg, u, 0.2, TimeScheme::ssp_rk2, double_mach_reflection_boundary(problem), limit, seconds);
+  TimeSteppingStatistics stats;
+#if POLYDG_CUDA
+  if (o.backend == "gpu") {
+    // The device limiters fused and deferred behind the halo: one wait per step.
+    DeviceExplicitTriangleDG device_local(local);
+    const DeviceBarthJespersenLimiter device_limiter(device_local, limiter);
+    const DevicePositivityFix device_positivity(device_local, positivity);
+    const DeviceLimiterAndPositivityFix both(device_limiter, device_positivity);
+    DistributedDeviceExplicitDG device_dg(device_local, *r.halo, r.cut_tag);
+    stats = march_on_ranks(o, device_dg, u, 0.2, TimeScheme::ssp_rk2, boundary,
+                           device_dg.stage_limiter(both), seconds);
+  }
+#endif
+  if (o.backend == "cpu")
+    stats = march_on_ranks(o, dg, u, 0.2, TimeScheme::ssp_rk2, boundary, limit, seconds);
   dg.refresh_ghosts(u);  // the smallest values over the rank's elements, its ghosts current
   const auto [density, pressure] = positivity.smallest_at_vertices(u);
   return {.elements = mesh.cell_count(),
