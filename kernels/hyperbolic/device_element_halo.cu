@@ -1,10 +1,11 @@
-// CUDA implementation of DeviceElementHalo (polydg/cuda/device_element_halo.hpp): a gather and a
-// scatter kernel around ElementHalo's host exchange.
+// CUDA implementation of DeviceElementHalo (polydg/cuda/device_element_halo.cuh): a gather and a
+// scatter kernel, on pinned host memory (device-accessible under unified addressing), around
+// ElementHalo's host exchange.
 #include <cuda_runtime.h>
 
 #include <span>
 
-#include "polydg/cuda/device_element_halo.hpp"
+#include "polydg/cuda/device_element_halo.cuh"
 #include "polydg/detail/core/cuda_check.cuh"
 
 namespace polydg::hyperbolic {
@@ -37,29 +38,30 @@ DeviceElementHalo::DeviceElementHalo(const ElementHalo& halo, std::size_t values
       values_per_element_(values_per_element),
       send_positions_(std::span<const std::size_t>(halo.send_positions(values_per_element))),
       receive_positions_(std::span<const std::size_t>(halo.receive_positions(values_per_element))),
-      send_(send_positions_.size()),
-      receive_(receive_positions_.size()),
       send_host_(send_positions_.size()),
       receive_host_(receive_positions_.size()) {}
 
-void DeviceElementHalo::exchange(double* u) const {
-  const std::size_t sent = send_positions_.size(), received = receive_positions_.size();
+void DeviceElementHalo::start(const double* u) const {
+  // Also orders this gather after the last scatter, which read receive_host_: finish's wait
+  // below covers both before MPI writes into it again.
+  const std::size_t sent = send_positions_.size();
   if (sent > 0) {
     gather_kernel<<<blocks_for(sent), threads_per_block>>>(u, send_positions_.data(), sent,
-                                                           send_.data());
+                                                           send_host_.data());
     POLYDG_CUDA_CHECK_LAUNCH("DeviceElementHalo gather_kernel");
-    POLYDG_CUDA_CHECK(cudaMemcpyAsync(send_host_.data(), send_.data(), sent * sizeof(double),
-                                      cudaMemcpyDeviceToHost, nullptr));
   }
-  // The packed values on the host; also, the last exchange's copy out of receive_host_ is done
-  // before MPI writes into it again.
-  POLYDG_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+  gathered_.record(nullptr);
+}
+
+void DeviceElementHalo::finish(double* u) const {
+  // A rank without neighbours (one rank) has nothing to wait for: the host runs on ahead.
+  if (halo_.neighbour_count() == 0) return;
+  gathered_.wait();
   halo_.exchange_packed(send_host_.span(), receive_host_.span(), values_per_element_);
+  const std::size_t received = receive_positions_.size();
   if (received > 0) {
-    POLYDG_CUDA_CHECK(cudaMemcpyAsync(receive_.data(), receive_host_.data(),
-                                      received * sizeof(double), cudaMemcpyHostToDevice, nullptr));
     scatter_kernel<<<blocks_for(received), threads_per_block>>>(
-        receive_.data(), receive_positions_.data(), received, u);
+        receive_host_.data(), receive_positions_.data(), received, u);
     POLYDG_CUDA_CHECK_LAUNCH("DeviceElementHalo scatter_kernel");
   }
 }

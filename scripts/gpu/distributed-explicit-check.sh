@@ -2,14 +2,17 @@
 # Run on the GPU machine from the project root, carry [".devdeps-cuda", "build-pack"], after
 # here:
 #   POLYDG_PACK_BUILD=build-pc POLYDG_DEVDEPS=.devdeps-cuda scripts/gpu/pack-binaries.sh \
-#     test_cuda_distributed_explicit test_cuda_explicit_triangles test_cuda_explicit_polygons euler
+#     test_cuda_distributed_explicit test_cuda_explicit_triangles test_cuda_explicit_polygons euler \
+#     bench_distributed_explicit bench_explicit
 # The device explicit solvers on several ranks (DistributedDeviceExplicitDG; docs/performance.md,
 # "Explicit solver on several ranks"), one GPU per rank where there are enough, else sharing:
 #  * test_cuda_distributed_explicit on 1, 2 and 3 ranks, and under compute-sanitizer memcheck
 #    on 2; the one-GPU explicit tests (their wave-speed kernels count owned elements now);
 #  * euler --backend gpu under mpiexec -n 2 against the CPU (hill) and one GPU (double Mach);
-#  * the double Mach reflection at LEVEL (default 4) on 1 and RANKS (default 2) ranks, with
-#    MPS where the ranks share a GPU: the march's seconds (euler_double_mach_{1,RANKS}.json).
+#  * bench_explicit p = 1, 2 (the facet kernels take a selection now: the one-GPU speed);
+#  * the double Mach reflection at level 2 on 1 and 2 ranks: how far rounding drifts;
+#  * bench_distributed_explicit, double Mach and hill at LEVEL (default 4), on 1 and RANKS
+#    (default 2) ranks, with MPS where the ranks share a GPU (bench_{case}_{ranks}.json).
 # Outputs in $OUT.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -53,15 +56,31 @@ check --compare "$out/dmr0_gpu_1.json" --relative-tolerance 1e-10 -- mpiexec -n 
   "$euler" --case double_mach --level 0 --backend gpu --json "$out/dmr0_gpu_2.json" \
   > "$out/dmr0_gpu_2.txt" 2>&1 || status=1
 echo "double Mach level 0, GPU on 2 ranks against 1: $(tail -1 "$out/dmr0_gpu_2.txt")"
-# Timing: one rank, then RANKS ranks (MPS where they share a GPU).
-"$euler" --case double_mach --level "$level" --backend gpu --json "$out/euler_double_mach_1.json" \
-  2>&1 | tail -1 | tee "$out/euler_double_mach_1.txt"
+# The one-GPU explicit step after the facet kernels' selection argument: bench_explicit's RK4
+# table, p = 1, 2 (docs/performance.md, "Explicit DG steps", has the reference).
+if [ -x build/bin/bench_explicit ]; then
+  build/bin/bench_explicit --p 1,2 --cpu-steps 0 > "$out/bench_explicit.txt" 2>&1 || status=1
+  grep -i "euler\|advection" "$out/bench_explicit.txt" | head -8
+fi
+# Rounding over many steps: the double Mach reflection at level 2 on 1 and 2 ranks (limiter
+# switches amplify differences of the last bit; compare with the CPU's 1 against 2 ranks).
+"$euler" --case double_mach --level 2 --backend gpu --json "$out/dmr2_gpu_1.json" > /dev/null || status=1
+mpiexec -n 2 --oversubscribe "$euler" --case double_mach --level 2 --backend gpu \
+  --json "$out/dmr2_gpu_2.json" > /dev/null 2>&1 || status=1
+python3 -c "import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); print('double Mach level 2, GPU 1 vs 2 ranks:', {k:(a[k],b[k]) for k in ('steps','min_density','min_pressure')})" "$out/dmr2_gpu_1.json" "$out/dmr2_gpu_2.json"
+# Timing (bench_distributed_explicit): one rank, then RANKS ranks (MPS where they share a GPU).
+bench=build/bin/bench_distributed_explicit
+for c in double_mach hill; do
+  "$bench" --case "$c" --level "$level" --json "$out/bench_${c}_1.json" 2>&1 | tail -3
+done
 if [ "$gpus" -lt "$ranks" ]; then
   export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
   mkdir -p /tmp/mps /tmp/mps-log
   nvidia-cuda-mps-control -d && echo "MPS on: $ranks ranks share $gpus GPU(s)"
 fi
-mpiexec -n "$ranks" --oversubscribe "$euler" --case double_mach --level "$level" --backend gpu \
-  --json "$out/euler_double_mach_$ranks.json" 2>&1 | tail -1 | tee "$out/euler_double_mach_$ranks.txt"
+for c in double_mach hill; do
+  mpiexec -n "$ranks" --oversubscribe "$bench" --case "$c" --level "$level" \
+    --json "$out/bench_${c}_$ranks.json" 2>&1 | tail -2
+done
 if [ "$gpus" -lt "$ranks" ]; then echo quit | nvidia-cuda-mps-control; fi
 exit "$status"

@@ -315,25 +315,29 @@ class DeviceExplicitTriangleDG
     }
   }
 
-  /// The facet kernel of a residual at (u, t): the LLF fluxes into the flux scratch.
-  /// Asynchronous.
+  /// The facet kernel of a residual at (u, t): the LLF fluxes of the selected facets (all by
+  /// default) into the flux scratch. Asynchronous.
   template <class Boundary>
-  void launch_facets(const double* u, double t, const Boundary& boundary) {
+  void launch_facets(const double* u, double t, const Boundary& boundary,
+                     const detail::FacetSelection& selection = {}) {
     static_assert(std::is_trivially_copyable_v<Boundary>,
                   "DeviceExplicitTriangleDG: the boundary functor is copied into the kernels by "
                   "value, so it must be trivially copyable");
     double* flux = flux_.data();
-    const unsigned facet_blocks = blocks_for(view_.facets, detail::facet_block_size);
+    const Index threads = selection.threads(view_.facets);
+    if (threads == 0) return;
+    const unsigned facet_blocks = blocks_for(threads, detail::facet_block_size);
     if (kernels_ == DeviceResidualKernels::fixed_degree) {
       with_fixed_degree(degree_, [&](auto fixed) {
         constexpr int p = decltype(fixed)::value;
         detail::fixed_degree_facet_kernel<p, Law, Boundary>
-            <<<facet_blocks, detail::facet_block_size>>>(view_, law_, boundary, u, t, flux);
+            <<<facet_blocks, detail::facet_block_size>>>(view_, law_, boundary, u, t, flux,
+                                                         selection);
       });
       POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitTriangleDG fixed_degree_facet_kernel");
     } else {
-      detail::generic_facet_kernel<Law, Boundary>
-          <<<facet_blocks, detail::facet_block_size>>>(view_, law_, boundary, u, t, flux);
+      detail::generic_facet_kernel<Law, Boundary><<<facet_blocks, detail::facet_block_size>>>(
+          view_, law_, boundary, u, t, flux, selection);
       POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitTriangleDG generic_facet_kernel");
     }
   }

@@ -217,21 +217,32 @@ class DeviceExplicitPolygonDG
   }
 
   /// Passes 0 and 1 of a residual at (u, t): the Legendre coefficients, then the sub-facet
-  /// fluxes. Asynchronous.
+  /// fluxes, of the selected facets (all by default; for those listed, the Legendre
+  /// coefficients of the elements from selection.ghosts_from on, the others' being computed
+  /// with the unlisted facets). Asynchronous.
   template <class Boundary>
-  void launch_facets(const double* u, double t, const Boundary& boundary) {
+  void launch_facets(const double* u, double t, const Boundary& boundary,
+                     const detail::FacetSelection& selection = {}) {
     static_assert(std::is_trivially_copyable_v<Boundary>,
                   "DeviceExplicitPolygonDG: the boundary functor is copied into the kernels by "
                   "value, so it must be trivially copyable");
     constexpr int block = detail::polygon_block_size;
+    const Index first = selection.listed ? std::min(selection.ghosts_from, view_.elements) : 0;
+    const Index end =
+        selection.listed ? view_.elements : std::min(selection.ghosts_from, view_.elements);
+    const Index facet_threads = selection.threads(view_.facets);
     with_degree([&](auto fixed) {
       constexpr int p = decltype(fixed)::value;
-      detail::polygon_legendre_kernel<p, variables>
-          <<<blocks_for(view_.elements, block), block>>>(view_, u, legendre_.data());
-      POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitPolygonDG polygon_legendre_kernel");
-      detail::polygon_facet_kernel<p, Law, Boundary><<<blocks_for(view_.facets, block), block>>>(
-          view_, law_, boundary, legendre_.data(), t, flux_.data());
-      POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitPolygonDG polygon_facet_kernel");
+      if (end > first) {
+        detail::polygon_legendre_kernel<p, variables>
+            <<<blocks_for(end - first, block), block>>>(view_, u, legendre_.data(), first, end);
+        POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitPolygonDG polygon_legendre_kernel");
+      }
+      if (facet_threads > 0) {
+        detail::polygon_facet_kernel<p, Law, Boundary><<<blocks_for(facet_threads, block), block>>>(
+            view_, law_, boundary, legendre_.data(), t, flux_.data(), selection);
+        POLYDG_CUDA_CHECK_LAUNCH("DeviceExplicitPolygonDG polygon_facet_kernel");
+      }
     });
   }
 

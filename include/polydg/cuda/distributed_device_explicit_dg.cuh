@@ -18,6 +18,11 @@
 ///   back), written into the stepper's vector: ghost entries are scratch, and an owned
 ///   element's residual is the whole mesh's. A ghost's is not (its facets at the cut,
 ///   `cut_tag`, see the inside state) and is overwritten by the next exchange before any use.
+/// * Overlap (HaloExchange::overlapped, the default): the gather is launched, then the fluxes of
+///   the facets with no ghost side, which run while the host exchanges the messages; the
+///   facets with a ghost side (listed once, here) follow the scatter. HaloExchange::blocking
+///   exchanges first (the same results, bit for bit: each facet's flux is computed once either
+///   way; for A/B timing).
 /// * The wave speed, its CFL step and the checks of non-physical states read the owned elements
 ///   only (count_only_first_elements on the local solver), reduced over the ranks once per
 ///   step; a non-physical state on one rank throws the same error on every rank. min_K h_K is
@@ -26,18 +31,20 @@
 /// * stage_limiter(limiter): the ghosts fetched before the limiter (limiters read neighbours'
 ///   means), a failure on one rank thrown on every rank, a DeviceDeferredStageLimiter kept
 ///   deferred (one wait per step).
-/// * No overlap yet: the exchange waits for the device, then for MPI, before the next facet
-///   kernel (docs/performance.md, "Explicit solver on several ranks", gives its cost).
+/// * The exchange before a stage limiter is not overlapped: the limiter of an owned element
+///   reads its neighbours' means (docs/performance.md, "Explicit solver on several ranks").
 #include <cmath>
 #include <cstddef>
 #include <functional>
 #include <limits>
+#include <span>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
-#include "polydg/cuda/device_element_halo.hpp"
+#include "polydg/cuda/device_element_halo.cuh"
 #include "polydg/cuda/device_explicit_dg.cuh"
 #include "polydg/detail/hyperbolic/device_explicit_kernels.cuh"
 #include "polydg/hyperbolic/conservation_law.hpp"
@@ -47,6 +54,10 @@
 #include "polydg/petsc/world.hpp"
 
 namespace polydg::hyperbolic {
+
+/// Whether DistributedDeviceExplicitDG overlaps the halo exchange with the facets that need no
+/// ghost (the file comment).
+enum class HaloExchange { overlapped, blocking };
 
 template <class DeviceLocal>
 class DistributedDeviceExplicitDG {
@@ -59,12 +70,15 @@ class DistributedDeviceExplicitDG {
   /// RankSubmesh and `halo` of the same partition and rank must outlive this object; from now
   /// on local's wave speeds count its owned elements only. Throws polydg::Error when their
   /// element counts differ.
-  DistributedDeviceExplicitDG(DeviceLocal& local, const ElementHalo& halo, int cut_tag)
+  DistributedDeviceExplicitDG(DeviceLocal& local, const ElementHalo& halo, int cut_tag,
+                              HaloExchange exchange = HaloExchange::overlapped)
       : local_(local),
         halo_(halo),
         device_halo_(halo, checked_values_per_element(local, halo)),
         cut_tag_(cut_tag),
-        smallest_size_(-petsc::max_over_ranks(-local.min_size())) {
+        exchange_(exchange),
+        smallest_size_(-petsc::max_over_ranks(-local.min_size())),
+        halo_facets_(facets_with_a_ghost_side(local, halo.owned_count())) {
     local_.count_only_first_elements(halo.owned_count());
   }
 
@@ -73,6 +87,8 @@ class DistributedDeviceExplicitDG {
   std::size_t coefficient_count() const { return local_.coefficient_count(); }
   Index owned_count() const { return halo_.owned_count(); }
   DeviceLocal& local() { return local_; }
+  /// The local facets with a ghost side (computed after the exchange when overlapped).
+  Index halo_facet_count() const { return Index(halo_facets_.size()); }
 
   /// λ_max over every rank's owned elements (collective); throws on every rank where a state
   /// is not physical on one.
@@ -138,6 +154,22 @@ class DistributedDeviceExplicitDG {
   /// A bad point on another rank (WaveSpeedResult::bad_point).
   static constexpr long long elsewhere = -1;
 
+  /// The facets of local's view with an element ≥ owned (a ghost) on either side, ascending.
+  static device::DeviceBuffer<Index> facets_with_a_ghost_side(const DeviceLocal& local,
+                                                              Index owned) {
+    const Index facets = local.view_.facets;
+    std::vector<Index> facet_element(2 * std::size_t(facets));
+    if (facets > 0)
+      device::copy_device_to_host(facet_element.data(), local.view_.facet_element,
+                                  facet_element.size() * sizeof(Index));
+    std::vector<Index> listed;
+    for (Index f = 0; f < facets; ++f)
+      if (facet_element[std::size_t(f)] >= owned ||
+          facet_element[std::size_t(facets) + std::size_t(f)] >= owned)
+        listed.push_back(f);
+    return device::DeviceBuffer<Index>(std::span<const Index>(listed));
+  }
+
   static std::size_t checked_values_per_element(const DeviceLocal& local, const ElementHalo& halo) {
     require(local.element_count() == halo.local_count(), name, ": the solver has ",
             local.element_count(), " elements, the halo ", halo.local_count(),
@@ -158,11 +190,23 @@ class DistributedDeviceExplicitDG {
   // facets, the wave speed reduced over the ranks.
   detail::WaveSpeedPartials partials(double time) const { return local_.partials(time); }
 
-  /// The exchange, then the local facet kernels. u: the stepper's vector, its ghosts rewritten.
+  /// The exchange and the local facet kernels, overlapped or not. u: the stepper's vector, its
+  /// ghosts rewritten.
   template <class Boundary>
   void launch_facets(double* u, double t, const Boundary& boundary) {
-    device_halo_.exchange(u);
-    local_.launch_facets(u, t, detail::CutOrBoundary<Law, Boundary>{boundary, cut_tag_});
+    const detail::CutOrBoundary<Law, Boundary> rank_boundary{boundary, cut_tag_};
+    if (exchange_ == HaloExchange::blocking) {
+      device_halo_.exchange(u);
+      local_.launch_facets(u, t, rank_boundary);
+      return;
+    }
+    const Index owned = halo_.owned_count();
+    device_halo_.start(u);
+    local_.launch_facets(u, t, rank_boundary, detail::FacetSelection{owned});
+    device_halo_.finish(u);
+    local_.launch_facets(
+        u, t, rank_boundary,
+        detail::FacetSelection{owned, true, halo_facets_.data(), halo_facet_count()});
   }
   template <class Boundary>
   int run_stage(double* u, double t, const Boundary& boundary, const detail::StageUpdate& update,
@@ -200,7 +244,9 @@ class DistributedDeviceExplicitDG {
   const ElementHalo& halo_;
   DeviceElementHalo device_halo_;
   int cut_tag_;
+  HaloExchange exchange_;
   double smallest_size_;
+  device::DeviceBuffer<Index> halo_facets_;
 };
 
 }  // namespace polydg::hyperbolic

@@ -133,6 +133,30 @@ struct WaveSpeedPartials {
   __host__ __device__ bool counts(std::int64_t element) const { return element < elements; }
 };
 
+/// The facets a facet kernel computes: all (the default); those whose elements are all below
+/// `ghosts_from` (on a rank's part of a partitioned mesh, the facets it can compute before the
+/// ghosts' coefficients arrive); or, `listed`, the list_count facets of `list` (those with a
+/// ghost side, computed after). DistributedDeviceExplicitDG overlaps its halo exchange so.
+struct FacetSelection {
+  Index ghosts_from = std::numeric_limits<Index>::max();
+  bool listed = false;
+  const Index* list = nullptr;
+  Index list_count = 0;
+
+  /// Threads to launch over a view of `facets` facets.
+  Index threads(Index facets) const { return listed ? list_count : facets; }
+  /// Thread `thread`'s facet, or −1 where it has none (facet_element: the view's [side · facets
+  /// + f] array).
+  __device__ Index facet(std::int64_t thread, const Index* facet_element, Index facets) const {
+    if (listed) return thread < list_count ? list[thread] : -1;
+    if (thread >= facets) return -1;
+    const Index f = Index(thread);
+    const bool local = facet_element[f] < ghosts_from &&
+                       facet_element[std::size_t(facets) + std::size_t(f)] < ghosts_from;
+    return local ? f : -1;
+  }
+};
+
 /// The reduction's result (one per object, copied to the host).
 struct WaveSpeedResult {
   double speed;
@@ -270,9 +294,10 @@ inline __global__ void __launch_bounds__(reduction_block_size)
 template <class Law, class Boundary>
 __global__ void __launch_bounds__(facet_block_size)
     generic_facet_kernel(ResidualView g, Law law, Boundary boundary, const double* u, double t,
-                         double* flux) {
-  const std::int64_t f = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (f < g.facets) facet_flux_kernel(g, law, boundary, u, t, Index(f), flux);
+                         double* flux, FacetSelection selection) {
+  const Index f = selection.facet(std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x,
+                                  g.facet_element, g.facets);
+  if (f >= 0) facet_flux_kernel(g, law, boundary, u, t, f, flux);
 }
 
 /// Generic path, pass 2: explicit_dg.hpp's element_residual_kernel for element c, into r.
@@ -322,12 +347,12 @@ __device__ void edge_traces(const ResidualView& g, const double* u, Index c, int
 template <int Degree, class Law, class Boundary>
 __global__ void __launch_bounds__(facet_block_size)
     fixed_degree_facet_kernel(ResidualView g, Law law, Boundary boundary, const double* u, double t,
-                              double* flux) {
+                              double* flux, FacetSelection selection) {
   constexpr int m = Law::variables;
   constexpr int points = Degree + 1;
-  const std::int64_t thread = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (thread >= g.facets) return;
-  const Index f = Index(thread);
+  const Index f = selection.facet(std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x,
+                                  g.facet_element, g.facets);
+  if (f < 0) return;
   const std::size_t fc = std::size_t(g.facets);
   const Index left = g.facet_element[f];
   const Index right = g.facet_element[fc + f];

@@ -19,22 +19,24 @@ inline constexpr int polygon_block_size = 128;
 /// The largest degree with kernels of compile-time sizes; above, Degree = −1 (run time).
 inline constexpr int largest_fixed_polygon_degree = 4;
 
-/// Pass 0: legendre_coefficients_kernel for each element.
+/// Pass 0: legendre_coefficients_kernel for each element of [first, end).
 template <int Degree, int M>
 __global__ void __launch_bounds__(polygon_block_size)
-    polygon_legendre_kernel(PolygonResidualView g, const double* u, double* legendre) {
-  const std::int64_t c = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (c < g.elements) legendre_coefficients_kernel<M, Degree>(g, u, Index(c), legendre);
+    polygon_legendre_kernel(PolygonResidualView g, const double* u, double* legendre, Index first,
+                            Index end) {
+  const std::int64_t c = first + std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c < end) legendre_coefficients_kernel<M, Degree>(g, u, Index(c), legendre);
 }
 
-/// Pass 1: polygon_facet_flux_kernel for each sub-facet.
+/// Pass 1: polygon_facet_flux_kernel for each selected sub-facet.
 template <int Degree, class Law, class Boundary>
 __global__ void __launch_bounds__(polygon_block_size)
     polygon_facet_kernel(PolygonResidualView g, Law law, Boundary boundary, const double* legendre,
-                         double t, double* flux) {
-  const std::int64_t f = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (f < g.facets)
-    polygon_facet_flux_kernel<Law, Boundary, Degree>(g, law, boundary, legendre, t, Index(f), flux);
+                         double t, double* flux, FacetSelection selection) {
+  const Index f = selection.facet(std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x,
+                                  g.facet_element, g.facets);
+  if (f >= 0)
+    polygon_facet_flux_kernel<Law, Boundary, Degree>(g, law, boundary, legendre, t, f, flux);
 }
 
 /// Pass 2 for each element with the stage update fused: the residual's entry k of element c

@@ -1,20 +1,24 @@
 #pragma once
 /// DeviceElementHalo: ElementHalo's exchange for a vector in device memory (the device explicit
 /// solvers on a partitioned mesh, DistributedDeviceExplicitDG). The owned values that other ranks
-/// hold as ghosts are gathered on the device into one packed buffer, copied to pinned host
-/// memory, exchanged by ElementHalo::exchange_packed (host MPI: the library asks for no
-/// CUDA-aware MPI), copied back and scattered into the ghosts' entries.
+/// hold as ghosts are gathered by a kernel straight into pinned host memory, exchanged by
+/// ElementHalo::exchange_packed (host MPI: the library asks for no CUDA-aware MPI), and
+/// scattered into the ghosts' entries by a kernel reading pinned host memory: no copy calls,
+/// two small kernels per exchange (pinned memory is device-accessible under unified addressing).
 ///
 ///   const ElementHalo halo(partition, rank);
 ///   const DeviceElementHalo device_halo(halo, values_per_element);
-///   device_halo.exchange(u.data());     // u: local_count() · values_per_element, device
+///   device_halo.start(u.data());        // the gather, after the work that wrote u
+///   ...                                 // device work that needs no ghost: overlaps the exchange
+///   device_halo.finish(u.data());       // MPI, then the scatter
 ///
-/// exchange waits for the device's earlier work on the default stream (the gathered values must
-/// be final) and returns with the scatter launched, not finished: work launched after it on the
-/// default stream sees the new ghosts. CUDA builds only (the kernels are in kernels/hyperbolic/).
+/// start and finish are asynchronous on the default stream but for finish's wait for the
+/// gather (an event: not for the work launched between them). Work launched after finish sees
+/// the new ghosts. exchange = start + finish. CUDA builds only (kernels/hyperbolic/).
 #include <cstddef>
 
 #include "polydg/core/device_buffer.hpp"
+#include "polydg/detail/core/device_event.cuh"
 #include "polydg/hyperbolic/element_halo.hpp"
 
 namespace polydg::hyperbolic {
@@ -26,7 +30,16 @@ class DeviceElementHalo {
 
   /// Collective over the rank's neighbours (ElementHalo::exchange on device memory): the ghosts'
   /// entries of u (device, local_count() · values_per_element() values) from their owners.
-  void exchange(double* u) const;
+  void exchange(double* u) const {
+    start(u);
+    finish(u);
+  }
+  /// Launches the gather of the sent values of u; u's owned entries must not change before
+  /// finish.
+  void start(const double* u) const;
+  /// Collective over the neighbours: waits for the gather, exchanges, launches the scatter into
+  /// u's ghost entries.
+  void finish(double* u) const;
 
   std::size_t values_per_element() const { return values_per_element_; }
   const ElementHalo& halo() const { return halo_; }
@@ -38,8 +51,8 @@ class DeviceElementHalo {
   const ElementHalo& halo_;
   std::size_t values_per_element_;
   device::DeviceBuffer<std::size_t> send_positions_, receive_positions_;
-  mutable device::DeviceBuffer<double> send_, receive_;
   mutable device::PinnedBuffer<double> send_host_, receive_host_;
+  device::DeviceEvent gathered_;
 };
 
 }  // namespace polydg::hyperbolic
