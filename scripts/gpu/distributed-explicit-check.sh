@@ -11,8 +11,9 @@
 #  * euler --backend gpu under mpiexec -n 2 against the CPU (hill) and one GPU (double Mach);
 #  * bench_explicit p = 1, 2 (the facet kernels take a selection now: the one-GPU speed);
 #  * the double Mach reflection at level 2 on 1 and 2 ranks: how far rounding drifts;
-#  * bench_distributed_explicit, double Mach and hill at LEVEL (default 4), on 1 and RANKS
-#    (default 2) ranks, with MPS where the ranks share a GPU (bench_{case}_{ranks}.json).
+#  * bench_distributed_explicit, double Mach at LEVEL (default 5: 1.18 M triangles) and the hill
+#    one level finer (524 k), on 1 and RANKS (default 2) ranks, with MPS where the ranks share a
+#    GPU (bench_{case}_{ranks}.json).
 # Outputs in $OUT.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -26,7 +27,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
 gpus="$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)"
 ranks="${RANKS:-2}"
-level="${LEVEL:-4}"
+level="${LEVEL:-5}"
 status=0
 summary() { tail -c 300 "$1" | tr -d '\033' | grep -o 'No errors detected\|[0-9]* failures\? .*\|[0-9]* assertions\? .* failed.*' | head -1; }
 tests=build/bin/tests
@@ -70,17 +71,22 @@ mpiexec -n 2 --oversubscribe "$euler" --case double_mach --level 2 --backend gpu
 python3 -c "import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); print('double Mach level 2, GPU 1 vs 2 ranks:', {k:(a[k],b[k]) for k in ('steps','min_density','min_pressure')})" "$out/dmr2_gpu_1.json" "$out/dmr2_gpu_2.json"
 # Timing (bench_distributed_explicit): one rank, then RANKS ranks (MPS where they share a GPU).
 bench=build/bin/bench_distributed_explicit
-for c in double_mach hill; do
-  "$bench" --case "$c" --level "$level" --json "$out/bench_${c}_1.json" 2>&1 | tail -3
+# The hill one level finer: its 2 (8 · 2^L)² triangles are fewer than the double Mach's.
+levels=(double_mach "$level" hill "$((level + 1))")
+for i in 0 2; do
+  c="${levels[$i]}"
+  "$bench" --case "$c" --level "${levels[$((i + 1))]}" --steps 300 \
+    --json "$out/bench_${c}_1.json" 2>&1 | tail -2
 done
 if [ "$gpus" -lt "$ranks" ]; then
   export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
   mkdir -p /tmp/mps /tmp/mps-log
   nvidia-cuda-mps-control -d && echo "MPS on: $ranks ranks share $gpus GPU(s)"
 fi
-for c in double_mach hill; do
-  mpiexec -n "$ranks" --oversubscribe "$bench" --case "$c" --level "$level" \
-    --json "$out/bench_${c}_$ranks.json" 2>&1 | tail -2
+for i in 0 2; do
+  c="${levels[$i]}"
+  mpiexec -n "$ranks" --oversubscribe "$bench" --case "$c" --level "${levels[$((i + 1))]}" \
+    --steps 300 --json "$out/bench_${c}_$ranks.json" 2>&1 | tail -1
 done
 if [ "$gpus" -lt "$ranks" ]; then echo quit | nvidia-cuda-mps-control; fi
 exit "$status"
