@@ -21,6 +21,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <iomanip>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -251,10 +252,12 @@ int main(int argc, char** argv) {
           t.overlapped * 1e6, t.overlapped / elements, t.blocking * 1e6, t.blocking / elements);
       if (!o.json.empty()) {
         std::ofstream json(o.json);
-        json << "{" << bench::provenance_json(argc, argv, started, bench::device_json())
+        json << std::setprecision(10) << "{"
+             << bench::provenance_json(argc, argv, started, bench::device_json())
              << ", \"case\": " << bench::json_string(o.name) << ", \"level\": " << o.level
-             << ", \"p\": " << p << ", \"ranks\": " << ranks << ", \"elements\": " << elements
-             << ", \"dofs\": " << elements * double(values_per_element)
+             << ", \"p\": " << p << ", \"ranks\": " << ranks
+             << ", \"elements\": " << mesh.cell_count()
+             << ", \"dofs\": " << std::size_t(mesh.cell_count()) * values_per_element
              << ", \"max_owned_elements\": " << owned << ", \"max_ghosts\": " << ghosts
              << ", \"max_values_sent_per_exchange\": " << sent << ", \"steps\": " << o.steps
              << ", \"whole_mesh_seconds_per_step\": " << t.whole_mesh
