@@ -6,14 +6,14 @@
 #     bench_distributed_explicit bench_explicit
 # The device explicit solvers on several ranks (DistributedDeviceExplicitDG; docs/performance.md,
 # "Explicit solver on several ranks"), one GPU per rank where there are enough, else sharing:
-#  * test_cuda_distributed_explicit on 1, 2 and 3 ranks, and under compute-sanitizer memcheck
+#  * test_cuda_distributed_explicit on 1 to 4 ranks, and under compute-sanitizer memcheck
 #    on 2; the one-GPU explicit tests (their wave-speed kernels count owned elements now);
 #  * euler --backend gpu under mpiexec -n 2 against the CPU (hill) and one GPU (double Mach);
 #  * bench_explicit p = 1, 2 (the facet kernels take a selection now: the one-GPU speed);
 #  * the double Mach reflection at level 2 on 1 and 2 ranks: how far rounding drifts;
 #  * bench_distributed_explicit, double Mach at LEVEL (default 5: 1.18 M triangles) and the hill
 #    one level finer (524 k), on 1 and RANKS (default 2) ranks, with MPS where the ranks share a
-#    GPU (bench_{case}_{ranks}.json).
+#    GPU (bench_{case}_{ranks}.json), and the double Mach reflection with two ghost layers.
 # Outputs in $OUT.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -33,7 +33,7 @@ summary() { tail -c 300 "$1" | tr -d '\033' | grep -o 'No errors detected\|[0-9]
 tests=build/bin/tests
 "$tests/test_cuda_distributed_explicit" > "$out/distributed_1.log" 2>&1 || status=1
 echo "test_cuda_distributed_explicit, 1 rank: $(summary "$out/distributed_1.log")"
-for n in 2 3; do
+for n in 2 3 4; do
   timeout 300 mpiexec -n "$n" --oversubscribe "$tests/test_cuda_distributed_explicit" \
     > "$out/distributed_$n.log" 2>&1 || status=1
   echo "test_cuda_distributed_explicit, $n ranks: $(grep -c 'No errors' "$out/distributed_$n.log") of $n ranks without errors"
@@ -88,5 +88,8 @@ for i in 0 2; do
   mpiexec -n "$ranks" --oversubscribe "$bench" --case "$c" --level "${levels[$((i + 1))]}" \
     --steps 300 --json "$out/bench_${c}_$ranks.json" 2>&1 | tail -1
 done
+# Two ghost layers: no exchange before the double Mach reflection's limiter.
+mpiexec -n "$ranks" --oversubscribe "$bench" --case double_mach --level "$level" --ghost-layers 2 \
+  --steps 300 --json "$out/bench_double_mach_2_layers_$ranks.json" 2>&1 | tail -1
 if [ "$gpus" -lt "$ranks" ]; then echo quit | nvidia-cuda-mps-control; fi
 exit "$status"

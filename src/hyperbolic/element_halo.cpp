@@ -19,6 +19,7 @@ ElementHalo::ElementHalo(const MeshPartition& partition, int rank) {
   require(rank >= 0 && rank < partition.part_count, "ElementHalo: rank ", rank,
           " is not a part of the partition's ", partition.part_count);
   owned_ = partition.owned_count(rank);
+  ghost_layers_ = partition.ghost_layers;
   const auto& ghosts = partition.ghosts[std::size_t(rank)];
   local_ = owned_ + Index(ghosts.size());
   const Index begin = partition.part_begin[std::size_t(rank)],

@@ -176,6 +176,53 @@ MeshPartition partition_mesh(const PolytopicMesh<Dim>& mesh, int parts,
       parts, options);
 }
 
+template <int Dim>
+MeshPartition with_ghost_layers(const MeshPartition& partition, const PolytopicMesh<Dim>& mesh,
+                                int layers) {
+  const Index n = mesh.element_count();
+  require(layers >= 1, "with_ghost_layers: ", layers, " ghost layers; need at least 1");
+  require(Index(partition.part_of_element.size()) == n && partition.ghost_layers == 1,
+          "with_ghost_layers: a partition of ", partition.part_of_element.size(), " elements with ",
+          partition.ghost_layers, " ghost layer(s), for a mesh of ", n,
+          " elements: widen the one-layer partition of this mesh");
+  MeshPartition result = partition;
+  result.ghost_layers = layers;
+  // Breadth first from the first layer, per part, in old indices; `in_layers` marks what a part
+  // holds already (its own elements are recognised by part_of_element) and is cleared after.
+  std::vector<char> in_layers(std::size_t(n), 0);
+  for (int part = 0; part < partition.part_count; ++part) {
+    std::vector<Index> held, layer;
+    for (const Index ghost : partition.ghosts[std::size_t(part)]) {
+      const Index e = partition.old_from_new[std::size_t(ghost)];
+      in_layers[std::size_t(e)] = 1;
+      layer.push_back(e);
+    }
+    held = layer;
+    for (int depth = 2; depth <= layers && !layer.empty(); ++depth) {
+      std::vector<Index> next;
+      for (const Index e : layer)
+        for (const Index i : mesh.element_interfaces(e)) {
+          const Index neighbour = mesh.neighbour(i, e);
+          if (neighbour < 0 || in_layers[std::size_t(neighbour)] ||
+              partition.part_of_element[std::size_t(neighbour)] == part)
+            continue;
+          in_layers[std::size_t(neighbour)] = 1;
+          next.push_back(neighbour);
+        }
+      held.insert(held.end(), next.begin(), next.end());
+      layer = std::move(next);
+    }
+    std::vector<Index>& ghosts = result.ghosts[std::size_t(part)];
+    ghosts.clear();
+    for (const Index e : held) {
+      ghosts.push_back(partition.new_from_old[std::size_t(e)]);
+      in_layers[std::size_t(e)] = 0;
+    }
+    std::sort(ghosts.begin(), ghosts.end());
+  }
+  return result;
+}
+
 template GlobalIndex element_quadrature_cost(const PolytopicMesh<2>&, Index,
                                              const QuadratureDegrees&);
 template GlobalIndex element_quadrature_cost(const PolytopicMesh<3>&, Index,
@@ -186,5 +233,7 @@ template MeshPartition partition_from_parts(const PolytopicMesh<3>&, std::vector
                                             const MeshPartitionOptions&);
 template MeshPartition partition_mesh(const PolytopicMesh<2>&, int, const MeshPartitionOptions&);
 template MeshPartition partition_mesh(const PolytopicMesh<3>&, int, const MeshPartitionOptions&);
+template MeshPartition with_ghost_layers(const MeshPartition&, const PolytopicMesh<2>&, int);
+template MeshPartition with_ghost_layers(const MeshPartition&, const PolytopicMesh<3>&, int);
 
 }  // namespace polydg

@@ -10,8 +10,8 @@
 //    solution's size: the same operations up to the order of a ghost's geometry sums); the
 //    exchange overlapped with the facets that need no ghost gives the bits of the blocking one;
 //  * a coarse double Mach reflection (Euler, SSP-RK2, the device Barth–Jespersen limiter and
-//    positivity fix fused and deferred, behind the halo): the same steps and coefficients to
-//    1e-10 of their size;
+//    positivity fix fused and deferred, behind the halo), with one ghost layer (an exchange
+//    before each limiter) and two (none): the same steps and coefficients to 1e-10 of their size;
 //  * a state that is not physical on one rank throws on every rank (no rank waits for ever).
 // Exits 77 (ctest: Skipped) without a device.
 #define BOOST_TEST_MODULE cuda_distributed_explicit
@@ -206,29 +206,36 @@ BOOST_AUTO_TEST_CASE(a_limited_double_mach_reflection_is_the_whole_meshs_device_
 
   const auto shared = std::make_shared<const SimplexMesh<2>>(mesh);
   const std::vector<Index> cells = identity(mesh.cell_count());
-  const MeshPartition partition =
-      partition_mesh(PolytopicMesh<2>(shared, cells, 1), petsc::world_rank_count());
-  const int rank = petsc::world_rank();
-  const RankSubmesh<2> part = rank_submesh(mesh, cells, partition, rank, cut_tag);
-  const ExplicitTriangleDG local_dg(*part.mesh, 1, problem.gas);
-  const BarthJespersenLimiter limiter(local_dg);
-  const PositivityFix positivity(local_dg, 1e-10);
-  DeviceExplicitTriangleDG device_local(local_dg);
-  const DeviceBarthJespersenLimiter device_limiter(device_local, limiter);
-  const DevicePositivityFix device_positivity(device_local, positivity);
-  const DeviceLimiterAndPositivityFix both(device_limiter, device_positivity);
-  const ElementHalo halo(partition, rank);
-  DistributedDeviceExplicitDG dg(device_local, halo, cut_tag);
-  auto limit = dg.stage_limiter(both);
-  static_assert(DeviceDeferredStageLimiter<decltype(limit)>, "stays deferred behind the halo");
-  auto local_u = device_local.upload(local_dg.project(initial));
-  limit(local_u);
-  const TimeSteppingStatistics steps =
-      DeviceTimeStepper(dg, TimeScheme::ssp_rk2, limit).advance(local_u, 0, t_end, boundary, cfl);
+  const PolytopicMesh<2> elements(shared, cells, 1);
+  const MeshPartition one_layer = partition_mesh(elements, petsc::world_rank_count());
+  // One ghost layer: an exchange before each limiter; two: none (the first layer's means are
+  // the rank's own).
+  for (const MeshPartition& partition : {one_layer, with_ghost_layers(one_layer, elements, 2)}) {
+    BOOST_TEST_CONTEXT(partition.ghost_layers << " ghost layer(s)") {
+      const int rank = petsc::world_rank();
+      const RankSubmesh<2> part = rank_submesh(mesh, cells, partition, rank, cut_tag);
+      const ExplicitTriangleDG local_dg(*part.mesh, 1, problem.gas);
+      const BarthJespersenLimiter limiter(local_dg);
+      const PositivityFix positivity(local_dg, 1e-10);
+      DeviceExplicitTriangleDG device_local(local_dg);
+      const DeviceBarthJespersenLimiter device_limiter(device_local, limiter);
+      const DevicePositivityFix device_positivity(device_local, positivity);
+      const DeviceLimiterAndPositivityFix both(device_limiter, device_positivity);
+      const ElementHalo halo(partition, rank);
+      BOOST_TEST(halo.ghost_layers() == partition.ghost_layers);
+      DistributedDeviceExplicitDG dg(device_local, halo, cut_tag);
+      auto limit = dg.stage_limiter(both);
+      static_assert(DeviceDeferredStageLimiter<decltype(limit)>, "stays deferred behind the halo");
+      auto local_u = device_local.upload(local_dg.project(initial));
+      limit(local_u);
+      const TimeSteppingStatistics steps = DeviceTimeStepper(dg, TimeScheme::ssp_rk2, limit)
+                                               .advance(local_u, 0, t_end, boundary, cfl);
 
-  BOOST_TEST(steps.steps == whole_steps.steps);
-  BOOST_TEST(owned_difference(local_dg, device_local.download(local_u), whole_dg, whole,
-                              part.element, part.owned_count, 4, 3) <= 1e-10);
+      BOOST_TEST(steps.steps == whole_steps.steps);
+      BOOST_TEST(owned_difference(local_dg, device_local.download(local_u), whole_dg, whole,
+                                  part.element, part.owned_count, 4, 3) <= 1e-10);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(a_state_that_is_not_physical_on_one_rank_throws_on_every_rank) {

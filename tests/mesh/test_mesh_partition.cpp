@@ -216,3 +216,38 @@ BOOST_AUTO_TEST_CASE(bad_part_counts_are_refused_naming_the_counts) {
                               " parts requested for a mesh of only " + elements + " elements",
                           "would own no element"}));
 }
+
+BOOST_AUTO_TEST_CASE(ghost_layers_are_the_elements_within_k_interfaces) {
+  const PolytopicMesh<2> mesh = square_mesh(24, 150);
+  const MeshPartition partition = partition_mesh(mesh, 4);
+  // Graph distances from each part, by brute force over the fine mesh's facets.
+  const auto pairs = neighbour_pairs(mesh);
+  const Index n = mesh.element_count();
+  for (int layers : {1, 2, 3}) {
+    BOOST_TEST_CONTEXT(layers << " layers") {
+      const MeshPartition widened = with_ghost_layers(partition, mesh, layers);
+      BOOST_TEST(widened.ghost_layers == layers);
+      BOOST_TEST(widened.new_from_old == partition.new_from_old, boost::test_tools::per_element());
+      for (int part = 0; part < 4; ++part) {
+        std::vector<int> distance(std::size_t(n), -1);
+        for (Index e = 0; e < n; ++e)
+          if (partition.part_of_element[std::size_t(e)] == part) distance[std::size_t(e)] = 0;
+        for (int d = 1; d <= layers; ++d)
+          for (const auto& [a, b] : pairs)
+            for (const auto& [from, to] : {std::pair{a, b}, std::pair{b, a}})
+              if (distance[std::size_t(from)] == d - 1 && distance[std::size_t(to)] < 0)
+                distance[std::size_t(to)] = d;
+        std::vector<Index> expected;
+        for (Index e = 0; e < n; ++e)
+          if (distance[std::size_t(e)] > 0)
+            expected.push_back(partition.new_from_old[std::size_t(e)]);
+        std::sort(expected.begin(), expected.end());
+        BOOST_TEST(widened.ghosts[std::size_t(part)] == expected, boost::test_tools::per_element());
+      }
+    }
+  }
+  BOOST_TEST(error_names([&] { with_ghost_layers(partition, mesh, 0); },
+                         {"with_ghost_layers: 0 ghost layers; need at least 1"}));
+  BOOST_TEST(error_names([&] { with_ghost_layers(with_ghost_layers(partition, mesh, 2), mesh, 2); },
+                         {"with 2 ghost layer(s)", "widen the one-layer partition"}));
+}

@@ -28,11 +28,14 @@
 ///   step; a non-physical state on one rank throws the same error on every rank. min_K h_K is
 ///   reduced once, here. So every rank takes the same steps: those of one GPU on the whole
 ///   mesh, up to the order of sums in a ghost's geometry.
-/// * stage_limiter(limiter): the ghosts fetched before the limiter (limiters read neighbours'
-///   means), a failure on one rank thrown on every rank, a DeviceDeferredStageLimiter kept
-///   deferred (one wait per step).
-/// * The exchange before a stage limiter is not overlapped: the limiter of an owned element
-///   reads its neighbours' means (docs/performance.md, "Explicit solver on several ranks").
+/// * stage_limiter(limiter): a failure on one rank thrown on every rank, a
+///   DeviceDeferredStageLimiter kept deferred (one wait per step). The limiter of an owned
+///   element reads its neighbours' means: with one ghost layer, the ghosts are fetched before
+///   it (an exchange not overlapped); with two (with_ghost_layers(partition, mesh, 2)) the
+///   first layer's residual, hence its means, is the rank's own, and no exchange is needed:
+///   one per stage instead of two (docs/performance.md, "Explicit solver on several ranks").
+///   The second layer's values, and the first's after a limiter, are stale until the next
+///   stage's exchange, which fetches both layers.
 #include <cmath>
 #include <cstddef>
 #include <functional>
@@ -136,20 +139,25 @@ class DistributedDeviceExplicitDG {
     using Plain = std::remove_cvref_t<Limiter>;
 
     void operator()(Vector& v) {
-      dg->refresh_ghosts(v);
+      dg->ghosts_for_limiter(v);
       // A limiter that fails on one rank (a positivity fix meeting an inadmissible mean) fails
       // on every rank: none waits for ever at the next exchange.
       petsc::on_every_rank([&] { std::invoke(limiter, v); });
     }
     int launch(Vector& v, const detail::WaveSpeedPartials& partials) const requires
         DeviceDeferredStageLimiter<Plain> {
-      dg->refresh_ghosts(v);
+      dg->ghosts_for_limiter(v);
       return limiter.launch(v, partials);
     }
     void check() const requires DeviceDeferredStageLimiter<Plain> {
       petsc::on_every_rank([&] { limiter.check(); });
     }
   };
+
+  /// What a limiter needs of the ghosts: their means, the rank's own with two ghost layers.
+  void ghosts_for_limiter(Vector& v) const {
+    if (halo_.ghost_layers() < 2) refresh_ghosts(v);
+  }
 
   /// A bad point on another rank (WaveSpeedResult::bad_point).
   static constexpr long long elsewhere = -1;

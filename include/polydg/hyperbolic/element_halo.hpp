@@ -49,6 +49,8 @@ class ElementHalo {
   Index local_count() const { return local_; }
   /// The ranks this one exchanges with.
   int neighbour_count() const { return int(neighbours_.size()); }
+  /// The partition's ghost layers (MeshPartition::ghost_layers, with_ghost_layers).
+  int ghost_layers() const { return ghost_layers_; }
 
  private:
   struct Neighbour {
@@ -56,6 +58,7 @@ class ElementHalo {
     std::vector<Index> sent, received;  // local elements, in the partition's order
   };
   Index owned_ = 0, local_ = 0;
+  int ghost_layers_ = 1;
   std::vector<Neighbour> neighbours_;
   std::size_t sent_elements_ = 0, received_elements_ = 0;  // over the neighbours
   mutable std::vector<double> send_buffer_, receive_buffer_;

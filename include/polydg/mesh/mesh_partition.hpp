@@ -11,7 +11,8 @@
 ///   old relative order, so a Hilbert (or first-cell) order from agglomeration is kept within
 ///   each part (polydg/mesh/element_order.hpp).
 /// * Ghosts: per part, the elements of other parts that share an interface with one of its
-///   own (the face neighbours whose data a rank's block rows read), as new indices, sorted.
+///   own (the face neighbours whose data a rank's block rows read), as new indices, sorted;
+///   with_ghost_layers widens them to the elements within k interfaces (ghost_layers = k).
 /// One part gives the identity without calling METIS. Everything is in the new numbering
 /// except part_of_element and element_weights, which are indexed by old element.
 #include <span>
@@ -44,9 +45,10 @@ struct MeshPartition {
   std::vector<Index> new_from_old, old_from_new;
   /// Size part_count + 1: part r owns new elements [part_begin[r], part_begin[r + 1]).
   std::vector<Index> part_begin;
-  /// Per part: the new indices of the other parts' elements sharing an interface with one of
-  /// its elements, ascending.
+  /// Per part: the new indices of the other parts' elements within ghost_layers interfaces of
+  /// one of its elements (1: sharing an interface with one), ascending.
   std::vector<std::vector<Index>> ghosts;
+  int ghost_layers = 1;
   /// Per part: interfaces with one element in the part and the other outside (the halo faces
   /// whose fluxes need ghost data).
   std::vector<Index> halo_interface_counts;
@@ -96,5 +98,15 @@ MeshPartition partition_mesh(const PolytopicMesh<Dim>& mesh, int parts,
 template <int Dim>
 MeshPartition partition_from_parts(const PolytopicMesh<Dim>& mesh, std::vector<int> part_of_element,
                                    int parts, const MeshPartitionOptions& options = {});
+
+/// `partition` (one ghost layer, of `mesh`) with each part's ghosts widened to the other parts'
+/// elements within `layers` interfaces of its own (the same parts and numbering; halo interface
+/// counts unchanged). A second layer lets a rank compute its first layer's residuals itself: the
+/// device explicit solvers then need no exchange before a stage limiter
+/// (DistributedDeviceExplicitDG). Throws polydg::Error for layers < 1 or a partition of another
+/// mesh or already widened.
+template <int Dim>
+MeshPartition with_ghost_layers(const MeshPartition& partition, const PolytopicMesh<Dim>& mesh,
+                                int layers);
 
 }  // namespace polydg
