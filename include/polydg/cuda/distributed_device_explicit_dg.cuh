@@ -121,8 +121,9 @@ class DistributedDeviceExplicitDG {
     device_halo_.exchange(u.data());
   }
 
-  /// A DeviceTimeStepper stage limiter: the ghosts' entries from their owners, then `limiter`
-  /// (kept by reference when given as an lvalue: it must outlive the stepper).
+  /// A DeviceTimeStepper stage limiter: the ghosts' entries from their owners (with one ghost
+  /// layer; the file comment), then `limiter` (kept by reference when given as an lvalue: it
+  /// must outlive the stepper).
   template <class Limiter>
   auto stage_limiter(Limiter&& limiter) const {
     return HaloStageLimiter<Limiter>{this, std::forward<Limiter>(limiter)};
