@@ -234,9 +234,10 @@ class DistributedDeviceExplicitDG {
   /// rank has one (collective).
   static detail::WaveSpeedResult over_ranks(detail::WaveSpeedResult result) {
     const bool bad_here = result.bad_point != detail::no_bad_point;
-    const bool bad_anywhere = petsc::max_over_ranks(bad_here ? 1.0 : 0.0) > 0;
-    result.speed = petsc::max_over_ranks(result.speed);
-    if (bad_anywhere && !bad_here) result.bad_point = elsewhere;
+    double largest[2] = {result.speed, bad_here ? 1.0 : 0.0};  // one reduction per step
+    petsc::max_over_ranks(largest);
+    result.speed = largest[0];
+    if (largest[1] > 0 && !bad_here) result.bad_point = elsewhere;
     return result;
   }
 

@@ -92,10 +92,10 @@ class DistributedExplicitDG {
     // The owned elements' states only: every element is some rank's, and no exchange is needed.
     double speed = 0;
     petsc::on_every_rank([&] { speed = local_.max_wave_speed(u, t, owned_count()); });
-    const double largest_speed = petsc::max_over_ranks(speed);
-    const double smallest_size = -petsc::max_over_ranks(-local_.min_element_size());
-    if (largest_speed <= 0) return std::numeric_limits<double>::infinity();
-    return cfl * smallest_size / (largest_speed * (2 * local_.degree() + 1));
+    double largest[2] = {speed, -local_.min_element_size()};  // one reduction for both
+    petsc::max_over_ranks(largest);
+    if (largest[0] <= 0) return std::numeric_limits<double>::infinity();
+    return cfl * -largest[1] / (largest[0] * (2 * local_.degree() + 1));
   }
 
   /// A TimeStepper stage limiter: the ghosts' entries from their owners, then `limiter`.

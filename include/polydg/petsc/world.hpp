@@ -9,6 +9,7 @@
 #include <petscsys.h>
 
 #include <exception>
+#include <span>
 #include <string>
 
 #include "polydg/core/error.hpp"
@@ -39,6 +40,14 @@ inline double max_over_ranks(double value) {
   require(MPI_Allreduce(&value, &largest, 1, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD) == MPI_SUCCESS,
           "MPI_Allreduce failed");
   return largest;
+}
+
+/// Each of `values` replaced by its largest over the ranks: one MPI_Allreduce for all of them
+/// (a per-step reduction of several maxima pays one latency, not one each).
+inline void max_over_ranks(std::span<double> values) {
+  require(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, MPI_MAX,
+                        PETSC_COMM_WORLD) == MPI_SUCCESS,
+          "MPI_Allreduce failed");
 }
 
 /// throw_if_any_rank_failed - collective on PETSC_COMM_WORLD: every rank passes the message of
