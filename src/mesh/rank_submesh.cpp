@@ -17,6 +17,11 @@ RankSubmesh<Dim> rank_submesh(const SimplexMesh<Dim>& fine, std::span<const Inde
           " cells");
   require(rank >= 0 && rank < partition.part_count, "rank_submesh: rank ", rank,
           " is not a part of the partition's ", partition.part_count);
+  // Every rank computes the same partition, so every rank refuses it alike: none waits at a
+  // collective call for a rank whose solver could not be built on no cells.
+  require(partition.empty_part_count == 0, "rank_submesh: the partition leaves ",
+          partition.empty_part_count, " of its ", partition.part_count,
+          " parts without an element (a rank with no cells to march): run on fewer ranks");
   const std::vector<int> tags = fine.boundary_tag_values();
   require(
       cut_tag != interior_facet_tag && std::find(tags.begin(), tags.end(), cut_tag) == tags.end(),

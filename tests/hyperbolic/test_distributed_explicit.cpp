@@ -5,7 +5,8 @@
 // computes:
 //  * the rank submeshes: the owned elements, over the ranks, are every element once; each local
 //    element has its whole-mesh cells (count and measure); the cut tag bounds ghosts only; a
-//    halo of a partition for another rank count is refused;
+//    halo of a partition for another rank count, and a partition with an empty part, are
+//    refused;
 //  * the rotating hill (linear advection, RK4) on agglomerated polygons, p = 2: the same time
 //    steps, and every owned coefficient at T that of the whole mesh's march (1e-12 of the
 //    solution's size: the same operations up to the order of a ghost's facet sums), and the
@@ -24,6 +25,7 @@
 #include <span>
 #include <vector>
 
+#include "error_message.hpp"
 #include "owned_difference.hpp"
 #include "polydg/hyperbolic/distributed_explicit_dg.hpp"
 #include "polydg/hyperbolic/double_mach_reflection.hpp"
@@ -44,6 +46,7 @@
 
 using namespace polydg;
 using namespace polydg::hyperbolic;
+using testing::error_names;
 using testing::identity;
 using testing::owned_difference;
 
@@ -96,6 +99,14 @@ BOOST_AUTO_TEST_CASE(rank_submeshes_hold_each_element_once_with_its_cells) {
       BOOST_TEST(part.mesh->facet_tag(f) != interior_facet_tag);
   }
   BOOST_CHECK_THROW(rank_submesh(*fine, parts.element_of_cell, partition, rank, 1), Error);
+  // A part with no element is refused by every rank alike (each computes the same partition),
+  // so no rank waits for one whose solver could not be built.
+  const MeshPartition lopsided =
+      partition_from_parts(polygons, std::vector<int>(std::size_t(polygons.element_count()), 0),
+                           petsc::world_rank_count() + 1);
+  BOOST_TEST(error_names(
+      [&] { rank_submesh(*fine, parts.element_of_cell, lopsided, rank, cut_tag); },
+      {"rank_submesh: the partition leaves", "without an element", "run on fewer ranks"}));
   // A partition for another rank count has no halo here (its messages would go nowhere).
   BOOST_CHECK_THROW(ElementHalo(partition_mesh(polygons, petsc::world_rank_count() + 1), rank),
                     Error);

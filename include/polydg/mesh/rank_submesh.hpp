@@ -39,8 +39,9 @@ struct RankSubmesh {
 
 /// Rank `rank`'s RankSubmesh of the fine mesh `fine` whose cells form the elements
 /// `element_of_cell` (a PolytopicMesh's) split by `partition`. Throws polydg::Error when
-/// the partition is not of these elements, for a rank outside it, and when `cut_tag` is one of
-/// the fine mesh's boundary tags or the interior tag.
+/// the partition is not of these elements, for a rank outside it, for a partition with an
+/// empty part (on every rank alike: the explicit solvers need cells on each), and when
+/// `cut_tag` is one of the fine mesh's boundary tags or the interior tag.
 template <int Dim>
 RankSubmesh<Dim> rank_submesh(const SimplexMesh<Dim>& fine, std::span<const Index> element_of_cell,
                               const MeshPartition& partition, int rank, int cut_tag);
