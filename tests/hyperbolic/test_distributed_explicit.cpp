@@ -27,6 +27,7 @@
 
 #include "error_message.hpp"
 #include "owned_difference.hpp"
+#include "petsc/petsc_test_support.hpp"
 #include "polydg/hyperbolic/distributed_explicit_dg.hpp"
 #include "polydg/hyperbolic/double_mach_reflection.hpp"
 #include "polydg/hyperbolic/element_halo.hpp"
@@ -40,7 +41,6 @@
 #include "polydg/mesh/generators.hpp"
 #include "polydg/mesh/mesh_partition.hpp"
 #include "polydg/mesh/rank_submesh.hpp"
-#include "polydg/petsc/session.hpp"
 #include "polydg/petsc/world.hpp"
 #include "unit_square_hill.hpp"
 
@@ -49,19 +49,15 @@ using namespace polydg::hyperbolic;
 using testing::error_names;
 using testing::identity;
 using testing::owned_difference;
+using testing::PetscTestSession;
 
 namespace {
-
-struct MpiSession {
-  petsc::Session session{boost::unit_test::framework::master_test_suite().argc,
-                         boost::unit_test::framework::master_test_suite().argv};
-};
 
 constexpr int cut_tag = 1000;
 
 }  // namespace
 
-BOOST_TEST_GLOBAL_FIXTURE(MpiSession);
+BOOST_TEST_GLOBAL_FIXTURE(PetscTestSession);
 
 BOOST_AUTO_TEST_CASE(rank_submeshes_hold_each_element_once_with_its_cells) {
   auto fine = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(16, 0.2, 7));
