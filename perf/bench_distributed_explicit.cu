@@ -12,7 +12,7 @@
 // DeviceTimeStepper (no halo code): with R = 1 the baseline of the scaling; with R ranks on
 // their own GPUs the same time, and with R ranks sharing one GPU (MPS) what the sharing itself
 // costs for R times the work.
-// The halo per rank (max): ghosts, facets with a ghost side, values sent per exchange.
+// The halo per rank (max): ghosts, values sent per exchange.
 //
 //   mpiexec -n 2 build/bin/bench_distributed_explicit [--case double_mach|hill] [--level 4]
 //                                                     [--p 1] [--steps 500] [--warmup 50]
@@ -96,6 +96,7 @@ struct Part {
   MeshPartition partition;
   RankSubmesh<2> part;
   int cut_tag = 0;
+  std::unique_ptr<ElementHalo> halo;
 };
 
 Part rank_part(const SimplexMesh<2>& mesh, int ghost_layers) {
@@ -108,6 +109,7 @@ Part rank_part(const SimplexMesh<2>& mesh, int ghost_layers) {
   const std::vector<int> tags = mesh.boundary_tag_values();
   r.cut_tag = 1 + (tags.empty() ? 0 : std::max(0, tags.back()));
   r.part = rank_submesh(mesh, cells, r.partition, petsc::world_rank(), r.cut_tag);
+  r.halo = std::make_unique<ElementHalo>(r.partition, petsc::world_rank());
   return r;
 }
 
@@ -151,9 +153,8 @@ Timings double_mach(const Options& o, const SimplexMesh<2>& mesh, const Part& r)
   const DeviceBarthJespersenLimiter device_limiter(device_local, limiter);
   const DevicePositivityFix device_positivity(device_local, positivity);
   const DeviceLimiterAndPositivityFix both(device_limiter, device_positivity);
-  const ElementHalo halo(r.partition, petsc::world_rank());
   for (const HaloExchange exchange : runs) {
-    DistributedDeviceExplicitDG dg(device_local, halo, r.cut_tag, exchange);
+    DistributedDeviceExplicitDG dg(device_local, *r.halo, r.cut_tag, exchange);
     auto limit = dg.stage_limiter(both);
     auto u = device_local.upload(local.project(initial));
     limit(u);
@@ -178,9 +179,8 @@ Timings hill(const Options& o, const SimplexMesh<2>& mesh, const Part& r) {
   }
   const ExplicitTriangleDG local(*r.part.mesh, o.p, rotating_hill_law());
   DeviceExplicitTriangleDG device_local(local);
-  const ElementHalo halo(r.partition, petsc::world_rank());
   for (const HaloExchange exchange : runs) {
-    DistributedDeviceExplicitDG dg(device_local, halo, r.cut_tag, exchange);
+    DistributedDeviceExplicitDG dg(device_local, *r.halo, r.cut_tag, exchange);
     auto u = device_local.upload(local.project(initial));
     DeviceTimeStepper stepper(dg, TimeScheme::rk4);
     timings.keep(exchange, seconds_per_step(stepper, u, 1.0, boundary, o));
@@ -238,9 +238,8 @@ int main(int argc, char** argv) {
     const int p = double_mach_case ? 1 : o.p;
     const std::size_t values_per_element =
         std::size_t(double_mach_case ? 4 : 1) * std::size_t((p + 1) * (p + 2) / 2);
-    const ElementHalo halo(r.partition, petsc::world_rank());
     const double sent =
-        petsc::max_over_ranks(double(halo.send_positions(values_per_element).size()));
+        petsc::max_over_ranks(double(r.halo->send_positions(values_per_element).size()));
     const double ghosts =
         petsc::max_over_ranks(double(r.partition.ghost_count(petsc::world_rank())));
     const double owned = petsc::max_over_ranks(double(r.part.owned_count));
