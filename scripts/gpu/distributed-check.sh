@@ -10,17 +10,9 @@
 # the slab: 8.3 M DoFs at P_3. Pack test_cuda_dense_block_matrix and heat too for the GPU
 # checks below.
 set -uo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-out="${OUT:-$root/build-pack/out}"
-mkdir -p "$out"
-cd "$root"
-source .devdeps-cuda/activate.sh
-xz -dc build-pack/gpu-binaries.tar.xz | tar -xf - || { echo "no build-pack/gpu-binaries.tar.xz"; exit 1; }
-export LD_LIBRARY_PATH="$root/build/lib:$LD_LIBRARY_PATH"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+POLYDG_DEVDEPS=.devdeps-cuda source "$(dirname "${BASH_SOURCE[0]}")/prebuilt-setup.sh"
 # NVLink multicast stays off (the device tool's rule for machines of several GPUs).
 export NCCL_NVLS_ENABLE=0
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
 status=0
 for ranks in 2 3; do
   timeout 300 mpiexec -n "$ranks" --oversubscribe build/bin/tests/test_distributed_assembly \

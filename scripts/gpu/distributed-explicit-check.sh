@@ -16,15 +16,7 @@
 #    GPU (bench_{case}_{ranks}.json), and the double Mach reflection with two ghost layers.
 # Outputs in $OUT.
 set -uo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-out="${OUT:-$root/build-pack/out}"
-mkdir -p "$out"
-cd "$root"
-source .devdeps-cuda/activate.sh
-xz -dc build-pack/gpu-binaries.tar.xz | tar -xf - || { echo "no build-pack/gpu-binaries.tar.xz"; exit 1; }
-export LD_LIBRARY_PATH="$root/build/lib:$LD_LIBRARY_PATH"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
+POLYDG_DEVDEPS=.devdeps-cuda source "$(dirname "${BASH_SOURCE[0]}")/prebuilt-setup.sh"
 gpus="$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)"
 ranks="${RANKS:-2}"
 level="${LEVEL:-5}"

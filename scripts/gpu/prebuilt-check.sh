@@ -8,15 +8,8 @@
 #   bash scripts/gpu/prebuilt-check.sh [build/bin/bench_spmv --megabytes 560 --json $OUT/spmv.json]
 # Logs go to $OUT. Exit status: 1 if a test failed or memcheck found errors.
 set -uo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-out="${OUT:-$root/build-pack/out}"
-mkdir -p "$out"
-cd "$root"
 # POLYDG_DEVDEPS=.devdeps-cuda for binaries built against PETSc with CUDA (pack-binaries.sh).
-source "${POLYDG_DEVDEPS:-.devdeps}/activate.sh"
-xz -dc build-pack/gpu-binaries.tar.xz | tar -xf - || { echo "no build-pack/gpu-binaries.tar.xz"; exit 1; }
-export LD_LIBRARY_PATH="$root/build/lib:$LD_LIBRARY_PATH"
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
+source "$(dirname "${BASH_SOURCE[0]}")/prebuilt-setup.sh"
 status=0
 for test in build/bin/tests/test_*; do
   [ -x "$test" ] || continue
