@@ -2,8 +2,6 @@
 // sampler and the restart files.
 #include "polydg/hyperbolic/explicit_output.hpp"
 
-#include <unistd.h>  // fsync: the restart file on the disk before the rename
-
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -17,6 +15,7 @@
 #include <system_error>
 #include <utility>
 
+#include "../core/binary_file.hpp"
 #include "../io/triangle_lattice.hpp"
 #include "../io/vtu_xml_writer.hpp"
 #include "polydg/core/error.hpp"
@@ -131,27 +130,15 @@ void write_explicit_solution_vtu(const std::filesystem::path& path,
 
 namespace {
 
+using polydg::detail::hexadecimal;
+using polydg::detail::WordHash;
+
 constexpr std::array<char, 8> restart_magic = {'P', 'D', 'G', 'E', 'X', 'R', 'S', 'T'};
 // Byte offsets of the layout in the header's comment.
 constexpr std::size_t version_offset = 8, variables_offset = 12, degree_offset = 16,
                       element_count_offset = 20, coefficient_count_offset = 28,
                       fingerprint_offset = 36, checksum_offset = 44, time_offset = 52,
                       step_offset = 60, data_offset = 68;
-
-/// FNV-1a over 64-bit words. Each step (h ^ w) · prime is a bijection of w and of h, so a
-/// change of any single word always changes the result.
-class WordHash {
- public:
-  void add(std::uint64_t word) { hash_ = (hash_ ^ word) * 1099511628211ull; }
-  void add(double value) { add(std::bit_cast<std::uint64_t>(value)); }
-  void add(std::span<const double> values) {
-    for (double value : values) add(value);
-  }
-  std::uint64_t value() const { return hash_; }
-
- private:
-  std::uint64_t hash_ = 14695981039346656037ull;
-};
 
 std::uint64_t data_checksum(double t, std::int64_t step, std::span<const double> u) {
   WordHash hash;
@@ -172,15 +159,8 @@ T get(const std::array<char, data_offset>& header, std::size_t offset) {
   return value;
 }
 
-std::string hexadecimal(std::uint64_t value) {
-  char text[19];
-  std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
 void require_little_endian(const std::string& where) {
-  require(std::endian::native == std::endian::little, where,
-          ": restart files are little-endian and this host is not");
+  polydg::detail::require_little_endian(where, "restart files");
 }
 
 /// The first non-finite coefficient, named by element, variable and mode; empty if none.
@@ -195,34 +175,6 @@ std::string first_non_finite(std::span<const double> u, const ExplicitSolverShap
                                      ", variable ", row / modes, ", mode ", row % modes, ") = ", *k,
                                      " is not finite");
 }
-
-/// The temporary file of an atomic write: removed unless committed.
-class TemporaryFile {
- public:
-  explicit TemporaryFile(std::filesystem::path path) : path_(std::move(path)) {}
-  TemporaryFile(const TemporaryFile&) = delete;
-  TemporaryFile& operator=(const TemporaryFile&) = delete;
-  ~TemporaryFile() {
-    if (file_) std::fclose(file_);
-    if (!committed_) {
-      std::error_code ignored;
-      std::filesystem::remove(path_, ignored);
-    }
-  }
-  std::FILE* open() { return file_ = std::fopen(path_.c_str(), "wb"); }
-  /// fclose; false (errno set) when the last writes failed.
-  bool close() {
-    const bool closed = std::fclose(file_) == 0;
-    file_ = nullptr;
-    return closed;
-  }
-  void commit() { committed_ = true; }
-
- private:
-  std::filesystem::path path_;
-  std::FILE* file_ = nullptr;
-  bool committed_ = false;
-};
 
 }  // namespace
 
@@ -257,24 +209,8 @@ void save_explicit_restart(const std::filesystem::path& path, const ExplicitSolv
   put(header, time_offset, t);
   put(header, step_offset, std::int64_t(step));
 
-  std::filesystem::path temporary_path = path;
-  temporary_path += ".tmp";
-  const std::string temporary = polydg::detail::concatenate('\'', temporary_path.string(), '\'');
-  TemporaryFile temporary_file(temporary_path);
-  std::FILE* out = temporary_file.open();
-  require(out != nullptr, where, ": cannot open ", temporary,
-          " for writing: ", std::strerror(errno));
-  const bool written = std::fwrite(header.data(), 1, header.size(), out) == header.size() &&
-                       std::fwrite(u.data(), sizeof(double), u.size(), out) == u.size() &&
-                       std::fflush(out) == 0 && fsync(fileno(out)) == 0;
-  const int write_error = errno;
-  const bool closed = temporary_file.close();
-  require(written && closed, where, ": writing ", temporary,
-          " failed: ", std::strerror(written ? errno : write_error));
-  std::error_code error;
-  std::filesystem::rename(temporary_path, path, error);
-  require(!error, where, ": cannot rename ", temporary, " to it: ", error.message());
-  temporary_file.commit();
+  const std::span<const std::byte> pieces[] = {std::as_bytes(std::span(header)), std::as_bytes(u)};
+  polydg::detail::write_file_atomically(path, pieces, where);
 }
 
 ExplicitRestart load_explicit_restart(const std::filesystem::path& path,
