@@ -2,45 +2,80 @@
 
 #include <petscsys.h>
 
+#include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "../core/binary_file.hpp"
 #include "polydg/core/error.hpp"
+#include "polydg/petsc/world.hpp"
 
 namespace polydg::hyperbolic {
 
-ElementHalo::ElementHalo(const MeshPartition& partition, int rank) {
-  int ranks = 0;
-  require(MPI_Comm_size(PETSC_COMM_WORLD, &ranks) == MPI_SUCCESS,
-          "ElementHalo: MPI_Comm_size failed");
-  require(partition.part_count == ranks, "ElementHalo: the partition has ", partition.part_count,
-          " parts, PETSC_COMM_WORLD ", ranks,
-          " ranks: partition the mesh for the ranks it runs on");
-  require(rank >= 0 && rank < partition.part_count, "ElementHalo: rank ", rank,
-          " is not a part of the partition's ", partition.part_count);
-  owned_ = partition.owned_count(rank);
-  ghost_layers_ = partition.ghost_layers;
-  const auto& ghosts = partition.ghosts[std::size_t(rank)];
-  local_ = owned_ + Index(ghosts.size());
-  const Index begin = partition.part_begin[std::size_t(rank)],
-              end = partition.part_begin[std::size_t(rank) + 1];
-  for (int other = 0; other < partition.part_count; ++other) {
-    if (other == rank) continue;
-    Neighbour neighbour;
-    neighbour.rank = other;
-    const Index other_begin = partition.part_begin[std::size_t(other)],
-                other_end = partition.part_begin[std::size_t(other) + 1];
-    // Received: this rank's ghosts that `other` owns; sent: this rank's elements that are
-    // ghosts of `other`. Both ascending in the new numbering, on either side.
-    for (std::size_t g = 0; g < ghosts.size(); ++g)
-      if (ghosts[g] >= other_begin && ghosts[g] < other_end)
-        neighbour.received.push_back(owned_ + Index(g));
-    for (const Index n : partition.ghosts[std::size_t(other)])
-      if (n >= begin && n < end) neighbour.sent.push_back(n - begin);
-    sent_elements_ += neighbour.sent.size();
-    received_elements_ += neighbour.received.size();
-    if (!neighbour.sent.empty() || !neighbour.received.empty())
-      neighbours_.push_back(std::move(neighbour));
+ElementHalo::ElementHalo(const MeshPartition& partition, int rank)
+    : ElementHalo([&] {
+        PartHalo halo;
+        petsc::on_every_rank([&] {
+          const int ranks = petsc::world_rank_count();
+          require(partition.part_count == ranks, "ElementHalo: the partition has ",
+                  partition.part_count, " parts, PETSC_COMM_WORLD ", ranks,
+                  " ranks: partition the mesh for the ranks it runs on");
+          require(rank >= 0 && rank < partition.part_count, "ElementHalo: rank ", rank,
+                  " is not a part of the partition's ", partition.part_count);
+          halo = std::move(part_halos(partition)[std::size_t(rank)]);
+        });
+        return halo;
+      }()) {}
+
+ElementHalo::ElementHalo(PartHalo halo) {
+  const int ranks = petsc::world_rank_count(), rank = petsc::world_rank();
+  petsc::on_every_rank([&] {
+    require(halo.part_count == ranks, "ElementHalo: the halo is of a partition in ",
+            halo.part_count, " parts, PETSC_COMM_WORLD has ", ranks,
+            " ranks: partition the mesh for the ranks it runs on");
+    require(halo.part == rank, "ElementHalo: rank ", rank, " was given part ", halo.part,
+            "'s halo");
+    check_part_halo(halo, "ElementHalo: rank " + std::to_string(rank) + "'s halo");
+  });
+  // Every rank's counts against its neighbours': what r sends here is what this rank receives
+  // from r. One all-to-all of counts, so lists that do not pair up throw on every rank
+  // instead of leaving a message unmatched.
+  std::vector<long long> sends_to(std::size_t(ranks), 0), receives_from(std::size_t(ranks), 0),
+      sent_here(std::size_t(ranks), 0);
+  for (const Neighbour& n : halo.neighbours) {
+    sends_to[std::size_t(n.part)] = (long long)n.sent.size();
+    receives_from[std::size_t(n.part)] = (long long)n.received.size();
+  }
+  require(MPI_Alltoall(sends_to.data(), 1, MPI_LONG_LONG, sent_here.data(), 1, MPI_LONG_LONG,
+                       PETSC_COMM_WORLD) == MPI_SUCCESS,
+          "ElementHalo: MPI_Alltoall failed");
+  std::uint64_t fingerprints[2] = {halo.partition_fingerprint, ~halo.partition_fingerprint},
+                extremes[2] = {0, 0};
+  require(MPI_Allreduce(fingerprints, extremes, 2, MPI_UINT64_T, MPI_MAX, PETSC_COMM_WORLD) ==
+              MPI_SUCCESS,
+          "ElementHalo: MPI_Allreduce failed");
+  std::string failure;
+  if (extremes[0] != ~extremes[1])
+    failure = polydg::detail::concatenate(
+        "ElementHalo: the ranks' halos come from different partitions (partition fingerprints ",
+        polydg::detail::hexadecimal(~extremes[1]), " to ", polydg::detail::hexadecimal(extremes[0]),
+        "; rank ", rank, "'s is ", polydg::detail::hexadecimal(halo.partition_fingerprint),
+        "): all parts must be written together");
+  for (int r = 0; r < ranks && failure.empty(); ++r)
+    if (sent_here[std::size_t(r)] != receives_from[std::size_t(r)])
+      failure = polydg::detail::concatenate(
+          "ElementHalo: rank ", r, " sends ", sent_here[std::size_t(r)], " elements to rank ", rank,
+          ", which expects ", receives_from[std::size_t(r)], ": the parts' halos do not pair up");
+  petsc::throw_if_any_rank_failed(failure);
+
+  owned_ = halo.owned_count;
+  local_ = halo.local_count;
+  ghost_layers_ = halo.ghost_layers;
+  neighbours_ = std::move(halo.neighbours);
+  for (const Neighbour& n : neighbours_) {
+    sent_elements_ += n.sent.size();
+    received_elements_ += n.received.size();
   }
 }
 
@@ -84,9 +119,9 @@ void ElementHalo::exchange_packed(std::span<const double> send, std::span<double
   for (const Neighbour& n : neighbours_) {
     const std::size_t count = n.received.size() * values_per_element;
     requests.emplace_back();
-    require(MPI_Irecv(receive.data() + at, int(count), MPI_DOUBLE, n.rank, tag, PETSC_COMM_WORLD,
+    require(MPI_Irecv(receive.data() + at, int(count), MPI_DOUBLE, n.part, tag, PETSC_COMM_WORLD,
                       &requests.back()) == MPI_SUCCESS,
-            "ElementHalo: MPI_Irecv from rank ", n.rank, " failed");
+            "ElementHalo: MPI_Irecv from rank ", n.part, " failed");
     at += count;
   }
   at = 0;
@@ -94,9 +129,9 @@ void ElementHalo::exchange_packed(std::span<const double> send, std::span<double
     const std::size_t count = n.sent.size() * values_per_element;
     requests.emplace_back();
     // MPI's C binding takes a non-const buffer before MPI-3; the buffer is only read.
-    require(MPI_Isend(const_cast<double*>(send.data()) + at, int(count), MPI_DOUBLE, n.rank, tag,
+    require(MPI_Isend(const_cast<double*>(send.data()) + at, int(count), MPI_DOUBLE, n.part, tag,
                       PETSC_COMM_WORLD, &requests.back()) == MPI_SUCCESS,
-            "ElementHalo: MPI_Isend to rank ", n.rank, " failed");
+            "ElementHalo: MPI_Isend to rank ", n.part, " failed");
     at += count;
   }
   require(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE) == MPI_SUCCESS,

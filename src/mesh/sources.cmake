@@ -35,4 +35,6 @@ target_sources(polydg PRIVATE
 # Partition of a polytopic mesh's elements over MPI ranks (METIS, weighted by quadrature cost).
 target_sources(polydg PRIVATE
   ${PROJECT_SOURCE_DIR}/src/mesh/mesh_partition.cpp
+  ${PROJECT_SOURCE_DIR}/src/mesh/part_halo.cpp
+  ${PROJECT_SOURCE_DIR}/src/mesh/rank_part_file.cpp
 )

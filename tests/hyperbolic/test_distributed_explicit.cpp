@@ -15,10 +15,17 @@
 //    limiter and the positivity fix as the stage limiter, its limited stages the halo's
 //    business): the whole mesh's coefficients to 1e-10 of their size after 20 steps, with the
 //    limiter active; and the stage limiter on random data whose ghost entries are wrong limits
-//    the owned elements as the whole mesh's limiter does.
+//    the owned elements as the whole mesh's limiter does;
+//  * parts written to their files by rank 0 and read back by each rank (rank_part_file.hpp):
+//    their halo is the partition's, and their march the in-memory part's, bit for bit; parts
+//    of two partitions mixed, and a damaged file on one rank, throw on every rank.
+#include <unistd.h>
+
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -40,6 +47,7 @@
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
 #include "polydg/mesh/mesh_partition.hpp"
+#include "polydg/mesh/rank_part_file.hpp"
 #include "polydg/mesh/rank_submesh.hpp"
 #include "polydg/petsc/world.hpp"
 #include "unit_square_hill.hpp"
@@ -224,4 +232,80 @@ BOOST_AUTO_TEST_CASE(a_limited_double_mach_reflection_is_the_whole_meshs_march) 
   BOOST_TEST(owned_difference(local_dg, corrupted, whole_dg, limited_whole, part.element,
                               part.owned_count, 4, 3) <= 1e-14);
   BOOST_TEST((limited_whole != random_whole));
+}
+
+BOOST_AUTO_TEST_CASE(parts_read_from_their_files_march_as_the_parts_built_in_memory) {
+  const auto law = testing::unit_square_hill_law();
+  const testing::UnitSquareHill exact;
+  const auto boundary = exact_boundary(exact);
+  const auto initial = [&](const Point<2>& x) { return exact(x, 0.0); };
+  auto fine = std::make_shared<const SimplexMesh<2>>(unit_square_mesh(16, 0.2, 7));
+  const Agglomeration parts = agglomerate(*fine, 128);
+  const int p = 2, rank = petsc::world_rank(), ranks = petsc::world_rank_count();
+  const PolytopicMesh<2> polygons(fine, parts.element_of_cell, p);
+  const MeshPartition partition = partition_mesh(polygons, ranks);
+  // Rank 0's folder for the parts: one name on every rank (rank 0's process id).
+  long id = long(getpid());
+  BOOST_TEST_REQUIRE(MPI_Bcast(&id, 1, MPI_LONG, 0, PETSC_COMM_WORLD) == MPI_SUCCESS);
+  const std::filesystem::path folder =
+      std::filesystem::temp_directory_path() / ("polydg_distributed_parts_" + std::to_string(id));
+  const std::filesystem::path other_folder = folder.string() + "_two_layers";
+  petsc::on_every_rank([&] {
+    if (rank != 0) return;
+    write_rank_parts<2>(folder, *fine, parts.element_of_cell, partition, cut_tag);
+    write_rank_parts<2>(other_folder, *fine, parts.element_of_cell,
+                        with_ghost_layers(partition, polygons, 2), cut_tag);
+  });
+
+  RankPart<2> read;
+  petsc::on_every_rank([&] { read = read_rank_part<2>(folder, rank, ranks); });
+  const ElementHalo halo(read.halo), built_halo(partition, rank);
+  BOOST_TEST(halo.owned_count() == built_halo.owned_count());
+  BOOST_TEST(halo.local_count() == built_halo.local_count());
+  BOOST_TEST(halo.send_positions(3) == built_halo.send_positions(3),
+             boost::test_tools::per_element());
+  BOOST_TEST(halo.receive_positions(3) == built_halo.receive_positions(3),
+             boost::test_tools::per_element());
+
+  const RankSubmesh<2> built = rank_submesh(*fine, parts.element_of_cell, partition, rank, cut_tag);
+  const auto march = [&](const RankSubmesh<2>& part, const ElementHalo& part_halo) {
+    ExplicitPolygonDG local_dg(PolytopicMesh<2>(part.mesh, part.element_of_cell, p), p, law);
+    DistributedExplicitDG dg(local_dg, part_halo, cut_tag);
+    auto u = local_dg.project(initial);
+    TimeStepper(dg, TimeScheme::rk4).advance(u, 0.0, 0.02, boundary, 0.5);
+    return u;
+  };
+  const std::vector<double> from_file = march(read.submesh, halo),
+                            from_memory = march(built, built_halo);
+  BOOST_TEST(from_file == from_memory, boost::test_tools::per_element());
+
+  // The last rank's part from another partition (two ghost layers): every rank refuses.
+  if (ranks > 1) {
+    RankPart<2> mixed;
+    petsc::on_every_rank(
+        [&] { mixed = read_rank_part<2>(rank == ranks - 1 ? other_folder : folder, rank, ranks); });
+    BOOST_TEST(
+        error_names([&] { ElementHalo{mixed.halo}; }, {"ElementHalo", "different partitions"}));
+  }
+  // A damaged file on the last rank: its error names it, the other ranks' says which rank.
+  MPI_Barrier(PETSC_COMM_WORLD);
+  if (rank == 0) {
+    const std::filesystem::path last = rank_part_path(folder, ranks - 1, ranks);
+    std::fstream file(last, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(std::streamoff(std::filesystem::file_size(last) / 2));
+    file.put('\x55');
+  }
+  MPI_Barrier(PETSC_COMM_WORLD);
+  const auto damaged = [&] {
+    petsc::on_every_rank([&] { read = read_rank_part<2>(folder, rank, ranks); });
+  };
+  if (rank == ranks - 1)
+    BOOST_TEST(error_names(damaged, {"part_" + std::to_string(rank), "checksum"}));
+  else
+    BOOST_TEST(error_names(damaged, {"rank " + std::to_string(ranks - 1) + " failed"}));
+  MPI_Barrier(PETSC_COMM_WORLD);
+  if (rank == 0) {
+    std::filesystem::remove_all(folder);
+    std::filesystem::remove_all(other_folder);
+  }
 }

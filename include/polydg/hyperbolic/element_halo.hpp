@@ -5,12 +5,16 @@
 /// values_per_element values per local element, element-fastest (value j of local element c at
 /// j · local_count() + c: the solvers' coefficient layout).
 ///
-///   const ElementHalo halo(partition, rank);   // from the partition alone: no message
+///   const ElementHalo halo(partition, rank);   // from the partition
 ///   halo.exchange(u);                          // the ghosts' entries from their owners
 ///
-/// Each pair of neighbouring ranks exchanges one message each way per call (nonblocking MPI on
-/// PETSC_COMM_WORLD, after a petsc::Session); both sides list the shared elements in the
-/// partition's order, so no set-up message is needed.
+/// or from a PartHalo read with the rank's part from its file (rank_part_file.hpp), where no
+/// rank holds the whole partition. Each pair of neighbouring ranks exchanges one message each
+/// way per call (nonblocking MPI on PETSC_COMM_WORLD, after a petsc::Session); both sides list
+/// the shared elements in the partition's order (PartHalo), so no set-up message is needed.
+/// The constructor is collective: it checks that every rank's lists pair up with its
+/// neighbours' (counts and partition_fingerprint), so halos of different partitions throw on
+/// every rank rather than hang or mix.
 ///
 /// Where the vector lives elsewhere (DeviceElementHalo: device memory), the exchange goes by
 /// packed buffers: value i of the send buffer is u[send_positions()[i]], value i of the receive
@@ -21,14 +25,20 @@
 
 #include "polydg/core/types.hpp"
 #include "polydg/mesh/mesh_partition.hpp"
+#include "polydg/mesh/part_halo.hpp"
 
 namespace polydg::hyperbolic {
 
 class ElementHalo {
  public:
-  /// Throws polydg::Error for a partition of another rank count than PETSC_COMM_WORLD's, and
-  /// for a rank outside it.
+  /// Collective on PETSC_COMM_WORLD. Throws polydg::Error, on every rank, for a partition of
+  /// another rank count than PETSC_COMM_WORLD's, and for a rank outside it.
   ElementHalo(const MeshPartition& partition, int rank);
+  /// Collective on PETSC_COMM_WORLD: this rank's halo, `halo.part` being its rank. Throws
+  /// polydg::Error, on every rank, when one rank's halo is inconsistent (check_part_halo), is
+  /// not of its rank or of PETSC_COMM_WORLD's rank count, or does not pair up with its
+  /// neighbours' (another partition: other fingerprints or counts).
+  explicit ElementHalo(PartHalo halo);
 
   /// Collective over the rank's neighbours: overwrites the ghosts' entries of `u` with their
   /// owners' and sends the owned entries that other ranks hold as ghosts. Throws polydg::Error
@@ -53,10 +63,7 @@ class ElementHalo {
   int ghost_layers() const { return ghost_layers_; }
 
  private:
-  struct Neighbour {
-    int rank = 0;
-    std::vector<Index> sent, received;  // local elements, in the partition's order
-  };
+  using Neighbour = PartHalo::Neighbour;
   Index owned_ = 0, local_ = 0;
   int ghost_layers_ = 1;
   std::vector<Neighbour> neighbours_;

@@ -46,4 +46,25 @@ template <int Dim>
 RankSubmesh<Dim> rank_submesh(const SimplexMesh<Dim>& fine, std::span<const Index> element_of_cell,
                               const MeshPartition& partition, int rank, int cut_tag);
 
+/// Every rank's RankSubmesh (as rank_submesh's), one at a time, after one pass over the fine
+/// mesh: each part() then costs its own cells, not the whole mesh's (write_rank_parts builds
+/// them all). Holds references to its arguments; throws as rank_submesh.
+template <int Dim>
+class RankSubmeshes {
+ public:
+  RankSubmeshes(const SimplexMesh<Dim>& fine, std::span<const Index> element_of_cell,
+                const MeshPartition& partition, int cut_tag);
+  RankSubmesh<Dim> part(int rank);
+
+ private:
+  const SimplexMesh<Dim>& fine_;
+  const MeshPartition& partition_;
+  int cut_tag_;
+  /// The fine cells of each (old) element, ascending: cells_[cell_begin_[e] .. cell_begin_[e+1]).
+  std::vector<Index> cell_begin_, cells_;
+  /// Scratch, -1 / 0 between calls: a fine vertex's local index, a fine cell's membership.
+  std::vector<Index> local_vertex_;
+  std::vector<char> local_cell_;
+};
+
 }  // namespace polydg
