@@ -12,6 +12,8 @@
 //   build/bin/euler --case double_mach --level 5 --backend gpu --progress 2000
 //   mpiexec -n 4 build/bin/euler --case double_mach --level 2   (each rank its part of the mesh)
 //   mpiexec -n 2 build/bin/euler --case double_mach --level 5 --backend gpu   (one GPU per rank)
+//   build/bin/euler --case double_mach --level 5 --write-parts dmr_parts --ranks 8
+//   mpiexec -n 8 build/bin/euler --case double_mach --level 5 --read-parts dmr_parts
 //
 // Description: the explicit modal DG path for conservation laws (docs/theory.md, "Explicit path
 // for conservation laws") on its two smooth tests, with RK time steps at a CFL number:
@@ -37,7 +39,10 @@
 // ghosts' coefficients exchanged every stage (DistributedExplicitDG, or with --backend gpu
 // DistributedDeviceExplicitDG, one GPU per rank); the same steps, errors and smallest values as
 // one rank. The options of output, restart and progress, and supersonic_vortex, run on one rank
-// only, and are refused on more.
+// only, and are refused on more. --write-parts DIR --ranks R writes the case's mesh as R rank
+// part files (polydg/mesh/rank_part_file.hpp), once, on one rank; --read-parts DIR then runs
+// the case under mpiexec -n R with each rank reading its own part only: no rank builds the
+// whole mesh (the distributed read), and the results are those of the ranks that do.
 // --backend gpu (a build with CUDA): the same cases marched by DeviceTimeStepper
 // (polydg/cuda/device_explicit_dg.cuh, the device limiters for double_mach) with u on the GPU,
 // copied back for the progress lines, the --vtk files, a restart file and the end; the results
@@ -79,6 +84,7 @@
 #include "polydg/io/pvd_writer.hpp"
 #include "polydg/mesh/generators.hpp"
 #include "polydg/mesh/mesh_partition.hpp"
+#include "polydg/mesh/rank_part_file.hpp"
 #include "polydg/mesh/rank_submesh.hpp"
 #include "polydg/petsc/session.hpp"
 #include "polydg/petsc/world.hpp"
@@ -107,6 +113,9 @@ struct Options {
   std::string save_restart_path;
   std::string restart_path;
   std::string backend = "cpu";  ///< cpu or gpu
+  std::string write_parts;      ///< a folder: write the mesh's rank parts there and stop
+  int write_parts_ranks = 0;    ///< --ranks: how many parts --write-parts writes
+  std::string read_parts;       ///< a folder: each rank reads its part from there
 };
 
 const char* help_text = R"(Usage: euler [options]
@@ -140,10 +149,17 @@ const char* help_text = R"(Usage: euler [options]
                    restart file does not hold
   --backend B      cpu (default; OpenMP) or gpu (a build with CUDA and a visible device): the
                    steps on the GPU, the output copied back
+  --write-parts DIR
+                   with --ranks R (rotating_hill, double_mach; on one rank): partition the
+                   case's mesh for R ranks and write DIR/part_<r>_of_<R>.polydg, then stop
+  --ranks R        the rank count --write-parts writes parts for
+  --read-parts DIR under mpiexec -n R: each rank reads its part from DIR (written for the same
+                   --case, --level and R, checked) instead of building the whole mesh
   --help           this text
 Under mpiexec -n R: rotating_hill and double_mach, each rank its part of the mesh (with
 --backend gpu, one GPU per rank; the one-rank results); --vtk, --progress, --stop-after-steps,
---save-restart, --restart and supersonic_vortex run on one rank only.
+--save-restart, --restart and supersonic_vortex run on one rank only (and not with
+--read-parts).
 )";
 
 Options parse_options(int argc, char** argv) {
@@ -181,6 +197,12 @@ Options parse_options(int argc, char** argv) {
       o.restart_path = value;
     else if (flag == "--backend")
       o.backend = value;
+    else if (flag == "--write-parts")
+      o.write_parts = value;
+    else if (flag == "--ranks")
+      o.write_parts_ranks = parse_integer(flag, value);
+    else if (flag == "--read-parts")
+      o.read_parts = value;
     else
       raise("unknown option '", flag, "' (see --help)");
   }
@@ -220,19 +242,34 @@ Options parse_options(int argc, char** argv) {
               ": not for supersonic_vortex, whose march to a steady state stops on a residual "
               "test (max |R| against its value at the start, every 20 steps) that a restart "
               "file does not hold");
-  // Several ranks (mpiexec -n R): the march of rotating_hill and double_mach, each rank its
-  // part of the mesh (march_on_ranks); the rest is one rank's for now.
-  if (petsc::world_rank_count() > 1) {
+  require(o.write_parts.empty() == (o.write_parts_ranks == 0),
+          o.write_parts.empty()
+              ? "--ranks: only with --write-parts DIR"
+              : "--write-parts: needs --ranks R, the rank count of the runs that read them");
+  require(o.write_parts.empty() || o.write_parts_ranks >= 1, "--ranks ", o.write_parts_ranks,
+          ": must be at least 1");
+  require(o.write_parts.empty() || o.read_parts.empty(),
+          "--write-parts and --read-parts: one or the other");
+  require(o.write_parts.empty() || petsc::world_rank_count() == 1,
+          "--write-parts: runs on one rank (it writes every rank's part)");
+  // Several ranks (mpiexec -n R), or parts read from files: the march of rotating_hill and
+  // double_mach, each rank its part of the mesh (march_on_ranks); the rest is one rank's, from
+  // the whole mesh, for now.
+  const bool parts_given = !o.write_parts.empty() || !o.read_parts.empty();
+  if (petsc::world_rank_count() > 1 || parts_given) {
     require(o.name != "supersonic_vortex",
-            "--case supersonic_vortex: runs on one rank (its steady march's residual test is "
-            "not reduced over ranks yet)");
+            "--case supersonic_vortex: runs on one rank, from the whole mesh (its steady "
+            "march's residual test is not reduced over ranks yet)");
+    const std::string here = !o.read_parts.empty() ? std::string("not with --read-parts")
+                             : !o.write_parts.empty()
+                                 ? std::string("not with --write-parts")
+                                 : std::to_string(petsc::world_rank_count()) + " ranks here";
     for (const auto& [flag, given] :
          {std::pair{"--vtk", !o.vtk_directory.empty()}, std::pair{"--progress", o.progress > 0},
           std::pair{"--stop-after-steps", o.stop_after_steps > 0},
           std::pair{"--save-restart", !o.save_restart_path.empty()},
           std::pair{"--restart", !o.restart_path.empty()}})
-      require(!given, flag, ": runs on one rank for now (", petsc::world_rank_count(),
-              " ranks here)");
+      require(!given, flag, ": runs on one rank for now (", here, ")");
   }
   return o;
 }
@@ -613,27 +650,82 @@ Result double_mach_reflection(const Options& o) {
           .min_pressure = pressure};
 }
 
-/// Several ranks: the partition of `mesh`'s triangles (each its own element), this rank's part
-/// of it (its triangles, then the other ranks' within `ghost_layers` facets of them; the cut
-/// tagged one above the mesh's largest tag) and the halo between the parts.
-struct RankPart {
+/// What rank parts written by --write-parts say they are, checked by --read-parts.
+std::string parts_description(const Options& o) {
+  return "euler --case " + o.name + " --level " + std::to_string(o.level);
+}
+
+/// The ghost layers of a case's parts: on the GPUs two spare the double Mach reflection's
+/// exchange before each limiter (DistributedDeviceExplicitDG); the CPU's halo fills a copy, so
+/// it gains nothing there, but runs as well on them.
+int ghost_layers_of(const Options& o, bool for_files) {
+  return o.name == "double_mach" && (for_files || o.backend == "gpu") ? 2 : 1;
+}
+
+/// The partition of `mesh`'s triangles, each its own element, over `ranks` parts with
+/// `ghost_layers` layers of ghosts, and the tag of the cut: one above the mesh's largest.
+struct TrianglePartition {
+  std::vector<Index> element_of_cell;
   MeshPartition partition;
-  RankSubmesh<2> part;
   int cut_tag = 0;
-  std::unique_ptr<ElementHalo> halo;
 };
 
-RankPart rank_part(const SimplexMesh<2>& mesh, int p, int ghost_layers = 1) {
-  RankPart r;
-  std::vector<Index> cells(std::size_t(mesh.cell_count()));
-  std::iota(cells.begin(), cells.end(), Index(0));
-  const PolytopicMesh<2> elements(std::make_shared<const SimplexMesh<2>>(mesh), cells, p);
-  r.partition = partition_mesh(elements, petsc::world_rank_count());
+TrianglePartition partition_triangles(const SimplexMesh<2>& mesh, int p, int ranks,
+                                      int ghost_layers) {
+  TrianglePartition r;
+  r.element_of_cell.resize(std::size_t(mesh.cell_count()));
+  std::iota(r.element_of_cell.begin(), r.element_of_cell.end(), Index(0));
+  const PolytopicMesh<2> elements(std::make_shared<const SimplexMesh<2>>(mesh), r.element_of_cell,
+                                  p);
+  r.partition = partition_mesh(elements, ranks);
   if (ghost_layers > 1) r.partition = with_ghost_layers(r.partition, elements, ghost_layers);
   const std::vector<int> tags = mesh.boundary_tag_values();
   r.cut_tag = 1 + (tags.empty() ? 0 : std::max(0, tags.back()));
-  r.part = rank_submesh(mesh, cells, r.partition, petsc::world_rank(), r.cut_tag);
-  r.halo = std::make_unique<ElementHalo>(r.partition, petsc::world_rank());
+  return r;
+}
+
+/// The case's mesh: rotating_hill's or double_mach's.
+SimplexMesh<2> case_mesh(const Options& o) {
+  return o.name == "double_mach"
+             ? double_mach_reflection_mesh(12 << o.level, DoubleMachReflection{})
+             : rotating_hill_mesh(o.level);
+}
+
+/// --write-parts: the case's mesh as --ranks rank part files.
+void write_parts(const Options& o) {
+  const SimplexMesh<2> mesh = case_mesh(o);
+  const TrianglePartition t =
+      partition_triangles(mesh, o.p, o.write_parts_ranks, ghost_layers_of(o, true));
+  write_rank_parts<2>(o.write_parts, mesh, t.element_of_cell, t.partition, t.cut_tag,
+                      parts_description(o));
+  std::printf("%s: %ld triangles in %d rank parts, ghost layers %d, written to %s\n",
+              parts_description(o).c_str(), long(mesh.cell_count()), o.write_parts_ranks,
+              t.partition.ghost_layers, o.write_parts.c_str());
+}
+
+/// This rank's part of the case's mesh and the halo between the parts: read from --read-parts,
+/// or built from the whole mesh.
+struct EulerPart {
+  RankPart<2> part;
+  std::unique_ptr<ElementHalo> halo;
+  const SimplexMesh<2>& mesh() const { return *part.submesh.mesh; }
+};
+
+EulerPart this_ranks_part(const Options& o) {
+  EulerPart r;
+  const int rank = petsc::world_rank(), ranks = petsc::world_rank_count();
+  if (!o.read_parts.empty()) {
+    petsc::on_every_rank([&] {
+      r.part = read_rank_part<2>(o.read_parts, rank, ranks);
+      require(r.part.description == parts_description(o), "--read-parts ", o.read_parts,
+              ": holds parts of '", r.part.description, "', not of '", parts_description(o), "'");
+    });
+  } else {
+    const SimplexMesh<2> mesh = case_mesh(o);
+    const TrianglePartition t = partition_triangles(mesh, o.p, ranks, ghost_layers_of(o, false));
+    r.part = make_rank_part(mesh, t.element_of_cell, t.partition, rank, t.cut_tag, {});
+  }
+  r.halo = std::make_unique<ElementHalo>(r.part.halo);
   return r;
 }
 
@@ -672,10 +764,9 @@ TimeSteppingStatistics march_on_ranks(const Options& o,
 
 Result rotating_hill_on_ranks(const Options& o) {
   const RotatingHill exact;
-  const SimplexMesh<2> mesh = rotating_hill_mesh(o.level);
-  const RankPart r = rank_part(mesh, o.p);
-  ExplicitTriangleDG local(*r.part.mesh, o.p, rotating_hill_law());
-  DistributedExplicitDG dg(local, *r.halo, r.cut_tag);
+  const EulerPart r = this_ranks_part(o);
+  ExplicitTriangleDG local(r.mesh(), o.p, rotating_hill_law());
+  DistributedExplicitDG dg(local, *r.halo, r.part.cut_tag);
   std::vector<double> u = local.project([&](const Point<2>& x) { return exact(x, 0.0); });
   const auto boundary = exact_boundary(exact);
   double seconds = 0;
@@ -683,17 +774,17 @@ Result rotating_hill_on_ranks(const Options& o) {
 #if POLYDG_CUDA
   if (o.backend == "gpu") {
     DeviceExplicitTriangleDG device_local(local);
-    DistributedDeviceExplicitDG device_dg(device_local, *r.halo, r.cut_tag);
+    DistributedDeviceExplicitDG device_dg(device_local, *r.halo, r.part.cut_tag);
     stats = march_on_ranks(o, device_dg, u, 1.0, TimeScheme::rk4, boundary, NoDeviceStageLimiter{},
                            seconds);
   }
 #endif
   if (o.backend == "cpu")
     stats = march_on_ranks(o, dg, u, 1.0, TimeScheme::rk4, boundary, NoStageLimiter{}, seconds);
-  const double error = local.l2_errors(u, exact, stats.final_time, r.part.owned_count)[0];
-  return {.elements = mesh.cell_count(),
+  const double error = local.l2_errors(u, exact, stats.final_time, r.part.submesh.owned_count)[0];
+  return {.elements = Index(r.part.element_count),
           .dofs = local.coefficient_count() / std::size_t(local.element_count()) *
-                  std::size_t(mesh.cell_count()),
+                  std::size_t(r.part.element_count),
           .steps = stats.steps,
           .time = stats.final_time,
           .l2_error = std::sqrt(petsc::sum_over_ranks(error * error)),
@@ -702,12 +793,9 @@ Result rotating_hill_on_ranks(const Options& o) {
 
 Result double_mach_reflection_on_ranks(const Options& o) {
   const DoubleMachReflection problem;
-  const SimplexMesh<2> mesh = double_mach_reflection_mesh(12 << o.level, problem);
-  // On the GPUs two ghost layers spare the exchange before each limiter
-  // (DistributedDeviceExplicitDG); the CPU's halo fills a copy, so it gains nothing there.
-  const RankPart r = rank_part(mesh, 1, o.backend == "gpu" ? 2 : 1);
-  ExplicitTriangleDG local(*r.part.mesh, 1, problem.gas);
-  DistributedExplicitDG dg(local, *r.halo, r.cut_tag);
+  const EulerPart r = this_ranks_part(o);
+  ExplicitTriangleDG local(r.mesh(), 1, problem.gas);
+  DistributedExplicitDG dg(local, *r.halo, r.part.cut_tag);
   const BarthJespersenLimiter limiter(local);
   const PositivityFix positivity(local);
   auto limit = dg.stage_limiter([&](std::span<double> v) {
@@ -727,7 +815,7 @@ Result double_mach_reflection_on_ranks(const Options& o) {
     const DeviceBarthJespersenLimiter device_limiter(device_local, limiter);
     const DevicePositivityFix device_positivity(device_local, positivity);
     const DeviceLimiterAndPositivityFix both(device_limiter, device_positivity);
-    DistributedDeviceExplicitDG device_dg(device_local, *r.halo, r.cut_tag);
+    DistributedDeviceExplicitDG device_dg(device_local, *r.halo, r.part.cut_tag);
     stats = march_on_ranks(o, device_dg, u, 0.2, TimeScheme::ssp_rk2, boundary,
                            device_dg.stage_limiter(both), seconds);
   }
@@ -736,9 +824,9 @@ Result double_mach_reflection_on_ranks(const Options& o) {
     stats = march_on_ranks(o, dg, u, 0.2, TimeScheme::ssp_rk2, boundary, limit, seconds);
   dg.refresh_ghosts(u);  // the smallest values over the rank's elements, its ghosts current
   const auto [density, pressure] = positivity.smallest_at_vertices(u);
-  return {.elements = mesh.cell_count(),
+  return {.elements = Index(r.part.element_count),
           .dofs = local.coefficient_count() / std::size_t(local.element_count()) *
-                  std::size_t(mesh.cell_count()),
+                  std::size_t(r.part.element_count),
           .steps = stats.steps,
           .time = stats.final_time,
           .seconds = seconds,
@@ -753,7 +841,11 @@ int main(int argc, char** argv) {
     polydg::petsc::Session session(argc, argv);
     const Options o = parse_options(argc, argv);
     const bool double_mach = o.name == "double_mach";
-    const bool ranks = petsc::world_rank_count() > 1;
+    if (!o.write_parts.empty()) {
+      write_parts(o);
+      return 0;
+    }
+    const bool ranks = petsc::world_rank_count() > 1 || !o.read_parts.empty();
     const Result r =
         o.name == "rotating_hill" ? (ranks ? rotating_hill_on_ranks(o) : rotating_hill(o))
         : double_mach ? (ranks ? double_mach_reflection_on_ranks(o) : double_mach_reflection(o))
