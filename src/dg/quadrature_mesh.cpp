@@ -175,6 +175,11 @@ struct QuadratureMesh<Dim>::Selection {
   std::vector<Index> outer_offsets, outer_interfaces;
   /// Per mesh element, its index here (−1: not here).
   std::vector<Index> local;
+  /// A rank's part as a mesh of its own (rank_piece): its boundary facets of this tag are
+  /// where the part ends, not the domain's boundary; they bound ghosts only, and count as
+  /// their outer facets.
+  std::optional<int> cut_tag;
+  bool is_cut(int tag) const { return cut_tag && tag == *cut_tag; }
 
   Index element_count(const PolytopicMesh<Dim>& mesh) const {
     return whole ? mesh.element_count() : Index(elements.size());
@@ -224,15 +229,49 @@ struct QuadratureMesh<Dim>::Selection {
       s.interfaces.push_back(i);
       s.flipped.push_back(local[mesh.interface_elements(i)[0]] != pair[0]);
     }
-    s.outer_offsets.assign(ghosts.size() + 1, 0);
-    for (std::size_t g = 0; g < ghosts.size(); ++g) {
-      const Index e = s.elements[std::size_t(s.owned) + g];
-      for (Index i : mesh.element_interfaces(e))
-        if (local[mesh.neighbour(i, e)] < 0 || local[mesh.neighbour(i, e)] >= s.owned)
-          s.outer_interfaces.push_back(i);
-      s.outer_offsets[g + 1] = Index(s.outer_interfaces.size());
-    }
+    s.add_outer_interfaces(mesh);
     return s;
+  }
+
+  /// A rank's part read as a mesh of its own (the header's file comment): its elements in
+  /// their order, the first `owned` owned.
+  static Selection rank_piece(const PolytopicMesh<Dim>& mesh, Index owned, int cut_tag) {
+    require(owned >= 0 && owned <= mesh.element_count(), "QuadratureMesh: ", owned,
+            " owned elements of a part of ", mesh.element_count());
+    Selection s;
+    s.whole = false;
+    s.owned = owned;
+    s.cut_tag = cut_tag;
+    s.elements.resize(std::size_t(mesh.element_count()));
+    std::iota(s.elements.begin(), s.elements.end(), Index(0));
+    s.local = s.elements;
+    for (Index k = 0; k < owned; ++k)
+      for (const auto& facet : mesh.element_boundary_facets(k))
+        require(facet.tag != cut_tag, "QuadratureMesh: owned element ", k, " of ",
+                mesh.fine_mesh().source().name, " has a facet of the cut tag ", cut_tag,
+                ": a part's owned elements have all their neighbours in it");
+    for (Index i = 0; i < mesh.interface_count(); ++i) {
+      const auto pair = mesh.interface_elements(i);
+      if (pair[0] >= owned && pair[1] >= owned) continue;  // between two ghosts
+      s.interfaces.push_back(i);
+    }
+    // The mesh's interfaces come sorted by element pair (PolytopicMesh), first < second.
+    s.flipped.assign(s.interfaces.size(), 0);
+    s.add_outer_interfaces(mesh);
+    return s;
+  }
+
+  /// Per ghost: its interfaces not here (to another ghost, or to an element not here).
+  void add_outer_interfaces(const PolytopicMesh<Dim>& mesh) {
+    const Index ghosts = Index(elements.size()) - owned;
+    outer_offsets.assign(std::size_t(ghosts) + 1, 0);
+    for (Index g = 0; g < ghosts; ++g) {
+      const Index e = elements[std::size_t(owned + g)];
+      for (Index i : mesh.element_interfaces(e))
+        if (local[mesh.neighbour(i, e)] < 0 || local[mesh.neighbour(i, e)] >= owned)
+          outer_interfaces.push_back(i);
+      outer_offsets[std::size_t(g) + 1] = Index(outer_interfaces.size());
+    }
   }
 };
 
@@ -248,12 +287,30 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
     : QuadratureMesh(mesh, conditions, pieces_, Selection::rank_part(mesh, partition, rank)) {}
 
 template <int Dim>
+QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& part,
+                                    const BoundaryConditions& conditions, QuadraturePieces pieces_,
+                                    Index owned_elements, int cut_tag)
+    : QuadratureMesh(
+          part, conditions,
+          [&] {
+            // A cut through prisms would leave the ghosts' outer facets as
+            // triangles where the other pieces are rectangles.
+            require(pieces_ == QuadraturePieces::simplices,
+                    "QuadratureMesh: a rank's part read as a mesh of its own takes "
+                    "simplex pieces only (slab_prisms are not supported there)");
+            return pieces_;
+          }(),
+          Selection::rank_piece(part, owned_elements, cut_tag)) {}
+
+template <int Dim>
 QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
                                     const BoundaryConditions& conditions, QuadraturePieces pieces_,
                                     const Selection& selection)
     : pieces(pieces_) {
   const SimplexMesh<Dim>& fine = mesh.fine_mesh();
-  conditions.require_all(fine.boundary_tag_values(), fine.source().name);
+  std::vector<int> tags = fine.boundary_tag_values();
+  std::erase_if(tags, [&](int tag) { return selection.is_cut(tag); });
+  conditions.require_all(tags, fine.source().name);
   const Index elements = selection.element_count(mesh);
   owned_element_count = selection.whole ? elements : selection.owned;
   std::optional<SlabPrisms<Dim>> prisms;
@@ -397,11 +454,20 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
   group_by_key(interface_degrees, max_p, interfaces_by_degree, interface_degree_offsets);
 
   // Ghosts' outer interface pieces (vertices only: the trace constants read nothing else).
+  // On a part read as a mesh of its own, a ghost's cut facets (its interfaces to elements not
+  // here) come after its outer interfaces' pieces.
+  const auto cut_facet_count = [&](Index e) {
+    Index count = 0;
+    if (selection.cut_tag)
+      for (const auto& facet : mesh.element_boundary_facets(e))
+        count += selection.is_cut(facet.tag);
+    return count;
+  };
   if (!selection.whole) {
     const Index ghosts = elements - owned_element_count;
     ghost_outer_facet_offsets.assign(std::size_t(ghosts) + 1, 0);
     for (Index g = 0; g < ghosts; ++g) {
-      Index count = 0;
+      Index count = cut_facet_count(selection.element(owned_element_count + g));
       for (Index k = selection.outer_offsets[g]; k < selection.outer_offsets[g + 1]; ++k)
         count += piece_count(selection.outer_interfaces[k]);
       ghost_outer_facet_offsets[g + 1] = ghost_outer_facet_offsets[g] + count;
@@ -415,6 +481,13 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
                      ghost_outer_facet_vertices.data(), nullptr, nullptr, nullptr);
         at += piece_count(i);
       }
+      if (selection.cut_tag)
+        for (const auto& facet :
+             mesh.element_boundary_facets(selection.element(owned_element_count + Index(g))))
+          if (selection.is_cut(facet.tag)) {
+            const auto points = fine.facet_points(facet.facet);
+            std::copy(points.begin(), points.end(), ghost_outer_facet_vertices[at++].begin());
+          }
     });
   }
 
@@ -424,7 +497,8 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
   for (Index e = 0; e < elements; ++e)
     element_boundary_offsets[e + 1] =
         element_boundary_offsets[e] +
-        Index(mesh.element_boundary_facets(selection.element(e)).size());
+        Index(mesh.element_boundary_facets(selection.element(e)).size()) -
+        cut_facet_count(selection.element(e));
   const std::size_t boundary_pieces = std::size_t(element_boundary_offsets.back());
   boundary_facet_vertices.resize(boundary_pieces);
   boundary_facet_normals.resize(boundary_pieces);
@@ -439,7 +513,10 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
     // once): the previous_slab facets first, then the others not on top, each in the mesh's
     // order, then the others whose normal is along +e_last (is_last_axis_top) filled from the
     // end (so in reverse mesh order).
-    const auto facets = mesh.element_boundary_facets(selection.element(Index(e)));
+    thread_local std::vector<typename PolytopicMesh<Dim>::BoundaryFacet> facets;
+    facets.clear();
+    for (const auto& facet : mesh.element_boundary_facets(selection.element(Index(e))))
+      if (!selection.is_cut(facet.tag)) facets.push_back(facet);
     thread_local std::vector<Point<Dim>> normals;  // per thread: no allocation per element
     thread_local std::vector<BoundaryKind> kinds;
     thread_local std::vector<char> groups;  // 0 previous slab, 1 other, 2 top

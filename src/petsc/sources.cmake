@@ -12,4 +12,5 @@ target_sources(polydg PRIVATE
   ${PROJECT_SOURCE_DIR}/src/petsc/device_dense_block_operator.cpp
   ${PROJECT_SOURCE_DIR}/src/petsc/agglomeration_multigrid.cpp
   ${PROJECT_SOURCE_DIR}/src/petsc/solution_pvtu.cpp
+  ${PROJECT_SOURCE_DIR}/src/petsc/part_block_pattern.cpp
 )

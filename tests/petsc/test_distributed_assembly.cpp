@@ -4,14 +4,17 @@
 // and the result must be the serial system, renumbered: the same matrix and rhs (compared
 // block by block in the mesh's own numbering, and through PETSc's MPIAIJ by products), the same
 // GMRES iterations and solution, the same error norms (owned elements and halo interfaces
-// summed over the ranks).
+// summed over the ranks). Parts written to their files and read back by each rank (the
+// distributed read: no rank holds the whole mesh) give the same numbering, rows and products.
 #include <mpi.h>
 #include <petscksp.h>
 #include <petscmat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
+#include <filesystem>
 #include <memory>
 #include <span>
 #include <string>
@@ -23,12 +26,15 @@
 #include "polydg/dg/assembler.hpp"
 #include "polydg/dg/error_norms.hpp"
 #include "polydg/dg/partition_numbering.hpp"
+#include "polydg/hyperbolic/element_halo.hpp"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/generators.hpp"
 #include "polydg/mesh/mesh_partition.hpp"
+#include "polydg/mesh/rank_part_file.hpp"
 #include "polydg/petsc/aij_matrix.hpp"
 #include "polydg/petsc/dense_block_operator.hpp"
 #include "polydg/petsc/ghost_scatter.hpp"
+#include "polydg/petsc/part_block_pattern.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
 #include "polydg/petsc/shell_matrix.hpp"
@@ -469,4 +475,99 @@ BOOST_AUTO_TEST_CASE(more_ranks_than_elements_is_a_clear_error_on_every_rank) {
   }
   BOOST_TEST(error_names([&] { partition_mesh(mesh, world_rank_count()); },
                          {std::to_string(world_rank_count()) + " parts", "only 2"}));
+}
+
+BOOST_AUTO_TEST_CASE(parts_read_from_their_files_number_and_assemble_as_the_partition) {
+  const PolytopicMesh<2> mesh = hp_square_mesh(20, 90);
+  const RankSystem reference = rank_system(mesh);  // from the whole mesh and its partition
+  const int rank = world_rank(), ranks = world_rank_count();
+  constexpr int cut_tag = 100;
+  std::vector<Index> element_of_cell(std::size_t(mesh.fine_mesh().cell_count()));
+  for (Index c = 0; c < mesh.fine_mesh().cell_count(); ++c)
+    element_of_cell[std::size_t(c)] = mesh.element_of_cell(c);
+  long id = long(getpid());  // rank 0's: one folder name on every rank
+  BOOST_TEST_REQUIRE(MPI_Bcast(&id, 1, MPI_LONG, 0, PETSC_COMM_WORLD) == MPI_SUCCESS);
+  const std::filesystem::path folder =
+      std::filesystem::temp_directory_path() / ("polydg_assembly_parts_" + std::to_string(id));
+  petsc::on_every_rank([&] {
+    if (rank == 0)
+      write_rank_parts<2>(folder, mesh.fine_mesh(), element_of_cell, reference.partition, cut_tag);
+  });
+  RankPart<2> part;
+  petsc::on_every_rank([&] { part = read_rank_part<2>(folder, rank, ranks); });
+  const hyperbolic::ElementHalo halo(part.halo);
+  // The degrees hp_square_mesh gives, by the whole mesh's element ids.
+  const auto piece_system = [&](auto degree_of) {
+    std::vector<int> degrees;
+    for (const Index e : part.submesh.element) degrees.push_back(degree_of(e));
+    const PolytopicMesh<2> piece(part.submesh.mesh, part.submesh.element_of_cell, degrees);
+    return std::make_unique<Assembler<2>>(QuadratureMesh<2>(
+        piece, mixed_conditions(), QuadraturePieces::simplices, part.submesh.owned_count, cut_tag));
+  };
+  const auto assembler = piece_system([](Index e) { return 1 + int(e % 3); });
+  const RankBlockPattern rows = petsc::part_block_pattern(assembler->pattern(), halo);
+  BlockMatrix<double> matrix = assembler->make_matrix();
+  std::vector<double> rhs = assembler->make_vector();
+  assembler->assemble(adr_coefficients(), matrix, rhs);
+
+  // The numbering: every local element's first unknown, owned and ghosts.
+  BOOST_TEST(rows.global_dof_count() == reference.rows.global_dof_count());
+  BOOST_TEST(rows.owned_block_rows() == reference.rows.owned_block_rows());
+  BOOST_TEST_REQUIRE(rows.local().block_row_count() == reference.rows.local().block_row_count());
+  for (Index k = 0; k < rows.local().block_row_count(); ++k)
+    BOOST_TEST(rows.global_first_dof(k) == reference.rows.global_first_dof(k));
+  // The owned rows: the same blocks, values and rhs up to rounding (facet sums in another order).
+  const BlockPattern &a = rows.local(), &b = reference.rows.local();
+  const double scale = max_over_ranks(max_abs(reference.matrix->values()));
+  const double rhs_scale = std::max(1.0, max_over_ranks(max_abs(reference.rhs)));
+  double difference = 0, rhs_difference = 0;
+  for (Index k = 0; k < rows.owned_block_rows(); ++k) {
+    BOOST_TEST_REQUIRE(a.block_row_begin(k + 1) - a.block_row_begin(k) ==
+                       b.block_row_begin(k + 1) - b.block_row_begin(k));
+    for (Index j = 0; j < a.block_row_begin(k + 1) - a.block_row_begin(k); ++j) {
+      const Index block_a = a.block_row_begin(k) + j, block_b = b.block_row_begin(k) + j;
+      BOOST_TEST(a.block_column(block_a) == b.block_column(block_b));
+      for (GlobalIndex v = 0; v < a.block_value_offset(block_a + 1) - a.block_value_offset(block_a);
+           ++v)
+        difference = std::max(
+            difference, std::abs(matrix.values()[a.block_value_offset(block_a) + v] -
+                                 reference.matrix->values()[b.block_value_offset(block_b) + v]));
+    }
+    for (Index i = 0; i < a.block_size(k); ++i)
+      rhs_difference = std::max(
+          rhs_difference, std::abs(rhs[a.dof_offset(k) + i] - reference.rhs[b.dof_offset(k) + i]));
+  }
+  BOOST_TEST(max_over_ranks(difference) <= 1e-14 * scale);
+  BOOST_TEST(max_over_ranks(rhs_difference) <= 1e-14 * rhs_scale);
+
+  // Through PETSc: the MPIAIJ of the parts times a vector is the partition's.
+  petsc::AijMatrix aij(rows), reference_aij(reference.rows);
+  aij.update(matrix);
+  reference_aij.update(*reference.matrix);
+  petsc::Vector x(rows), y(rows), y_reference(reference.rows);
+  std::vector<double> x_owned(std::size_t(rows.owned_dof_count()));
+  for (std::size_t i = 0; i < x_owned.size(); ++i)
+    x_owned[i] = std::cos(0.37 * double(rows.global_dof_begin() + GlobalIndex(i)));
+  petsc::copy_to_vec(x_owned, x.vec());
+  POLYDG_PETSC_CALL(MatMult(aij.mat(), x.vec(), y.vec()));
+  POLYDG_PETSC_CALL(MatMult(reference_aij.mat(), x.vec(), y_reference.vec()));
+  std::vector<double> y_owned(x_owned.size()), y_reference_owned(x_owned.size());
+  petsc::copy_from_vec(y.vec(), y_owned);
+  petsc::copy_from_vec(y_reference.vec(), y_reference_owned);
+  double product_difference = 0;
+  for (std::size_t i = 0; i < y_owned.size(); ++i)
+    product_difference = std::max(product_difference, std::abs(y_owned[i] - y_reference_owned[i]));
+  BOOST_TEST(max_over_ranks(product_difference) <=
+             1e-13 * std::max(1.0, max_over_ranks(max_abs(y_reference_owned))));
+
+  // Degrees that differ from a ghost's owner's (here: p = 1 on the last rank) are refused on
+  // every rank, naming the ghost.
+  if (ranks > 1) {
+    const auto other =
+        piece_system([&](Index e) { return rank == ranks - 1 ? 1 : 1 + int(e % 3); });
+    BOOST_TEST(error_names([&] { petsc::part_block_pattern(other->pattern(), halo); },
+                           {"part_block_pattern", "on its owner"}));
+  }
+  MPI_Barrier(PETSC_COMM_WORLD);
+  if (rank == 0) std::filesystem::remove_all(folder);
 }

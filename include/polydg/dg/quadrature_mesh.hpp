@@ -44,6 +44,12 @@
 /// halo interfaces' blocks (to be discarded). A ghost's trace constant needs its whole boundary:
 /// the sub-facets of its interfaces that are not here (to other ghosts, or to elements not
 /// here) are kept as ghost_outer_facet_vertices.
+///
+/// The same part from a rank part file (rank_part_file.hpp: no rank holds the whole mesh): the
+/// constructor with an owned count and a cut tag takes the PolytopicMesh of the part's
+/// submesh, its elements already owned first, and its facets of `cut_tag` are where the part
+/// ends, not ∂Ω: they bound ghosts only, are no boundary sub-facets, and join the ghosts' outer
+/// facets. Simplex pieces only.
 #include <array>
 #include <string>
 #include <vector>
@@ -116,6 +122,11 @@ struct QuadratureMesh {
   /// for a rank outside [0, partition.part_count).
   QuadratureMesh(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
                  QuadraturePieces pieces, const MeshPartition& partition, int rank);
+  /// A rank's part as a mesh of its own (see the file comment): `part` on a RankPart's
+  /// submesh, elements [0, owned_elements) owned. Throws polydg::Error as above, for
+  /// slab_prisms pieces, and for an owned element with a facet of `cut_tag`.
+  QuadratureMesh(const PolytopicMesh<Dim>& part, const BoundaryConditions& conditions,
+                 QuadraturePieces pieces, Index owned_elements, int cut_tag);
 
   Index element_count() const { return Index(element_degrees.size()); }
   /// Elements [0, owned_element_count) are assembled; the rest are ghosts (file comment). The
