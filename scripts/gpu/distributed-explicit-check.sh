@@ -21,7 +21,6 @@ gpus="$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)"
 ranks="${RANKS:-2}"
 level="${LEVEL:-5}"
 status=0
-summary() { tail -c 300 "$1" | tr -d '\033' | grep -o 'No errors detected\|[0-9]* failures\? .*\|[0-9]* assertions\? .* failed.*' | head -1; }
 tests=build/bin/tests
 "$tests/test_cuda_distributed_explicit" > "$out/distributed_1.log" 2>&1 || status=1
 echo "test_cuda_distributed_explicit, 1 rank: $(summary "$out/distributed_1.log")"

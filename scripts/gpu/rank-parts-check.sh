@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Run on the GPU machine from the project root, carry [".devdeps-cuda", "build-pack"], after
+# here:
+#   POLYDG_PACK_BUILD=build-pc POLYDG_DEVDEPS=.devdeps-cuda scripts/gpu/pack-binaries.sh \
+#     test_cuda_distributed_explicit test_distributed_explicit test_distributed_assembly \
+#     test_rank_part_file euler bench_rank_parts
+# Rank part files, the distributed read (docs/performance.md, "Reading rank parts"):
+#  * tests: the part files (test_rank_part_file); the halo's collective construction on the GPU
+#    (test_cuda_distributed_explicit, 1-3 ranks sharing the GPU); parts read back in the
+#    explicit and the implicit path under PETSc 3.26 (test_distributed_{explicit,assembly},
+#    1-3 ranks);
+#  * euler --backend gpu: the double Mach reflection read from 3 part files on 3 ranks against
+#    one GPU's run of the whole mesh (JSON to 1e-10);
+#  * bench_rank_parts at LEVEL (default 5: 1.18 M triangles) on RANK_COUNTS (default 2 4 8):
+#    every rank building the whole mesh against every rank reading its part
+#    ($out/rank_parts_{write,whole,read}_R.json).
+# Outputs in $OUT.
+set -uo pipefail
+POLYDG_DEVDEPS=.devdeps-cuda source "$(dirname "${BASH_SOURCE[0]}")/prebuilt-setup.sh"
+level="${LEVEL:-5}"
+status=0
+tests=build/bin/tests
+"$tests/test_rank_part_file" > "$out/rank_part_file.log" 2>&1 || status=1
+echo "test_rank_part_file: $(summary "$out/rank_part_file.log")"
+for t in test_cuda_distributed_explicit test_distributed_explicit test_distributed_assembly; do
+  for n in 1 2 3; do
+    timeout 300 mpiexec -n "$n" --oversubscribe "$tests/$t" > "$out/${t}_$n.log" 2>&1 || status=1
+    echo "$t, $n ranks: $(grep -c 'No errors' "$out/${t}_$n.log") of $n ranks without errors"
+  done
+done
+euler=build/bin/euler
+parts="$(mktemp -d)"
+"$euler" --case double_mach --level 0 --write-parts "$parts/dmr0" --ranks 3 || status=1
+"$euler" --case double_mach --level 0 --backend gpu --json "$out/dmr0_gpu_1.json" > /dev/null \
+  || status=1
+python3 tests/examples/check_program.py --check euler --compare "$out/dmr0_gpu_1.json" \
+  --relative-tolerance 1e-10 -- mpiexec -n 3 --oversubscribe "$euler" --case double_mach \
+  --level 0 --backend gpu --read-parts "$parts/dmr0" --json "$out/dmr0_gpu_read_3.json" \
+  > "$out/dmr0_gpu_read_3.txt" 2>&1 || status=1
+echo "double Mach level 0, GPU, 3 ranks reading parts against 1 GPU: $(tail -1 "$out/dmr0_gpu_read_3.txt")"
+bench=build/bin/bench_rank_parts
+for r in ${RANK_COUNTS:-2 4 8}; do
+  "$bench" --mode write --level "$level" --parts "$r" --folder "$parts/l$level-$r" \
+    --json "$out/rank_parts_write_$r.json" || status=1
+  mpiexec -n "$r" --oversubscribe "$bench" --mode whole --level "$level" \
+    --json "$out/rank_parts_whole_$r.json" || status=1
+  mpiexec -n "$r" --oversubscribe "$bench" --mode read --level "$level" \
+    --folder "$parts/l$level-$r" --json "$out/rank_parts_read_$r.json" || status=1
+done
+rm -rf "$parts"
+exit "$status"
