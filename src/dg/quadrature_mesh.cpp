@@ -290,17 +290,8 @@ template <int Dim>
 QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& part,
                                     const BoundaryConditions& conditions, QuadraturePieces pieces_,
                                     Index owned_elements, int cut_tag)
-    : QuadratureMesh(
-          part, conditions,
-          [&] {
-            // A cut through prisms would leave the ghosts' outer facets as
-            // triangles where the other pieces are rectangles.
-            require(pieces_ == QuadraturePieces::simplices,
-                    "QuadratureMesh: a rank's part read as a mesh of its own takes "
-                    "simplex pieces only (slab_prisms are not supported there)");
-            return pieces_;
-          }(),
-          Selection::rank_piece(part, owned_elements, cut_tag)) {}
+    : QuadratureMesh(part, conditions, pieces_,
+                     Selection::rank_piece(part, owned_elements, cut_tag)) {}
 
 template <int Dim>
 QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
@@ -455,7 +446,8 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
 
   // Ghosts' outer interface pieces (vertices only: the trace constants read nothing else).
   // On a part read as a mesh of its own, a ghost's cut facets (its interfaces to elements not
-  // here) come after its outer interfaces' pieces.
+  // here) come after its outer interfaces' pieces: each facet, or with prisms each lateral
+  // rectangle (the two cut facets of one prism with one normal).
   const auto cut_facet_count = [&](Index e) {
     Index count = 0;
     if (selection.cut_tag)
@@ -463,11 +455,43 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
         count += selection.is_cut(facet.tag);
     return count;
   };
+  const auto write_cut_pieces = [&](Index e, FacetVertices* at) {
+    thread_local std::vector<typename PolytopicMesh<Dim>::BoundaryFacet> cut;
+    cut.clear();
+    for (const auto& facet : mesh.element_boundary_facets(e))
+      if (selection.is_cut(facet.tag)) cut.push_back(facet);
+    if (!prisms) {
+      for (const auto& facet : cut) {
+        const auto points = fine.facet_points(facet.facet);
+        std::copy(points.begin(), points.end(), (at++)->begin());
+      }
+      return;
+    }
+    thread_local std::vector<char> paired;
+    paired.assign(cut.size(), 0);
+    for (std::size_t k = 0; k < cut.size(); ++k) {
+      if (paired[k]) continue;
+      const Point<Dim> normal = fine.facet_unit_normal(cut[k].facet);
+      std::size_t m = k + 1;
+      while (m < cut.size() &&
+             (paired[m] ||
+              SlabPrisms<Dim>::of_cell(cut[m].cell) != SlabPrisms<Dim>::of_cell(cut[k].cell) ||
+              dot(fine.facet_unit_normal(cut[m].facet), normal) < 1 - 1e-12))
+        ++m;
+      require(m < cut.size(), "QuadratureMesh: slab_prisms: the cut facet ", cut[k].facet,
+              " of element ", e, " of ", fine.source().name,
+              " has no second triangle in its prism's lateral rectangle");
+      paired[m] = 1;
+      const Index rectangle[2] = {cut[k].facet, cut[m].facet};
+      *at++ = prisms->rectangle(rectangle);
+    }
+  };
   if (!selection.whole) {
     const Index ghosts = elements - owned_element_count;
     ghost_outer_facet_offsets.assign(std::size_t(ghosts) + 1, 0);
     for (Index g = 0; g < ghosts; ++g) {
-      Index count = cut_facet_count(selection.element(owned_element_count + g));
+      const Index cut = cut_facet_count(selection.element(owned_element_count + g));
+      Index count = prisms ? cut / 2 : cut;
       for (Index k = selection.outer_offsets[g]; k < selection.outer_offsets[g + 1]; ++k)
         count += piece_count(selection.outer_interfaces[k]);
       ghost_outer_facet_offsets[g + 1] = ghost_outer_facet_offsets[g] + count;
@@ -482,12 +506,8 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
         at += piece_count(i);
       }
       if (selection.cut_tag)
-        for (const auto& facet :
-             mesh.element_boundary_facets(selection.element(owned_element_count + Index(g))))
-          if (selection.is_cut(facet.tag)) {
-            const auto points = fine.facet_points(facet.facet);
-            std::copy(points.begin(), points.end(), ghost_outer_facet_vertices[at++].begin());
-          }
+        write_cut_pieces(selection.element(owned_element_count + Index(g)),
+                         ghost_outer_facet_vertices.data() + at);
     });
   }
 

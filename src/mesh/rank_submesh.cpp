@@ -56,28 +56,40 @@ RankSubmesh<Dim> RankSubmeshes<Dim>::part(int rank) {
     part.element.push_back(partition_.old_from_new[std::size_t(ghost)]);
   part.owned_count = Index(owned.size());
 
-  // The cells in local element order, each element's ascending.
-  std::vector<Point<Dim>> vertices;
-  std::vector<typename SimplexMesh<Dim>::Cell> cells;
-  std::vector<int> regions;
+  // The cells in local element order, each element's ascending; the vertices they use in the
+  // fine mesh's order, so that a rule that goes by vertex number (extrude_to_slab's prism
+  // diagonals) chooses on the part as on the whole mesh.
+  std::vector<Index> used;
   for (Index k = 0; k < part.element_count(); ++k) {
     const std::size_t e = std::size_t(part.element[std::size_t(k)]);
     for (Index i = cell_begin_[e]; i < cell_begin_[e + 1]; ++i) {
       const Index c = cells_[std::size_t(i)];
-      typename SimplexMesh<Dim>::Cell cell = fine_.cell(c);
-      for (Index& v : cell) {
-        if (local_vertex_[std::size_t(v)] < 0) {
-          local_vertex_[std::size_t(v)] = Index(vertices.size());
-          vertices.push_back(fine_.vertices()[std::size_t(v)]);
-        }
-        v = local_vertex_[std::size_t(v)];
-      }
-      cells.push_back(cell);
-      regions.push_back(fine_.cell_region(c));
       part.fine_cell.push_back(c);
       part.element_of_cell.push_back(k);
       local_cell_[std::size_t(c)] = 1;
+      for (const Index v : fine_.cell(c))
+        if (local_vertex_[std::size_t(v)] < 0) {
+          local_vertex_[std::size_t(v)] = 0;
+          used.push_back(v);
+        }
     }
+  }
+  std::sort(used.begin(), used.end());
+  std::vector<Point<Dim>> vertices;
+  vertices.reserve(used.size());
+  for (std::size_t i = 0; i < used.size(); ++i) {
+    local_vertex_[std::size_t(used[i])] = Index(i);
+    vertices.push_back(fine_.vertices()[std::size_t(used[i])]);
+  }
+  std::vector<typename SimplexMesh<Dim>::Cell> cells;
+  std::vector<int> regions;
+  cells.reserve(part.fine_cell.size());
+  regions.reserve(part.fine_cell.size());
+  for (const Index c : part.fine_cell) {
+    typename SimplexMesh<Dim>::Cell cell = fine_.cell(c);
+    for (Index& v : cell) v = local_vertex_[std::size_t(v)];
+    cells.push_back(cell);
+    regions.push_back(fine_.cell_region(c));
   }
 
   // Facets that bound the part: the fine boundary's keep their tags, the others are cut.
@@ -92,10 +104,8 @@ RankSubmesh<Dim> RankSubmeshes<Dim>::part(int rank) {
       boundary.push_back({vertices_of_facet, other < 0 ? fine_.facet_tag(f) : cut_tag_});
     }
   // The scratch back to its state between calls, at the cost of this part's cells.
-  for (const Index c : part.fine_cell) {
-    local_cell_[std::size_t(c)] = 0;
-    for (const Index v : fine_.cell(c)) local_vertex_[std::size_t(v)] = -1;
-  }
+  for (const Index c : part.fine_cell) local_cell_[std::size_t(c)] = 0;
+  for (const Index v : used) local_vertex_[std::size_t(v)] = -1;
   part.mesh = std::make_shared<const SimplexMesh<Dim>>(
       std::move(vertices), std::move(cells), std::move(regions), std::move(boundary),
       MeshSource{fine_.source().name + " (rank " + std::to_string(rank) + "'s part)", {}});

@@ -24,6 +24,7 @@
 #include "polydg/mesh/mesh_partition.hpp"
 #include "polydg/mesh/polytopic_mesh.hpp"
 #include "polydg/mesh/rank_part_file.hpp"
+#include "polydg/spacetime/slab_mesh.hpp"
 #include "test_meshes.hpp"
 
 using namespace polydg;
@@ -168,6 +169,26 @@ void rewrite_payload_word(const std::filesystem::path& path, std::size_t index,
 BOOST_AUTO_TEST_CASE(polygon_parts_read_back_are_the_rank_submeshes_bit_for_bit) {
   check_round_trip(square(20, 90), 3, 1);
   check_round_trip(square(20, 90), 4, 2);
+}
+
+BOOST_AUTO_TEST_CASE(a_parts_slab_splits_its_prisms_as_the_whole_meshs_slab) {
+  // extrude_to_slab picks each prism's diagonals by vertex number: a part numbers its vertices
+  // in the fine mesh's order, so its tetrahedra are the whole slab's (the same corners).
+  const Agglomerated<2> mesh = square(16, 60);
+  const MeshPartition partition = partition_mesh(mesh.polytopes(), 3);
+  const SimplexMesh<3> whole = extrude_to_slab(*mesh.fine);
+  for (int rank = 0; rank < 3; ++rank) {
+    const RankPart<2> part =
+        make_rank_part(*mesh.fine, mesh.element_of_cell, partition, rank, cut_tag, {});
+    const SimplexMesh<3> slab = extrude_to_slab(*part.submesh.mesh);
+    for (Index c = 0; c < part.submesh.mesh->cell_count(); ++c)
+      for (Index j = 0; j < 3; ++j) {
+        const auto a = slab.cell_points(3 * c + j);
+        const auto b = whole.cell_points(3 * part.submesh.fine_cell[std::size_t(c)] + j);
+        BOOST_TEST(std::memcmp(a.data(), b.data(), sizeof a) == 0,
+                   "rank " << rank << ", cell " << c << ", tetrahedron " << j);
+      }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(polyhedron_parts_read_back_are_the_rank_submeshes_bit_for_bit) {

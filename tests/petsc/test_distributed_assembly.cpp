@@ -477,49 +477,57 @@ BOOST_AUTO_TEST_CASE(more_ranks_than_elements_is_a_clear_error_on_every_rank) {
                          {std::to_string(world_rank_count()) + " parts", "only 2"}));
 }
 
-BOOST_AUTO_TEST_CASE(parts_read_from_their_files_number_and_assemble_as_the_partition) {
-  const PolytopicMesh<2> mesh = hp_square_mesh(20, 90);
-  const RankSystem reference = rank_system(mesh);  // from the whole mesh and its partition
-  const int rank = world_rank(), ranks = world_rank_count();
-  constexpr int cut_tag = 100;
-  std::vector<Index> element_of_cell(std::size_t(mesh.fine_mesh().cell_count()));
-  for (Index c = 0; c < mesh.fine_mesh().cell_count(); ++c)
-    element_of_cell[std::size_t(c)] = mesh.element_of_cell(c);
-  long id = long(getpid());  // rank 0's: one folder name on every rank
-  BOOST_TEST_REQUIRE(MPI_Bcast(&id, 1, MPI_LONG, 0, PETSC_COMM_WORLD) == MPI_SUCCESS);
-  const std::filesystem::path folder =
-      std::filesystem::temp_directory_path() / ("polydg_assembly_parts_" + std::to_string(id));
-  petsc::on_every_rank([&] {
-    if (rank == 0)
-      write_rank_parts<2>(folder, mesh.fine_mesh(), element_of_cell, reference.partition, cut_tag);
-  });
+namespace {
+
+// Rank part files of `mesh` split by `partition`, written by rank 0 into a folder of its own
+// (rank 0's process id: one name on every rank), read back by every rank; removed at the end.
+struct PartsOnDisk {
+  std::filesystem::path folder;
   RankPart<2> part;
-  petsc::on_every_rank([&] { part = read_rank_part<2>(folder, rank, ranks); });
-  const hyperbolic::ElementHalo halo(part.halo);
-  // The degrees hp_square_mesh gives, by the whole mesh's element ids.
-  const auto piece_system = [&](auto degree_of) {
+  PartsOnDisk(const PolytopicMesh<2>& mesh, const MeshPartition& partition, int cut_tag) {
+    long id = long(getpid());
+    BOOST_TEST_REQUIRE(MPI_Bcast(&id, 1, MPI_LONG, 0, PETSC_COMM_WORLD) == MPI_SUCCESS);
+    folder =
+        std::filesystem::temp_directory_path() / ("polydg_assembly_parts_" + std::to_string(id));
+    std::vector<Index> element_of_cell(std::size_t(mesh.fine_mesh().cell_count()));
+    for (Index c = 0; c < mesh.fine_mesh().cell_count(); ++c)
+      element_of_cell[std::size_t(c)] = mesh.element_of_cell(c);
+    petsc::on_every_rank([&] {
+      if (world_rank() == 0)
+        write_rank_parts<2>(folder, mesh.fine_mesh(), element_of_cell, partition, cut_tag);
+    });
+    petsc::on_every_rank(
+        [&] { part = read_rank_part<2>(folder, world_rank(), world_rank_count()); });
+  }
+  ~PartsOnDisk() {
+    MPI_Barrier(PETSC_COMM_WORLD);
+    if (world_rank() == 0) std::filesystem::remove_all(folder);
+  }
+  /// The part as a polytopic mesh, each local element of degree degree_of(its id).
+  template <class DegreeOf>
+  PolytopicMesh<2> piece(DegreeOf degree_of) const {
     std::vector<int> degrees;
     for (const Index e : part.submesh.element) degrees.push_back(degree_of(e));
-    const PolytopicMesh<2> piece(part.submesh.mesh, part.submesh.element_of_cell, degrees);
-    return std::make_unique<Assembler<2>>(QuadratureMesh<2>(
-        piece, mixed_conditions(), QuadraturePieces::simplices, part.submesh.owned_count, cut_tag));
-  };
-  const auto assembler = piece_system([](Index e) { return 1 + int(e % 3); });
-  const RankBlockPattern rows = petsc::part_block_pattern(assembler->pattern(), halo);
-  BlockMatrix<double> matrix = assembler->make_matrix();
-  std::vector<double> rhs = assembler->make_vector();
-  assembler->assemble(adr_coefficients(), matrix, rhs);
+    return PolytopicMesh<2>(part.submesh.mesh, part.submesh.element_of_cell, degrees);
+  }
+};
 
-  // The numbering: every local element's first unknown, owned and ghosts.
-  BOOST_TEST(rows.global_dof_count() == reference.rows.global_dof_count());
-  BOOST_TEST(rows.owned_block_rows() == reference.rows.owned_block_rows());
-  BOOST_TEST_REQUIRE(rows.local().block_row_count() == reference.rows.local().block_row_count());
+int hp_degree(Index e) { return 1 + int(e % 3); }  // hp_square_mesh's
+
+// Every local element's global first unknown, and the owned rows' blocks, values and rhs: the
+// reference's, up to rounding (facet sums in another order).
+void check_same_rank_rows(const RankBlockPattern& rows, const BlockMatrix<double>& matrix,
+                          std::span<const double> rhs, const RankBlockPattern& reference_rows,
+                          const BlockMatrix<double>& reference_matrix,
+                          std::span<const double> reference_rhs) {
+  BOOST_TEST(rows.global_dof_count() == reference_rows.global_dof_count());
+  BOOST_TEST(rows.owned_block_rows() == reference_rows.owned_block_rows());
+  BOOST_TEST_REQUIRE(rows.local().block_row_count() == reference_rows.local().block_row_count());
   for (Index k = 0; k < rows.local().block_row_count(); ++k)
-    BOOST_TEST(rows.global_first_dof(k) == reference.rows.global_first_dof(k));
-  // The owned rows: the same blocks, values and rhs up to rounding (facet sums in another order).
-  const BlockPattern &a = rows.local(), &b = reference.rows.local();
-  const double scale = max_over_ranks(max_abs(reference.matrix->values()));
-  const double rhs_scale = std::max(1.0, max_over_ranks(max_abs(reference.rhs)));
+    BOOST_TEST(rows.global_first_dof(k) == reference_rows.global_first_dof(k));
+  const BlockPattern &a = rows.local(), &b = reference_rows.local();
+  const double scale = max_over_ranks(max_abs(reference_matrix.values()));
+  const double rhs_scale = std::max(1.0, max_over_ranks(max_abs(reference_rhs)));
   double difference = 0, rhs_difference = 0;
   for (Index k = 0; k < rows.owned_block_rows(); ++k) {
     BOOST_TEST_REQUIRE(a.block_row_begin(k + 1) - a.block_row_begin(k) ==
@@ -531,14 +539,36 @@ BOOST_AUTO_TEST_CASE(parts_read_from_their_files_number_and_assemble_as_the_part
            ++v)
         difference = std::max(
             difference, std::abs(matrix.values()[a.block_value_offset(block_a) + v] -
-                                 reference.matrix->values()[b.block_value_offset(block_b) + v]));
+                                 reference_matrix.values()[b.block_value_offset(block_b) + v]));
     }
     for (Index i = 0; i < a.block_size(k); ++i)
       rhs_difference = std::max(
-          rhs_difference, std::abs(rhs[a.dof_offset(k) + i] - reference.rhs[b.dof_offset(k) + i]));
+          rhs_difference, std::abs(rhs[a.dof_offset(k) + i] - reference_rhs[b.dof_offset(k) + i]));
   }
   BOOST_TEST(max_over_ranks(difference) <= 1e-14 * scale);
   BOOST_TEST(max_over_ranks(rhs_difference) <= 1e-14 * rhs_scale);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(parts_read_from_their_files_number_and_assemble_as_the_partition) {
+  const PolytopicMesh<2> mesh = hp_square_mesh(20, 90);
+  const RankSystem reference = rank_system(mesh);  // from the whole mesh and its partition
+  const int rank = world_rank(), ranks = world_rank_count();
+  constexpr int cut_tag = 100;
+  const PartsOnDisk parts(mesh, reference.partition, cut_tag);
+  const hyperbolic::ElementHalo halo(parts.part.halo);
+  const auto piece_assembler = [&](auto degree_of) {
+    return std::make_unique<Assembler<2>>(
+        QuadratureMesh<2>(parts.piece(degree_of), mixed_conditions(), QuadraturePieces::simplices,
+                          parts.part.submesh.owned_count, cut_tag));
+  };
+  const auto assembler = piece_assembler(hp_degree);
+  const RankBlockPattern rows = petsc::part_block_pattern(assembler->pattern(), halo);
+  BlockMatrix<double> matrix = assembler->make_matrix();
+  std::vector<double> rhs = assembler->make_vector();
+  assembler->assemble(adr_coefficients(), matrix, rhs);
+  check_same_rank_rows(rows, matrix, rhs, reference.rows, *reference.matrix, reference.rhs);
 
   // Through PETSc: the MPIAIJ of the parts times a vector is the partition's.
   petsc::AijMatrix aij(rows), reference_aij(reference.rows);
@@ -564,10 +594,47 @@ BOOST_AUTO_TEST_CASE(parts_read_from_their_files_number_and_assemble_as_the_part
   // every rank, naming the ghost.
   if (ranks > 1) {
     const auto other =
-        piece_system([&](Index e) { return rank == ranks - 1 ? 1 : 1 + int(e % 3); });
+        piece_assembler([&](Index e) { return rank == ranks - 1 ? 1 : hp_degree(e); });
     BOOST_TEST(error_names([&] { petsc::part_block_pattern(other->pattern(), halo); },
                            {"part_block_pattern", "on its owner"}));
   }
-  MPI_Barrier(PETSC_COMM_WORLD);
-  if (rank == 0) std::filesystem::remove_all(folder);
+}
+
+BOOST_AUTO_TEST_CASE(slab_parts_read_from_their_files_assemble_as_the_partition) {
+  // The slab of a spatial part (make_slab_mesh of the piece: prism pieces, the cut's lateral
+  // rectangles among the ghosts' outer facets) against the whole slab's rows of the same
+  // partition (a spatial partition is the slab's: slab element e is κ_e × I).
+  const PolytopicMesh<2> spatial = hp_square_mesh(12, 40);
+  const MeshPartition partition = partition_mesh(spatial, world_rank_count());
+  BoundaryConditions conditions(BoundaryKind::dirichlet);
+  conditions.set(slab_bottom_tag, BoundaryKind::previous_slab);
+  conditions.set(slab_top_tag, BoundaryKind::neumann);
+  const auto coefficients = space_time_coefficients(make_coefficients<2>()
+                                                        .with_diffusion(1.0)
+                                                        .with_advection(Point<2>{1.0, 0.5})
+                                                        .with_reaction(1.0))
+                                .with_source(SlabSource{});
+  const AssemblyOptions options = slab_assembly_options();
+  const int rank = world_rank();
+
+  const PolytopicMesh<3> slab = make_slab_mesh(spatial);
+  Assembler<3> reference(QuadratureMesh<3>(slab, conditions, options.pieces, partition, rank),
+                         options);
+  const RankBlockPattern reference_rows = make_rank_block_pattern(
+      reference.pattern(), partition, rank, partition_dof_offsets(slab, partition, options.space));
+  BlockMatrix<double> reference_matrix = reference.make_matrix();
+  std::vector<double> reference_rhs = reference.make_vector();
+  reference.assemble(coefficients, reference_matrix, reference_rhs);
+
+  constexpr int cut_tag = 100;
+  const PartsOnDisk parts(spatial, partition, cut_tag);
+  const hyperbolic::ElementHalo halo(parts.part.halo);
+  Assembler<3> assembler(QuadratureMesh<3>(make_slab_mesh(parts.piece(hp_degree)), conditions,
+                                           options.pieces, parts.part.submesh.owned_count, cut_tag),
+                         options);
+  const RankBlockPattern rows = petsc::part_block_pattern(assembler.pattern(), halo);
+  BlockMatrix<double> matrix = assembler.make_matrix();
+  std::vector<double> rhs = assembler.make_vector();
+  assembler.assemble(coefficients, matrix, rhs);
+  check_same_rank_rows(rows, matrix, rhs, reference_rows, reference_matrix, reference_rhs);
 }

@@ -49,7 +49,8 @@
 /// constructor with an owned count and a cut tag takes the PolytopicMesh of the part's
 /// submesh, its elements already owned first, and its facets of `cut_tag` are where the part
 /// ends, not ∂Ω: they bound ghosts only, are no boundary sub-facets, and join the ghosts' outer
-/// facets. Simplex pieces only.
+/// facets (with slab_prisms, the two triangles of each lateral rectangle as one piece: the slab
+/// of a part, make_slab_mesh of its PolytopicMesh, is the whole slab's part).
 #include <array>
 #include <string>
 #include <vector>
@@ -123,8 +124,9 @@ struct QuadratureMesh {
   QuadratureMesh(const PolytopicMesh<Dim>& mesh, const BoundaryConditions& conditions,
                  QuadraturePieces pieces, const MeshPartition& partition, int rank);
   /// A rank's part as a mesh of its own (see the file comment): `part` on a RankPart's
-  /// submesh, elements [0, owned_elements) owned. Throws polydg::Error as above, for
-  /// slab_prisms pieces, and for an owned element with a facet of `cut_tag`.
+  /// submesh (or the slab of one), elements [0, owned_elements) owned. Throws polydg::Error as
+  /// above, for an owned element with a facet of `cut_tag`, and for a cut triangle of a slab
+  /// with no second one in its lateral rectangle.
   QuadratureMesh(const PolytopicMesh<Dim>& part, const BoundaryConditions& conditions,
                  QuadraturePieces pieces, Index owned_elements, int cut_tag);
 

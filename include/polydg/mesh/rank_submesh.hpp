@@ -10,9 +10,10 @@
 ///
 /// Local element k < owned_count is the rank's k-th owned element (partition.owned_elements),
 /// the others its ghosts in the partition's order: the layout of a rank's vectors. Local cells
-/// are the owned elements' cells, then the ghosts', each element's in ascending fine order, so
-/// every element has its cells, vertices and their order as in the fine mesh (its geometry and
-/// basis are the same bits). The cut facets bound only ghosts (an owned element's neighbours
+/// are the owned elements' cells, then the ghosts', each element's in ascending fine order, and
+/// local vertices are in ascending fine order, so every element has its cells, vertices and
+/// their order as in the fine mesh (its geometry and basis are the same bits, and a slab
+/// extruded from the part splits its prisms as the whole mesh's: extrude_to_slab). The cut facets bound only ghosts (an owned element's neighbours
 /// are all local): what is computed there is not the rank's to keep.
 #include <memory>
 #include <span>
