@@ -12,14 +12,18 @@
 #  * euler --backend gpu: the double Mach reflection read from 3 part files on 3 ranks against
 #    one GPU's run of the whole mesh (JSON to 1e-10);
 #  * bench_rank_parts at LEVEL (default 5: 1.18 M triangles) on RANK_COUNTS (default 2 4 8):
-#    every rank building the whole mesh against every rank reading its part
-#    ($out/rank_parts_{write,whole,read}_R.json).
+#    every rank building the whole mesh against every rank reading its part, all runs in
+#    $out/rank_parts_level<LEVEL>.json (perf/results/rank-parts/).
+# STAGES (default "tests bench") picks the parts. Each rank runs on nproc / R OpenMP threads.
 # Outputs in $OUT.
 set -uo pipefail
 POLYDG_DEVDEPS=.devdeps-cuda source "$(dirname "${BASH_SOURCE[0]}")/prebuilt-setup.sh"
 level="${LEVEL:-5}"
 status=0
+stages="${STAGES:-tests bench}"
+parts="$(mktemp -d)"
 tests=build/bin/tests
+if [[ " $stages " == *" tests "* ]]; then
 "$tests/test_rank_part_file" > "$out/rank_part_file.log" 2>&1 || status=1
 echo "test_rank_part_file: $(summary "$out/rank_part_file.log")"
 for t in test_cuda_distributed_explicit test_distributed_explicit test_distributed_assembly; do
@@ -29,7 +33,6 @@ for t in test_cuda_distributed_explicit test_distributed_explicit test_distribut
   done
 done
 euler=build/bin/euler
-parts="$(mktemp -d)"
 "$euler" --case double_mach --level 0 --write-parts "$parts/dmr0" --ranks 3 || status=1
 "$euler" --case double_mach --level 0 --backend gpu --json "$out/dmr0_gpu_1.json" > /dev/null \
   || status=1
@@ -38,14 +41,22 @@ python3 tests/examples/check_program.py --check euler --compare "$out/dmr0_gpu_1
   --level 0 --backend gpu --read-parts "$parts/dmr0" --json "$out/dmr0_gpu_read_3.json" \
   > "$out/dmr0_gpu_read_3.txt" 2>&1 || status=1
 echo "double Mach level 0, GPU, 3 ranks reading parts against 1 GPU: $(tail -1 "$out/dmr0_gpu_read_3.txt")"
+fi
+if [[ " $stages " == *" bench "* ]]; then
 bench=build/bin/bench_rank_parts
+mkdir -p "$parts/json"
 for r in ${RANK_COUNTS:-2 4 8}; do
-  "$bench" --mode write --level "$level" --parts "$r" --folder "$parts/l$level-$r" \
-    --json "$out/rank_parts_write_$r.json" || status=1
+  export OMP_NUM_THREADS=$(( $(nproc) / r > 0 ? $(nproc) / r : 1 ))
+  OMP_NUM_THREADS="$(nproc)" "$bench" --mode write --level "$level" --parts "$r" \
+    --folder "$parts/l$level-$r" \
+    --json "$parts/json/write_$r.json" || status=1
   mpiexec -n "$r" --oversubscribe "$bench" --mode whole --level "$level" \
-    --json "$out/rank_parts_whole_$r.json" || status=1
+    --json "$parts/json/whole_$r.json" || status=1
   mpiexec -n "$r" --oversubscribe "$bench" --mode read --level "$level" \
-    --folder "$parts/l$level-$r" --json "$out/rank_parts_read_$r.json" || status=1
+    --folder "$parts/l$level-$r" --json "$parts/json/read_$r.json" || status=1
 done
+python3 -c 'import json,sys; print(json.dumps({"runs": [json.load(open(f)) for f in sys.argv[1:]]}, indent=1))' \
+  "$parts"/json/*.json > "$out/rank_parts_level$level.json" || status=1
+fi
 rm -rf "$parts"
 exit "$status"
