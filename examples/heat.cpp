@@ -12,6 +12,9 @@
 //   mpiexec -n 2 build/bin/heat   (each rank assembles its part of the slab on its GPU, or its
 //                                  CPU; rank 0 prints the same table)
 //   mpiexec -n 2 build/bin/heat --vtk heat_output   (heat.pvd over .pvtu files, a piece per rank)
+//   build/bin/heat --cells-per-side 400 --elements 50000 --write-parts parts --ranks 4
+//   mpiexec -n 4 build/bin/heat --cells-per-side 400 --elements 50000 --read-parts parts
+//                                  (each rank reads its part: no rank builds the whole mesh)
 //
 // Description: what a user of libpolydg does every time step (docs/theory.md, "Space-time
 // slabs, as built"): the parabolic problem ∂t u − ∇·(a∇u) + w·∇u + c u = f on a polygonal mesh is
@@ -41,11 +44,14 @@
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/core/error.hpp"
 #include "polydg/dg/penalty_scaling_names.hpp"
+#include "polydg/hyperbolic/element_halo.hpp"
 #include "polydg/io/pvd_writer.hpp"
 #include "polydg/io/solution_vtu.hpp"
 #include "polydg/mesh/agglomeration.hpp"
 #include "polydg/mesh/gmsh_reader.hpp"
+#include "polydg/mesh/mesh_partition.hpp"
 #include "polydg/mesh/oscillating_domain.hpp"
+#include "polydg/mesh/rank_part_file.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
 #include "polydg/petsc/session.hpp"
@@ -79,6 +85,9 @@ struct Options {
   std::string penalty = "element_trace";
   std::string products = "aij";
   std::string backend = "auto";
+  std::string write_parts;  ///< a folder: write the mesh's rank parts there and stop
+  int write_parts_ranks = 0;
+  std::string read_parts;  ///< a folder: each rank reads its part from there
 };
 
 const char* help_text = R"(Usage: heat [options] [PETSc options]
@@ -114,6 +123,12 @@ const char* help_text = R"(Usage: heat [options] [PETSc options]
   --save-system FILE    after the first step, write its matrix and rhs to FILE in PETSc's
                         binary format (MatView, then VecView: MatLoad and VecLoad read them
                         back, e.g. perf/solve_saved_system); one rank only
+  --write-parts DIR     with --ranks R (one rank): agglomerate the mesh, partition it for R
+                        ranks and write DIR/part_<r>_of_<R>.polydg, then stop
+  --ranks R             the rank count --write-parts writes parts for
+  --read-parts DIR      under mpiexec -n R: each rank reads its part from DIR (written with the
+                        same --mesh or --cells-per-side, --elements and R, checked) instead of
+                        building the whole mesh; not with --vtk or -pc_type mg
   --json FILE           {"steps": [{"n", "t", "assembly_s", "solve_s", "ksp_its",
                         "matrix_assembled"}, ...],
                         "l2_error_T", "l2l2_error", "dofs", "elements", "backend"}
@@ -166,6 +181,12 @@ Options parse_options(int argc, char** argv) {
       o.products = value;
     else if (flag == "--backend")
       o.backend = value;
+    else if (flag == "--write-parts")
+      o.write_parts = value;
+    else if (flag == "--ranks")
+      o.write_parts_ranks = integer();
+    else if (flag == "--read-parts")
+      o.read_parts = value;
     else
       polydg::raise("unknown option '", flag, "' (see --help)");
   }
@@ -178,6 +199,19 @@ Options parse_options(int argc, char** argv) {
   polydg::require(o.steps >= 1, "--steps ", o.steps, ": must be at least 1");
   polydg::require(o.final_time > 0, "--T ", o.final_time, ": must be positive");
   polydg::require(o.vtk_every >= 1, "--vtk-every ", o.vtk_every, ": must be at least 1");
+  polydg::require(
+      o.write_parts.empty() == (o.write_parts_ranks == 0),
+      o.write_parts.empty()
+          ? "--ranks: only with --write-parts DIR"
+          : "--write-parts: needs --ranks R, the rank count of the runs that read them");
+  polydg::require(o.write_parts.empty() || o.write_parts_ranks >= 1, "--ranks ",
+                  o.write_parts_ranks, ": must be at least 1");
+  polydg::require(o.write_parts.empty() || o.read_parts.empty(),
+                  "--write-parts and --read-parts: one or the other");
+  polydg::require(o.write_parts.empty() || polydg::petsc::world_rank_count() == 1,
+                  "--write-parts: runs on one rank (it writes every rank's part)");
+  polydg::require(o.read_parts.empty() || o.vtk_directory.empty(),
+                  "--vtk: not with --read-parts yet (the pieces are written from the whole mesh)");
   return o;
 }
 
@@ -272,10 +306,16 @@ void save_system(const std::string& path, const Solver& solver) {
   print("wrote the first slab's matrix and rhs to %s\n", path.c_str());
 }
 
+/// The whole mesh's polygons and triangles (on a rank part: summed over the ranks' own).
+struct MeshCounts {
+  long long polygons = 0, triangles = 0;
+};
+
 /// Steps 4 and 5, the same for both backends: march, one line per step, then the summary.
+/// `spatial` is the whole mesh (--vtk writes from it), or this rank's part (--read-parts).
 template <class Problem, class Solver>
-int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, Solver& solver,
-          const polydg::SlabSolverOptions& options, const char* backend,
+int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, const MeshCounts& counts,
+          Solver& solver, const polydg::SlabSolverOptions& options, const char* backend,
           std::chrono::steady_clock::time_point start) {
   const double setup_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -284,10 +324,10 @@ int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, Solver& sol
   if constexpr (requires { solver.owned_dofs(); }) owned = double(solver.owned_dofs());
   const long long dofs = (long long)polydg::petsc::sum_over_ranks(owned);
   print(
-      "%s: %d polygons (%d triangles), %s_%d on slabs: %lld DoFs per slab, assembly on the %s, "
-      "set-up %.2f s\n",
-      o.problem.c_str(), int(spatial.element_count()), int(spatial.fine_mesh().cell_count()),
-      o.space.c_str(), o.p, dofs, backend, setup_seconds);
+      "%s: %lld polygons (%lld triangles), %s_%d on slabs: %lld DoFs per slab, assembly on the "
+      "%s, set-up %.2f s\n",
+      o.problem.c_str(), counts.polygons, counts.triangles, o.space.c_str(), o.p, dofs, backend,
+      setup_seconds);
   // --vtk: rank 0 alone creates the folder and writes the series (heat.pvd); every rank writes
   // its piece of each .pvtu (polydg/petsc/solution_pvtu.hpp). A failure on any rank throws on
   // all of them (petsc::on_every_rank), so none waits for a rank that gave up.
@@ -366,21 +406,102 @@ int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, Solver& sol
            << ", \"ksp_its\": " << steps[i].iterations
            << ", \"matrix_assembled\": " << (steps[i].matrix_assembled ? "true" : "false") << "}";
     json << "\n], \"l2_error_T\": " << l2_error_T << ", \"l2l2_error\": " << l2l2_error
-         << ", \"dofs\": " << dofs << ", \"elements\": " << spatial.element_count()
-         << ", \"backend\": \"" << backend << "\"}\n";
+         << ", \"dofs\": " << dofs << ", \"elements\": " << counts.polygons << ", \"backend\": \""
+         << backend << "\"}\n";
   }
   return 0;
 }
 
-template <class Problem>
-int run(const Options& o, const std::shared_ptr<const polydg::SimplexMesh<2>>& fine) {
-  // 2. The spatial polygons.
-  polydg::Index elements = std::min<polydg::Index>(o.elements, fine->cell_count());
+/// Step 1's mesh: the Gmsh file or the oscillating-boundary domain.
+std::shared_ptr<const polydg::SimplexMesh<2>> fine_mesh(const Options& o) {
+  polydg::OscillatingDomain domain;
+  domain.cells_per_side = o.cells_per_side;
+  domain.wiggles_per_side = std::max(1, std::min(16, o.cells_per_side / 5));
+  return std::make_shared<const polydg::SimplexMesh<2>>(
+      o.mesh_file.empty() ? polydg::oscillating_domain_mesh(domain)
+                          : polydg::read_gmsh<2>(o.mesh_file));
+}
+
+/// What rank parts written by --write-parts say they are, checked by --read-parts.
+std::string parts_description(const Options& o) {
+  return "heat " +
+         (o.mesh_file.empty() ? "--cells-per-side " + std::to_string(o.cells_per_side)
+                              : "--mesh " + o.mesh_file) +
+         " --elements " + std::to_string(o.elements);
+}
+
+/// Step 2: the fine mesh agglomerated into o.elements polygons (their element of each cell).
+std::vector<polydg::Index> agglomerated(const Options& o, const polydg::SimplexMesh<2>& fine) {
+  const polydg::Index elements = std::min<polydg::Index>(o.elements, fine.cell_count());
   if (elements < o.elements)  // a polygon needs at least one fine triangle
     std::cerr << "heat: warning: --elements " << o.elements << " is more than the mesh's "
-              << fine->cell_count() << " triangles; using " << elements << " (no agglomeration)\n";
-  const polydg::Agglomeration parts = polydg::agglomerate(*fine, elements);
-  const polydg::PolytopicMesh<2> spatial(fine, parts.element_of_cell, o.p);
+              << fine.cell_count() << " triangles; using " << elements << " (no agglomeration)\n";
+  return polydg::agglomerate(fine, elements).element_of_cell;
+}
+
+/// --write-parts: the polygons partitioned for --ranks ranks and written as rank part files.
+int write_parts(const Options& o) {
+  const auto fine = fine_mesh(o);
+  const std::vector<polydg::Index> element_of_cell = agglomerated(o, *fine);
+  const polydg::PolytopicMesh<2> spatial(fine, element_of_cell, o.p);
+  const polydg::MeshPartition partition = polydg::partition_mesh(spatial, o.write_parts_ranks);
+  const std::vector<int> tags = fine->boundary_tag_values();
+  const int cut_tag = 1 + (tags.empty() ? 0 : std::max(0, tags.back()));
+  polydg::write_rank_parts<2>(o.write_parts, *fine, element_of_cell, partition, cut_tag,
+                              parts_description(o));
+  print("%s: %d polygons (%d triangles) in %d rank parts written to %s\n",
+        parts_description(o).c_str(), int(spatial.element_count()), int(fine->cell_count()),
+        o.write_parts_ranks, o.write_parts.c_str());
+  return 0;
+}
+
+/// --read-parts: this rank's part of the polygons, read from its file, its halo and its
+/// polygons of degree --p, for SlabSolver's and DeviceSlabSolver's SpatialPart constructors.
+struct PartOfMesh {
+  polydg::RankPart<2> part;
+  std::unique_ptr<polydg::hyperbolic::ElementHalo> halo;
+  std::unique_ptr<polydg::PolytopicMesh<2>> mesh;
+  MeshCounts counts;
+  polydg::SpatialPart spatial() const {
+    return {*mesh, part.submesh.owned_count, part.cut_tag, *halo};
+  }
+};
+
+PartOfMesh read_part(const Options& o) {
+  PartOfMesh r;
+  const int rank = polydg::petsc::world_rank(), ranks = polydg::petsc::world_rank_count();
+  polydg::petsc::on_every_rank([&] {
+    r.part = polydg::read_rank_part<2>(o.read_parts, rank, ranks);
+    polydg::require(r.part.description == parts_description(o), "--read-parts ", o.read_parts,
+                    ": holds parts of '", r.part.description, "', not of '", parts_description(o),
+                    "'");
+  });
+  r.halo = std::make_unique<polydg::hyperbolic::ElementHalo>(r.part.halo);
+  r.mesh = std::make_unique<polydg::PolytopicMesh<2>>(r.part.submesh.mesh,
+                                                      r.part.submesh.element_of_cell, o.p);
+  double owned_cells = 0;
+  for (const polydg::Index k : r.part.submesh.element_of_cell)
+    owned_cells += k < r.part.submesh.owned_count;
+  r.counts = {r.part.element_count, (long long)polydg::petsc::sum_over_ranks(owned_cells)};
+  return r;
+}
+
+template <class Problem>
+int run(const Options& o) {
+  // 1.-2. The spatial polygons: the whole mesh's, or (--read-parts) this rank's part.
+  std::shared_ptr<const polydg::SimplexMesh<2>> fine;
+  std::unique_ptr<polydg::PolytopicMesh<2>> whole;
+  PartOfMesh part;
+  MeshCounts counts;
+  if (o.read_parts.empty()) {
+    fine = fine_mesh(o);
+    whole = std::make_unique<polydg::PolytopicMesh<2>>(fine, agglomerated(o, *fine), o.p);
+    counts = {whole->element_count(), fine->cell_count()};
+  } else {
+    part = read_part(o);
+    counts = part.counts;
+  }
+  const polydg::PolytopicMesh<2>& spatial = whole ? *whole : *part.mesh;
 
   // 3. The slab solver: pattern, quadrature mesh, PETSc matrix and KSP, once.
   const auto start = std::chrono::steady_clock::now();
@@ -399,25 +520,29 @@ int run(const Options& o, const std::shared_ptr<const polydg::SimplexMesh<2>>& f
                   "under mpiexec (", polydg::petsc::world_rank_count(),
                   " ranks) heat writes no saved system yet: drop --save-system, or run on one "
                   "rank");
+  const auto conditions = polydg::BoundaryConditions::all_dirichlet();
   const bool gpu =
       o.backend == "gpu" || (o.backend == "auto" && polydg::device::device_count() > 0);
 #if POLYDG_CUDA
   if (gpu) {
     polydg::require(polydg::device::device_count() > 0,
                     "--backend gpu: no CUDA device is visible to this process");
-    polydg::DeviceSlabSolver<decltype(data), Initial> solver(
-        spatial, polydg::BoundaryConditions::all_dirichlet(), data, options);
+    using DeviceSolver = polydg::DeviceSlabSolver<decltype(data), Initial>;
+    DeviceSolver solver = whole ? DeviceSolver(spatial, conditions, data, options)
+                                : DeviceSolver(part.spatial(), conditions, data, options);
     solver.set_initial_condition(Initial{}, 0.0);
-    return march<Problem>(o, spatial, solver, options, "GPU", start);
+    return march<Problem>(o, spatial, counts, solver, options, "GPU", start);
   }
 #else
   polydg::require(
       !gpu || o.backend == "auto",
       "--backend gpu: this heat was built without the CUDA backend (no nvcc was found)");
 #endif
-  polydg::SlabSolver solver(spatial, polydg::BoundaryConditions::all_dirichlet(), data, options);
+  using Solver = polydg::SlabSolver<decltype(data)>;
+  Solver solver = whole ? Solver(spatial, conditions, data, options)
+                        : Solver(part.spatial(), conditions, data, options);
   solver.set_initial_condition(Initial{}, 0.0);
-  return march<Problem>(o, spatial, solver, options, "CPU", start);
+  return march<Problem>(o, spatial, counts, solver, options, "CPU", start);
 }
 
 }  // namespace
@@ -427,16 +552,11 @@ int main(int argc, char** argv) {
     // 1. PETSc, our options, the fine mesh.
     polydg::petsc::Session session(argc, argv);
     const Options o = parse_options(argc, argv);
-    polydg::examples::default_to_direct_solver_unless_chosen();
     printing_rank = polydg::petsc::world_rank() == 0;
-    polydg::OscillatingDomain domain;
-    domain.cells_per_side = o.cells_per_side;
-    domain.wiggles_per_side = std::max(1, std::min(16, o.cells_per_side / 5));
-    const auto fine = std::make_shared<const polydg::SimplexMesh<2>>(
-        o.mesh_file.empty() ? polydg::oscillating_domain_mesh(domain)
-                            : polydg::read_gmsh<2>(o.mesh_file));
-    if (o.problem == "heat") return run<Heat>(o, fine);
-    if (o.problem == "advection_diffusion") return run<AdvectionDiffusion>(o, fine);
+    if (!o.write_parts.empty()) return write_parts(o);
+    polydg::examples::default_to_direct_solver_unless_chosen();
+    if (o.problem == "heat") return run<Heat>(o);
+    if (o.problem == "advection_diffusion") return run<AdvectionDiffusion>(o);
     polydg::raise("unknown problem '", o.problem, "' (see --help)");
   } catch (const polydg::Error& error) {
     std::cerr << "heat: " << error.what() << '\n';

@@ -35,7 +35,8 @@
 /// The steps' results agree with SlabSolver's to the solver's tolerance (the assemblies agree to
 /// ~1e-15). Under mpiexec each rank assembles its part of the slab on its GPU (petsc::Session
 /// makes device local rank mod devices current) into its rows of an MPIAIJCUSPARSE, as
-/// SlabSolver does on the CPU (slab_solver.hpp); not yet with dense blocks or -pc_type mg.
+/// SlabSolver does on the CPU (slab_solver.hpp), also from a rank part read from its file
+/// (SpatialPart).
 #include <algorithm>
 #include <chrono>
 #include <optional>
@@ -81,33 +82,48 @@ class DeviceSlabSolver {
   DeviceSlabSolver(const PolytopicMesh<2>& spatial, const BoundaryConditions& spatial_conditions,
                    Coefficients coefficients, const SlabSolverOptions& options = {},
                    const DeviceAssemblyOptions& device_options = {})
+      : DeviceSlabSolver(spatial, nullptr, spatial_conditions, coefficients, options,
+                         device_options) {}
+  /// Collective: one rank's part read from its file (SpatialPart, as SlabSolver's).
+  DeviceSlabSolver(const SpatialPart& part, const BoundaryConditions& spatial_conditions,
+                   Coefficients coefficients, const SlabSolverOptions& options = {},
+                   const DeviceAssemblyOptions& device_options = {})
+      : DeviceSlabSolver(part.mesh, &part, spatial_conditions, coefficients, options,
+                         device_options) {}
+
+ private:
+  DeviceSlabSolver(const PolytopicMesh<2>& spatial, const SpatialPart* part,
+                   const BoundaryConditions& spatial_conditions, Coefficients coefficients,
+                   const SlabSolverOptions& options, const DeviceAssemblyOptions& device_options)
       : coefficients_(coefficients),
         options_(options),
         slab_(options.degree > 0 ? make_slab_mesh(spatial, options.degree)
                                  : make_slab_mesh(spatial)),
-        partition_(petsc::world_rank_count() > 1 ? std::optional<MeshPartition>(partition_mesh(
-                                                       slab_, petsc::world_rank_count()))
-                                                 : std::nullopt),
+        partition_(
+            !part && petsc::world_rank_count() > 1
+                ? std::optional<MeshPartition>(partition_mesh(slab_, petsc::world_rank_count()))
+                : std::nullopt),
+        distributed_(part != nullptr || partition_.has_value()),
         assembler_(slab_quadrature_mesh(slab_, slab_boundary_conditions(spatial_conditions),
-                                        options.assembly, partition_),
+                                        options.assembly, partition_, part),
                    options.assembly, device_options),
         rows_(slab_rank_rows(*assembler_.host_pattern(), assembler_.host_pattern(), slab_,
-                             partition_, options.assembly)),
+                             partition_, options.assembly, part)),
         previous_(std::size_t(assembler_.pattern().dof_count())),
         rhs_(previous_.size()),
         solution_(previous_.size()),
-        aij_(partition_ ? petsc::AijMatrix(rows_, options.solver.options_prefix, placement_)
-                        : petsc::AijMatrix(*assembler_.host_pattern(),
-                                           options.solver.options_prefix, placement_)),
+        aij_(distributed_ ? petsc::AijMatrix(rows_, options.solver.options_prefix, placement_)
+                          : petsc::AijMatrix(*assembler_.host_pattern(),
+                                             options.solver.options_prefix, placement_)),
         b_(rows_, placement_, options.solver.options_prefix),
         x_(rows_, placement_, options.solver.options_prefix) {
     // The dense blocks' layout from the pattern (zero values until the first step's assembly).
     if (options.products == SlabProducts::dense_blocks)
       shell_.emplace(DenseBlockMatrix<double>(assembler_.make_host_matrix()),
-                     partition_ ? &rows_ : nullptr, options.solver.options_prefix,
+                     distributed_ ? &rows_ : nullptr, options.solver.options_prefix,
                      assembler_.host_pattern());
-    const petsc::SolverOptions solver_options =
-        with_multigrid(options, slab_, partition_, hierarchy_, multigrid_, placement_);
+    const petsc::SolverOptions solver_options = with_multigrid(
+        options, slab_, partition_, hierarchy_, multigrid_, placement_, part != nullptr);
     if (multigrid_) {
       // The coarse levels rediscretised on the GPU (-pc_mg_galerkin both: Galerkin ones), on
       // several ranks each rank its rows of them.
@@ -120,6 +136,7 @@ class DeviceSlabSolver {
                             solver_options);
   }
 
+ public:
   /// u_0 as a device-callable function of the spatial point; the march starts at t0.
   void set_initial_condition(Initial initial, double t0 = 0) {
     initial_.emplace(initial);
@@ -238,7 +255,8 @@ class DeviceSlabSolver {
   Coefficients coefficients_;
   SlabSolverOptions options_;
   PolytopicMesh<3> slab_;
-  std::optional<MeshPartition> partition_;  // several ranks only
+  std::optional<MeshPartition> partition_;  // several ranks, from the whole mesh
+  bool distributed_ = false;                // partition_, or a SpatialPart's rows
   DeviceAssembler<3> assembler_;
   RankBlockPattern rows_;
   device::DeviceBuffer<double> previous_;  ///< the last slab's solution

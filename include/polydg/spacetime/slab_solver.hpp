@@ -21,8 +21,12 @@
 /// (partition_mesh; docs/user-guide.md, "Several MPI ranks") into its rows of an MPIAIJ, and
 /// solution() holds the rank's owned elements' coefficients first (owned_dof_count() of them;
 /// the ghosts' after them are not kept). The coupling term needs no exchange: an element's
-/// bottom face reads its own element of the previous slab. Not yet on several ranks:
-/// SlabProducts::dense_blocks and -pc_type mg (an error says so).
+/// bottom face reads its own element of the previous slab.
+///
+/// Where no rank can hold the whole spatial mesh, the constructor with a SpatialPart takes one
+/// rank's part read from its file (rank_part_file.hpp): its slab, quadrature mesh and rows are
+/// the part's (QuadratureMesh with a cut tag, part_block_pattern), the march is the same; the
+/// agglomeration multigrid, which coarsens the whole mesh, is refused there.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -37,11 +41,13 @@
 #include "polydg/dg/assembler.hpp"
 #include "polydg/dg/discrete_function.hpp"
 #include "polydg/dg/partition_numbering.hpp"
+#include "polydg/hyperbolic/element_halo.hpp"
 #include "polydg/mesh/mesh_partition.hpp"
 #include "polydg/petsc/agglomeration_multigrid.hpp"
 #include "polydg/petsc/aij_matrix.hpp"
 #include "polydg/petsc/dense_block_operator.hpp"
 #include "polydg/petsc/linear_solver.hpp"
+#include "polydg/petsc/part_block_pattern.hpp"
 #include "polydg/petsc/petsc_error.hpp"
 #include "polydg/petsc/petsc_vector.hpp"
 #include "polydg/petsc/shell_matrix.hpp"
@@ -127,20 +133,37 @@ inline HierarchyOptions slab_hierarchy_options() {
   return levels;
 }
 
+/// One rank's part of the spatial mesh read from its file (rank_part_file.hpp), for a slab
+/// march in which no rank holds the whole mesh: the part's PolytopicMesh (owned elements
+/// first: PolytopicMesh(part.submesh.mesh, part.submesh.element_of_cell, degrees)), its owned
+/// count and cut tag, and its halo, which numbers the unknowns (part_block_pattern). The
+/// referenced objects must outlive the solver's constructor.
+struct SpatialPart {
+  const PolytopicMesh<2>& mesh;
+  Index owned_elements;
+  int cut_tag;
+  const hyperbolic::ElementHalo& halo;
+};
+
 /// The slab solvers' SolverOptions: options.solver, with the DM of an agglomeration hierarchy
 /// of `slab` (built into `hierarchy` and `multigrid`) where -[prefix]pc_type mg asks for PCMG.
 /// The slab's elements span the whole slab in time, so the hierarchy coarsens in space only.
 /// With the slab's `partition` (several ranks) the levels are distributed over the ranks.
 /// Throws polydg::Error for PQ slabs (BasisSpace::total_degree_times_last): the prolongation
-/// is built for total-degree bases.
+/// is built for total-degree bases; and on a SpatialPart (`from_part`), whose rank cannot
+/// coarsen the whole mesh.
 inline petsc::SolverOptions with_multigrid(const SlabSolverOptions& options,
                                            const PolytopicMesh<3>& slab,
                                            const std::optional<MeshPartition>& partition,
                                            std::optional<AgglomerationHierarchy<3>>& hierarchy,
                                            std::optional<petsc::AgglomerationMultigrid>& multigrid,
-                                           petsc::Placement placement = petsc::Placement::host) {
+                                           petsc::Placement placement = petsc::Placement::host,
+                                           bool from_part = false) {
   petsc::SolverOptions solver = options.solver;
   if (!petsc::multigrid_requested(solver.options_prefix)) return solver;
+  require(!from_part, "-", solver.options_prefix,
+          "pc_type mg: the agglomeration multigrid coarsens the whole mesh, which a slab solver "
+          "on a rank part read from its file does not have; choose another preconditioner");
   require(options.assembly.space == BasisSpace::total_degree, "-", solver.options_prefix,
           "pc_type mg: the agglomeration multigrid of a slab needs the P_p(κ × I_n) space "
           "(BasisSpace::total_degree); PQ slabs have no prolongation yet");
@@ -166,22 +189,29 @@ inline void make_slab_linear_solver(std::optional<petsc::LinearSolver>& solver, 
   solver.emplace(matrix, preconditioner_matrix, options);
 }
 
-/// The quadrature mesh of a slab solver: the whole slab, or this rank's part of `partition`.
+/// The quadrature mesh of a slab solver: the whole slab, this rank's part of `partition`, or
+/// the slab of a SpatialPart (`part`).
 inline QuadratureMesh<3> slab_quadrature_mesh(const PolytopicMesh<3>& slab,
                                               const BoundaryConditions& conditions,
                                               const AssemblyOptions& options,
-                                              const std::optional<MeshPartition>& partition) {
+                                              const std::optional<MeshPartition>& partition,
+                                              const SpatialPart* part = nullptr) {
+  if (part)
+    return QuadratureMesh<3>(slab, conditions, options.pieces, part->owned_elements, part->cut_tag);
   if (!partition) return QuadratureMesh<3>(slab, conditions, options.pieces);
   return QuadratureMesh<3>(slab, conditions, options.pieces, *partition, petsc::world_rank());
 }
 
 /// A slab solver's rows in the global system (`pattern` = *shared): this rank's of
-/// `partition`, or on one rank the whole pattern in its own numbering.
+/// `partition` or of a SpatialPart (`part`: collective), or on one rank the whole pattern in
+/// its own numbering.
 inline RankBlockPattern slab_rank_rows(const BlockPattern& pattern,
                                        std::shared_ptr<const BlockPattern> shared,
                                        const PolytopicMesh<3>& slab,
                                        const std::optional<MeshPartition>& partition,
-                                       const AssemblyOptions& options) {
+                                       const AssemblyOptions& options,
+                                       const SpatialPart* part = nullptr) {
+  if (part) return petsc::part_block_pattern(std::move(shared), part->halo);
   if (!partition) {
     std::vector<GlobalIndex> first(std::size_t(pattern.block_row_count()));
     for (Index e = 0; e < pattern.block_row_count(); ++e) first[e] = pattern.dof_offset(e);
@@ -197,29 +227,42 @@ class SlabSolver {
  public:
   SlabSolver(const PolytopicMesh<2>& spatial, const BoundaryConditions& spatial_conditions,
              Coefficients coefficients, const SlabSolverOptions& options = {})
+      : SlabSolver(spatial, nullptr, spatial_conditions, coefficients, options) {}
+  /// Collective: one rank's part read from its file (SpatialPart; the file comment).
+  SlabSolver(const SpatialPart& part, const BoundaryConditions& spatial_conditions,
+             Coefficients coefficients, const SlabSolverOptions& options = {})
+      : SlabSolver(part.mesh, &part, spatial_conditions, coefficients, options) {}
+
+ private:
+  SlabSolver(const PolytopicMesh<2>& spatial, const SpatialPart* part,
+             const BoundaryConditions& spatial_conditions, Coefficients coefficients,
+             const SlabSolverOptions& options)
       : coefficients_(coefficients),
         options_(options),
         slab_(options.degree > 0 ? make_slab_mesh(spatial, options.degree)
                                  : make_slab_mesh(spatial)),
-        partition_(petsc::world_rank_count() > 1 ? std::optional<MeshPartition>(partition_mesh(
-                                                       slab_, petsc::world_rank_count()))
-                                                 : std::nullopt),
+        partition_(
+            !part && petsc::world_rank_count() > 1
+                ? std::optional<MeshPartition>(partition_mesh(slab_, petsc::world_rank_count()))
+                : std::nullopt),
+        distributed_(part != nullptr || partition_.has_value()),
         assembler_(slab_quadrature_mesh(slab_, slab_boundary_conditions(spatial_conditions),
-                                        options.assembly, partition_),
+                                        options.assembly, partition_, part),
                    options.assembly),
         rows_(slab_rank_rows(*assembler_.pattern(), assembler_.pattern(), slab_, partition_,
-                             options.assembly)),
+                             options.assembly, part)),
         matrix_(assembler_.make_matrix()),
         rhs_(assembler_.make_vector()),
         previous_(assembler_.make_vector()),
-        aij_(partition_ ? petsc::AijMatrix(rows_, options.solver.options_prefix)
-                        : petsc::AijMatrix(*assembler_.pattern(), options.solver.options_prefix)),
+        aij_(distributed_ ? petsc::AijMatrix(rows_, options.solver.options_prefix)
+                          : petsc::AijMatrix(*assembler_.pattern(), options.solver.options_prefix)),
         b_(rows_, petsc::Placement::host, options.solver.options_prefix),
         x_(rows_, petsc::Placement::host, options.solver.options_prefix) {
     if (options.products == SlabProducts::dense_blocks)
-      shell_.emplace(matrix_, partition_ ? &rows_ : nullptr, options.solver.options_prefix);
+      shell_.emplace(matrix_, distributed_ ? &rows_ : nullptr, options.solver.options_prefix);
     const petsc::SolverOptions solver_options =
-        with_multigrid(options, slab_, partition_, hierarchy_, multigrid_);
+        with_multigrid(options, slab_, partition_, hierarchy_, multigrid_, petsc::Placement::host,
+                       part != nullptr);
     if (multigrid_) {
       // The coarse levels rediscretised (-pc_mg_galerkin both: Galerkin ones instead), on
       // several ranks each rank its rows of them.
@@ -231,6 +274,7 @@ class SlabSolver {
                             solver_options);
   }
 
+ public:
   /// u_0 as a function of the spatial point; the march starts at t0.
   void set_initial_condition(std::function<double(const Point<2>&)> initial, double t0 = 0) {
     initial_ = std::move(initial);
@@ -313,7 +357,8 @@ class SlabSolver {
   Coefficients coefficients_;
   SlabSolverOptions options_;
   PolytopicMesh<3> slab_;
-  std::optional<MeshPartition> partition_;  // several ranks only
+  std::optional<MeshPartition> partition_;  // several ranks, from the whole mesh
+  bool distributed_ = false;                // partition_, or a SpatialPart's rows
   Assembler<3> assembler_;
   RankBlockPattern rows_;
   BlockMatrix<double> matrix_;
