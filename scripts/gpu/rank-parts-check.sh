@@ -11,10 +11,13 @@
 #    1-3 ranks);
 #  * euler --backend gpu: the double Mach reflection read from 3 part files on 3 ranks against
 #    one GPU's run of the whole mesh (JSON to 1e-10);
+#  * heat (stage heat; pack heat and test_cuda_slab_solver): DeviceSlabSolver on 3 parts read
+#    from their files against the CPU's one-rank errors (1e-6), and the wall time of a 4-rank
+#    GPU march with every rank building the whole mesh against reading its part;
 #  * bench_rank_parts at LEVEL (default 5: 1.18 M triangles) on RANK_COUNTS (default 2 4 8):
 #    every rank building the whole mesh against every rank reading its part, all runs in
 #    $out/rank_parts_level<LEVEL>.json (perf/results/rank-parts/).
-# STAGES (default "tests bench") picks the parts. Each rank runs on nproc / R OpenMP threads.
+# STAGES (default "tests bench"; also "heat") picks the parts. Each rank runs on nproc / R OpenMP threads.
 # Outputs in $OUT.
 set -uo pipefail
 POLYDG_DEVDEPS=.devdeps-cuda source "$(dirname "${BASH_SOURCE[0]}")/prebuilt-setup.sh"
@@ -41,6 +44,31 @@ python3 tests/examples/check_program.py --check euler --compare "$out/dmr0_gpu_1
   --level 0 --backend gpu --read-parts "$parts/dmr0" --json "$out/dmr0_gpu_read_3.json" \
   > "$out/dmr0_gpu_read_3.txt" 2>&1 || status=1
 echo "double Mach level 0, GPU, 3 ranks reading parts against 1 GPU: $(tail -1 "$out/dmr0_gpu_read_3.txt")"
+fi
+if [[ " $stages " == *" heat "* ]]; then
+  build/bin/tests/test_cuda_slab_solver > "$out/cuda_slab_solver.log" 2>&1 || status=1
+  echo "test_cuda_slab_solver: $(summary "$out/cuda_slab_solver.log")"
+  heat=build/bin/heat
+  small=(--cells-per-side 24 --elements 100)
+  "$heat" --backend cpu "${small[@]}" --steps 4 --p 1 --json "$out/heat_cpu.json" > /dev/null \
+    || status=1
+  "$heat" "${small[@]}" --write-parts "$parts/heat" --ranks 3 > /dev/null || status=1
+  python3 tests/examples/check_program.py --check heat --compare "$out/heat_cpu.json" \
+    --relative-tolerance 1e-6 -- mpiexec -n 3 --oversubscribe "$heat" --backend gpu \
+    "${small[@]}" --steps 4 --p 1 --read-parts "$parts/heat" --json "$out/heat_gpu_read_3.json" \
+    -ksp_type gmres -pc_type bjacobi -sub_pc_type lu -ksp_rtol 1e-12 > "$out/heat_gpu_read_3.txt" \
+    2>&1 || status=1
+  echo "heat, GPU, 3 ranks reading parts against the CPU: $(tail -1 "$out/heat_gpu_read_3.txt")"
+  large=(--cells-per-side 300 --elements 30000)
+  march=(--backend gpu --steps 2 --p 2 -ksp_type gmres -pc_type bjacobi -ksp_rtol 1e-8)
+  "$heat" "${large[@]}" --write-parts "$parts/heat_large" --ranks 4 || status=1
+  for read in "" "--read-parts $parts/heat_large"; do
+    start=$(date +%s.%N)
+    # shellcheck disable=SC2086
+    mpiexec -n 4 --oversubscribe "$heat" "${large[@]}" "${march[@]}" $read > "$out/heat_large.txt" \
+      2>&1 || status=1
+    echo "heat ${large[*]}, 4 ranks${read:+ reading parts}: $(python3 -c "import time,sys; print(f'{time.time() - float(sys.argv[1]):.2f}')" "$start") s wall; $(grep -o 'set-up [0-9.]* s' "$out/heat_large.txt"); $(grep 'errors:' "$out/heat_large.txt")"
+  done
 fi
 if [[ " $stages " == *" bench "* ]]; then
 bench=build/bin/bench_rank_parts
