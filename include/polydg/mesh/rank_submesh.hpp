@@ -13,8 +13,9 @@
 /// are the owned elements' cells, then the ghosts', each element's in ascending fine order, and
 /// local vertices are in ascending fine order, so every element has its cells, vertices and
 /// their order as in the fine mesh (its geometry and basis are the same bits, and a slab
-/// extruded from the part splits its prisms as the whole mesh's: extrude_to_slab). The cut facets bound only ghosts (an owned element's neighbours
-/// are all local): what is computed there is not the rank's to keep.
+/// extruded from the part splits its prisms as the whole mesh's: extrude_to_slab). The cut facets
+/// bound only ghosts (an owned element's neighbours are all local): what is computed there is not
+/// the rank's to keep.
 #include <memory>
 #include <span>
 #include <vector>
