@@ -5,7 +5,8 @@
 # then tests/io/check_pvtu_against_vtu.py on PARALLEL_DIR/PARALLEL_FILE (a .pvtu or a .pvd of
 # them) against SERIAL_DIR/SERIAL_FILE (a .vtu or a .pvd of them) with TOLERANCE on u.
 # Inputs: PYTHON, CHECKER, MPIEXEC, MPIEXEC_NUMPROC_FLAG, RANKS, SERIAL_DIR, SERIAL_FILE,
-# PARALLEL_DIR, PARALLEL_FILE, TOLERANCE. Fails on any non-zero exit status.
+# PARALLEL_DIR, PARALLEL_FILE, TOLERANCE; optional PARTS_DIR: the parallel run reads its ranks'
+# parts from there (--read-parts). Fails on any non-zero exit status.
 set(command)
 set(after_separator FALSE)
 math(EXPR last_argument "${CMAKE_ARGC} - 1")
@@ -33,7 +34,11 @@ foreach(folder ${SERIAL_DIR} ${PARALLEL_DIR})
   file(MAKE_DIRECTORY ${folder})
 endforeach()
 run_checked(${command} --vtk ${SERIAL_DIR})
+set(parallel_options --vtk ${PARALLEL_DIR})
+if(PARTS_DIR)
+  list(APPEND parallel_options --read-parts ${PARTS_DIR})
+endif()
 run_checked(${MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} ${RANKS} --oversubscribe ${command}
-            --vtk ${PARALLEL_DIR})
+            ${parallel_options})
 run_checked(${PYTHON} ${CHECKER} --parallel ${PARALLEL_DIR}/${PARALLEL_FILE}
             --serial ${SERIAL_DIR}/${SERIAL_FILE} --ranks ${RANKS} --tolerance ${TOLERANCE})

@@ -36,6 +36,8 @@
 #include <iostream>
 #include <memory>
 #include <numbers>
+#include <numeric>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -128,7 +130,8 @@ const char* help_text = R"(Usage: heat [options] [PETSc options]
   --ranks R             the rank count --write-parts writes parts for
   --read-parts DIR      under mpiexec -n R: each rank reads its part from DIR (written with the
                         same --mesh or --cells-per-side, --elements and R, checked) instead of
-                        building the whole mesh; not with --vtk or -pc_type mg
+                        building the whole mesh (--vtk: a .pvtu of the parts' pieces); not
+                        with -pc_type mg
   --json FILE           {"steps": [{"n", "t", "assembly_s", "solve_s", "ksp_its",
                         "matrix_assembled"}, ...],
                         "l2_error_T", "l2l2_error", "dofs", "elements", "backend"}
@@ -210,8 +213,6 @@ Options parse_options(int argc, char** argv) {
                   "--write-parts and --read-parts: one or the other");
   polydg::require(o.write_parts.empty() || polydg::petsc::world_rank_count() == 1,
                   "--write-parts: runs on one rank (it writes every rank's part)");
-  polydg::require(o.read_parts.empty() || o.vtk_directory.empty(),
-                  "--vtk: not with --read-parts yet (the pieces are written from the whole mesh)");
   return o;
 }
 
@@ -312,10 +313,12 @@ struct MeshCounts {
 };
 
 /// Steps 4 and 5, the same for both backends: march, one line per step, then the summary.
-/// `spatial` is the whole mesh (--vtk writes from it), or this rank's part (--read-parts).
+/// `spatial` is the whole mesh, or (--read-parts) this rank's part, whose elements' whole-mesh
+/// ids are `part_element_ids` (empty for the whole mesh).
 template <class Problem, class Solver>
 int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, const MeshCounts& counts,
-          Solver& solver, const polydg::SlabSolverOptions& options, const char* backend,
+          std::span<const polydg::Index> part_element_ids, Solver& solver,
+          const polydg::SlabSolverOptions& options, const char* backend,
           std::chrono::steady_clock::time_point start) {
   const double setup_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -332,7 +335,7 @@ int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, const MeshC
   // its piece of each .pvtu (polydg/petsc/solution_pvtu.hpp). A failure on any rank throws on
   // all of them (petsc::on_every_rank), so none waits for a rank that gave up.
   const bool root = polydg::petsc::world_rank() == 0;
-  const bool distributed = polydg::petsc::world_rank_count() > 1;
+  const bool distributed = polydg::petsc::world_rank_count() > 1 || !part_element_ids.empty();
   std::unique_ptr<polydg::PvdWriter> pvd;
   if (!o.vtk_directory.empty()) {
     polydg::petsc::on_every_rank([&] {
@@ -370,12 +373,23 @@ int march(const Options& o, const polydg::PolytopicMesh<2>& spatial, const MeshC
       const auto file = std::filesystem::path(o.vtk_directory) /
                         ("heat_" + std::to_string(n) + (distributed ? ".pvtu" : ".vtu"));
       if (distributed) {
-        // This rank's elements: the first block rows of its slab pattern, in partition order.
-        const auto elements = solver.partition()->owned_elements(polydg::petsc::world_rank());
+        // This rank's elements, the first block rows of its slab pattern: its partition's of
+        // the whole mesh, or its part's first ones, written with their whole-mesh ids.
+        std::vector<polydg::Index> elements;
+        polydg::SolutionVtuOptions<2> vtu;
+        if (part_element_ids.empty()) {
+          const auto mine = solver.partition()->owned_elements(polydg::petsc::world_rank());
+          elements.assign(mine.begin(), mine.end());
+        } else {
+          elements.resize(std::size_t(solver.rank_rows().owned_block_rows()));
+          std::iota(elements.begin(), elements.end(), polydg::Index(0));
+          vtu.element_ids = part_element_ids;
+        }
         polydg::petsc::write_solution_pvtu(
             file, spatial, elements,
             polydg::top_trace(spatial, solver.pattern(), solver.solution(), elements,
-                              options.assembly.space));
+                              options.assembly.space),
+            vtu);
       } else {
         polydg::write_solution_vtu(file, spatial,
                                    polydg::top_trace(spatial, solver.pattern(), solver.solution(),
@@ -502,6 +516,9 @@ int run(const Options& o) {
     counts = part.counts;
   }
   const polydg::PolytopicMesh<2>& spatial = whole ? *whole : *part.mesh;
+  const std::span<const polydg::Index> part_ids =
+      whole ? std::span<const polydg::Index>()
+            : std::span<const polydg::Index>(part.part.submesh.element);
 
   // 3. The slab solver: pattern, quadrature mesh, PETSc matrix and KSP, once.
   const auto start = std::chrono::steady_clock::now();
@@ -531,7 +548,7 @@ int run(const Options& o) {
     DeviceSolver solver = whole ? DeviceSolver(spatial, conditions, data, options)
                                 : DeviceSolver(part.spatial(), conditions, data, options);
     solver.set_initial_condition(Initial{}, 0.0);
-    return march<Problem>(o, spatial, counts, solver, options, "GPU", start);
+    return march<Problem>(o, spatial, counts, part_ids, solver, options, "GPU", start);
   }
 #else
   polydg::require(
@@ -542,7 +559,7 @@ int run(const Options& o) {
   Solver solver = whole ? Solver(spatial, conditions, data, options)
                         : Solver(part.spatial(), conditions, data, options);
   solver.set_initial_condition(Initial{}, 0.0);
-  return march<Problem>(o, spatial, counts, solver, options, "CPU", start);
+  return march<Problem>(o, spatial, counts, part_ids, solver, options, "CPU", start);
 }
 
 }  // namespace

@@ -65,7 +65,7 @@ void sample_sub_simplex(const std::array<Point<Dim>, Dim + 1>& vertices,
   }
   for (const auto& simplex : lattice.simplices) {
     for (Index v : simplex) out.connectivity.push_back(first + v);
-    out.element_ids.push_back(e);
+    out.element_ids.push_back(options.element_ids.empty() ? e : options.element_ids[e]);
     out.degrees.push_back(p);
   }
 }
@@ -152,6 +152,9 @@ void write_elements(const std::filesystem::path& path, const PolytopicMesh<Dim>&
   require(GlobalIndex(coefficients.size()) == offsets.back(), "solution VTU writer: '",
           path.string(), "': the DG function has ", coefficients.size(),
           " coefficients, the mesh's elements and degrees need ", offsets.back());
+  require(options.element_ids.empty() || Index(options.element_ids.size()) == mesh.element_count(),
+          "solution VTU writer: '", path.string(), "': ", options.element_ids.size(),
+          " element ids for the mesh's ", mesh.element_count(), " elements");
 
   // One lattice per r in use (r = p by default), built at its first element.
   static_assert(max_element_degree <= max_solution_vtu_subdivisions);

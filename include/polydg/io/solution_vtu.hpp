@@ -42,6 +42,10 @@ struct SolutionVtuOptions {
   int subdivisions = 0;
   /// u(x); when set, "exact" and "error" = u − u_h are written too.
   std::function<double(const Point<Dim>&)> exact_solution;
+  /// Per element of the mesh, the id written as "element_id"; empty: the mesh's own. A rank
+  /// part's mesh (rank_part_file.hpp) writes its elements' whole-mesh ids
+  /// (RankPart::submesh.element), so its pieces are the whole mesh's, cell for cell.
+  std::span<const Index> element_ids;
 };
 
 void write_solution_vtu(const std::filesystem::path& path, const PolytopicMesh<2>& mesh,
