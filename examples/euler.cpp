@@ -679,8 +679,7 @@ TrianglePartition partition_triangles(const SimplexMesh<2>& mesh, int p, int ran
                                   p);
   r.partition = partition_mesh(elements, ranks);
   if (ghost_layers > 1) r.partition = with_ghost_layers(r.partition, elements, ghost_layers);
-  const std::vector<int> tags = mesh.boundary_tag_values();
-  r.cut_tag = 1 + (tags.empty() ? 0 : std::max(0, tags.back()));
+  r.cut_tag = unused_boundary_tag(mesh);
   return r;
 }
 

@@ -459,8 +459,7 @@ int write_parts(const Options& o) {
   const std::vector<polydg::Index> element_of_cell = agglomerated(o, *fine);
   const polydg::PolytopicMesh<2> spatial(fine, element_of_cell, o.p);
   const polydg::MeshPartition partition = polydg::partition_mesh(spatial, o.write_parts_ranks);
-  const std::vector<int> tags = fine->boundary_tag_values();
-  const int cut_tag = 1 + (tags.empty() ? 0 : std::max(0, tags.back()));
+  const int cut_tag = polydg::unused_boundary_tag(*fine);
   polydg::write_rank_parts<2>(o.write_parts, *fine, element_of_cell, partition, cut_tag,
                               parts_description(o));
   print("%s: %d polygons (%d triangles) in %d rank parts written to %s\n",

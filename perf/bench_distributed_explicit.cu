@@ -106,8 +106,7 @@ Part rank_part(const SimplexMesh<2>& mesh, int ghost_layers) {
   const PolytopicMesh<2> elements(std::make_shared<const SimplexMesh<2>>(mesh), cells, 1);
   r.partition = with_ghost_layers(partition_mesh(elements, petsc::world_rank_count()), elements,
                                   ghost_layers);
-  const std::vector<int> tags = mesh.boundary_tag_values();
-  r.cut_tag = 1 + (tags.empty() ? 0 : std::max(0, tags.back()));
+  r.cut_tag = unused_boundary_tag(mesh);
   r.part = rank_submesh(mesh, cells, r.partition, petsc::world_rank(), r.cut_tag);
   r.halo = std::make_unique<ElementHalo>(r.partition, petsc::world_rank());
   return r;

@@ -127,8 +127,7 @@ TrianglePartition partition_triangles(const SimplexMesh<2>& mesh, int parts) {
   const PolytopicMesh<2> elements(std::make_shared<const SimplexMesh<2>>(mesh), t.element_of_cell,
                                   1);
   t.partition = with_ghost_layers(partition_mesh(elements, parts), elements, 2);
-  const std::vector<int> tags = mesh.boundary_tag_values();
-  t.cut_tag = 1 + (tags.empty() ? 0 : std::max(0, tags.back()));
+  t.cut_tag = unused_boundary_tag(mesh);
   return t;
 }
 

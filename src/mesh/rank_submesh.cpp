@@ -120,6 +120,14 @@ RankSubmesh<Dim> rank_submesh(const SimplexMesh<Dim>& fine, std::span<const Inde
   return RankSubmeshes<Dim>(fine, element_of_cell, partition, cut_tag).part(rank);
 }
 
+template <int Dim>
+int unused_boundary_tag(const SimplexMesh<Dim>& fine) {
+  const std::vector<int> tags = fine.boundary_tag_values();  // ascending
+  return 1 + (tags.empty() ? 0 : std::max(0, tags.back()));
+}
+
+template int unused_boundary_tag(const SimplexMesh<2>&);
+template int unused_boundary_tag(const SimplexMesh<3>&);
 template class RankSubmeshes<2>;
 template class RankSubmeshes<3>;
 template RankSubmesh<2> rank_submesh(const SimplexMesh<2>&, std::span<const Index>,

@@ -48,6 +48,11 @@ template <int Dim>
 RankSubmesh<Dim> rank_submesh(const SimplexMesh<Dim>& fine, std::span<const Index> element_of_cell,
                               const MeshPartition& partition, int rank, int cut_tag);
 
+/// A cut tag for `fine`'s parts: one above its largest boundary tag (1 with none), so none of
+/// its own tags and not the interior tag.
+template <int Dim>
+int unused_boundary_tag(const SimplexMesh<Dim>& fine);
+
 /// Every rank's RankSubmesh (as rank_submesh's), one at a time, after one pass over the fine
 /// mesh: each part() then costs its own cells, not the whole mesh's (write_rank_parts builds
 /// them all). Holds references to its arguments; throws as rank_submesh.
