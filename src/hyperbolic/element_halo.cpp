@@ -61,7 +61,7 @@ ElementHalo::ElementHalo(PartHalo halo) {
         "ElementHalo: the ranks' halos come from different partitions (partition fingerprints ",
         polydg::detail::hexadecimal(~extremes[1]), " to ", polydg::detail::hexadecimal(extremes[0]),
         "; rank ", rank, "'s is ", polydg::detail::hexadecimal(halo.partition_fingerprint),
-        "): all parts must be written together");
+        "): parts written by different runs, or ranks that computed different partitions");
   for (int r = 0; r < ranks && failure.empty(); ++r)
     if (sent_here[std::size_t(r)] != receives_from[std::size_t(r)])
       failure = polydg::detail::concatenate(

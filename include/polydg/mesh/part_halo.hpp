@@ -6,7 +6,7 @@
 /// element k < owned_count is the part's k-th owned element, then come its ghosts
 /// (RankSubmesh's and ElementHalo's layout).
 ///
-/// Computed from the whole partition (part_halo) or read with a rank's part from its file
+/// Computed from the whole partition (part_halos) or read with a rank's part from its file
 /// (rank_part_file.hpp), where no rank holds the partition: partition_fingerprint then tells
 /// the files of one partition from those of another.
 #include <cstdint>
