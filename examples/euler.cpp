@@ -61,7 +61,6 @@
 #include <limits>
 #include <memory>
 #include <numbers>
-#include <numeric>
 #include <optional>
 #include <span>
 #include <string>
@@ -662,43 +661,21 @@ int ghost_layers_of(const Options& o, bool for_files) {
   return o.name == "double_mach" && (for_files || o.backend == "gpu") ? 2 : 1;
 }
 
-/// The partition of `mesh`'s triangles, each its own element, over `ranks` parts with
-/// `ghost_layers` layers of ghosts, and the tag of the cut: one above the mesh's largest.
-struct TrianglePartition {
-  std::vector<Index> element_of_cell;
-  MeshPartition partition;
-  int cut_tag = 0;
-};
-
-TrianglePartition partition_triangles(const SimplexMesh<2>& mesh, int p, int ranks,
-                                      int ghost_layers) {
-  TrianglePartition r;
-  r.element_of_cell.resize(std::size_t(mesh.cell_count()));
-  std::iota(r.element_of_cell.begin(), r.element_of_cell.end(), Index(0));
-  const PolytopicMesh<2> elements(std::make_shared<const SimplexMesh<2>>(mesh), r.element_of_cell,
-                                  p);
-  r.partition = partition_mesh(elements, ranks);
-  if (ghost_layers > 1) r.partition = with_ghost_layers(r.partition, elements, ghost_layers);
-  r.cut_tag = unused_boundary_tag(mesh);
-  return r;
-}
-
 /// The case's mesh: rotating_hill's or double_mach's.
-SimplexMesh<2> case_mesh(const Options& o) {
-  return o.name == "double_mach"
-             ? double_mach_reflection_mesh(12 << o.level, DoubleMachReflection{})
-             : rotating_hill_mesh(o.level);
+std::shared_ptr<const SimplexMesh<2>> case_mesh(const Options& o) {
+  return std::make_shared<const SimplexMesh<2>>(
+      o.name == "double_mach" ? double_mach_reflection_mesh(12 << o.level, DoubleMachReflection{})
+                              : rotating_hill_mesh(o.level));
 }
 
 /// --write-parts: the case's mesh as --ranks rank part files.
 void write_parts(const Options& o) {
-  const SimplexMesh<2> mesh = case_mesh(o);
-  const TrianglePartition t =
-      partition_triangles(mesh, o.p, o.write_parts_ranks, ghost_layers_of(o, true));
-  write_rank_parts<2>(o.write_parts, mesh, t.element_of_cell, t.partition, t.cut_tag,
+  const auto mesh = case_mesh(o);
+  const CellPartition t = partition_cells(mesh, o.write_parts_ranks, ghost_layers_of(o, true));
+  write_rank_parts<2>(o.write_parts, *mesh, t.element_of_cell, t.partition, t.cut_tag,
                       parts_description(o));
   std::printf("%s: %ld triangles in %d rank parts, ghost layers %d, written to %s\n",
-              parts_description(o).c_str(), long(mesh.cell_count()), o.write_parts_ranks,
+              parts_description(o).c_str(), long(mesh->cell_count()), o.write_parts_ranks,
               t.partition.ghost_layers, o.write_parts.c_str());
 }
 
@@ -720,9 +697,9 @@ EulerPart this_ranks_part(const Options& o) {
               ": holds parts of '", r.part.description, "', not of '", parts_description(o), "'");
     });
   } else {
-    const SimplexMesh<2> mesh = case_mesh(o);
-    const TrianglePartition t = partition_triangles(mesh, o.p, ranks, ghost_layers_of(o, false));
-    r.part = make_rank_part(mesh, t.element_of_cell, t.partition, rank, t.cut_tag, {});
+    const auto mesh = case_mesh(o);
+    const CellPartition t = partition_cells(mesh, ranks, ghost_layers_of(o, false));
+    r.part = make_rank_part(*mesh, t.element_of_cell, t.partition, rank, t.cut_tag, {});
   }
   r.halo = std::make_unique<ElementHalo>(r.part.halo);
   return r;

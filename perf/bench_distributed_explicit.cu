@@ -26,7 +26,6 @@
 #include <fstream>
 #include <iomanip>
 #include <memory>
-#include <numeric>
 #include <string>
 #include <vector>
 
@@ -99,15 +98,12 @@ struct Part {
   std::unique_ptr<ElementHalo> halo;
 };
 
-Part rank_part(const SimplexMesh<2>& mesh, int ghost_layers) {
+Part rank_part(std::shared_ptr<const SimplexMesh<2>> mesh, int ghost_layers) {
   Part r;
-  std::vector<Index> cells(std::size_t(mesh.cell_count()));
-  std::iota(cells.begin(), cells.end(), Index(0));
-  const PolytopicMesh<2> elements(std::make_shared<const SimplexMesh<2>>(mesh), cells, 1);
-  r.partition = with_ghost_layers(partition_mesh(elements, petsc::world_rank_count()), elements,
-                                  ghost_layers);
-  r.cut_tag = unused_boundary_tag(mesh);
-  r.part = rank_submesh(mesh, cells, r.partition, petsc::world_rank(), r.cut_tag);
+  const CellPartition cells = partition_cells(mesh, petsc::world_rank_count(), ghost_layers);
+  r.partition = cells.partition;
+  r.cut_tag = cells.cut_tag;
+  r.part = rank_submesh(*mesh, cells.element_of_cell, r.partition, petsc::world_rank(), r.cut_tag);
   r.halo = std::make_unique<ElementHalo>(r.partition, petsc::world_rank());
   return r;
 }
@@ -225,12 +221,13 @@ int main(int argc, char** argv) {
     require(device::device_count() > 0, "no CUDA-capable device is visible");
     const bool double_mach_case = o.name == "double_mach";
     const DoubleMachReflection problem;
-    const SimplexMesh<2> mesh = double_mach_case
-                                    ? double_mach_reflection_mesh(12 << o.level, problem)
-                                    : rotating_hill_mesh(o.level);
+    const auto shared_mesh = std::make_shared<const SimplexMesh<2>>(
+        double_mach_case ? double_mach_reflection_mesh(12 << o.level, problem)
+                         : rotating_hill_mesh(o.level));
+    const SimplexMesh<2>& mesh = *shared_mesh;
     require(o.ghost_layers >= 1 && o.ghost_layers <= 3, "--ghost-layers ", o.ghost_layers,
             ": use 1..3");
-    const Part r = rank_part(mesh, o.ghost_layers);
+    const Part r = rank_part(shared_mesh, o.ghost_layers);
     const Timings t = double_mach_case ? double_mach(o, mesh, r) : hill(o, mesh, r);
 
     // The halo per rank, largest over the ranks.

@@ -23,7 +23,6 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,8 +33,8 @@
 #include "polydg/hyperbolic/double_mach_reflection.hpp"
 #include "polydg/hyperbolic/element_halo.hpp"
 #include "polydg/mesh/mesh_partition.hpp"
-#include "polydg/mesh/polytopic_mesh.hpp"
 #include "polydg/mesh/rank_part_file.hpp"
+#include "polydg/mesh/rank_submesh.hpp"
 #include "polydg/petsc/session.hpp"
 #include "polydg/petsc/world.hpp"
 #include "wall_time.hpp"
@@ -113,24 +112,6 @@ double peak_resident_megabytes() {
   return double(resources.ru_maxrss) / 1024.0;  // kilobytes on Linux
 }
 
-struct TrianglePartition {
-  std::vector<Index> element_of_cell;
-  MeshPartition partition;
-  int cut_tag = 0;
-};
-
-/// Every triangle its own element, partitioned in `parts` with two ghost layers (euler's).
-TrianglePartition partition_triangles(const SimplexMesh<2>& mesh, int parts) {
-  TrianglePartition t;
-  t.element_of_cell.resize(std::size_t(mesh.cell_count()));
-  std::iota(t.element_of_cell.begin(), t.element_of_cell.end(), Index(0));
-  const PolytopicMesh<2> elements(std::make_shared<const SimplexMesh<2>>(mesh), t.element_of_cell,
-                                  1);
-  t.partition = with_ghost_layers(partition_mesh(elements, parts), elements, 2);
-  t.cut_tag = unused_boundary_tag(mesh);
-  return t;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -154,17 +135,17 @@ int main(int argc, char** argv) {
       local_triangles = part.submesh.mesh->cell_count();
       bytes = std::filesystem::file_size(rank_part_path(o.folder, rank, ranks));
     } else {
-      const SimplexMesh<2> mesh = phases.time("mesh", [&] {
-        return hyperbolic::double_mach_reflection_mesh(resolution,
-                                                       hyperbolic::DoubleMachReflection{});
+      const auto mesh = phases.time("mesh", [&] {
+        return std::make_shared<const SimplexMesh<2>>(hyperbolic::double_mach_reflection_mesh(
+            resolution, hyperbolic::DoubleMachReflection{}));
       });
-      triangles = mesh.cell_count();
+      triangles = mesh->cell_count();
       const int parts = o.mode == "write" ? o.parts : ranks;
-      const TrianglePartition t =
-          phases.time("partition", [&] { return partition_triangles(mesh, parts); });
+      const CellPartition t =
+          phases.time("partition", [&] { return partition_cells(mesh, parts, 2); });
       if (o.mode == "write") {
         phases.time("write_rank_parts", [&] {
-          write_rank_parts<2>(o.folder, mesh, t.element_of_cell, t.partition, t.cut_tag);
+          write_rank_parts<2>(o.folder, *mesh, t.element_of_cell, t.partition, t.cut_tag);
           return 0;
         });
         for (int r = 0; r < parts; ++r)
@@ -172,7 +153,7 @@ int main(int argc, char** argv) {
         local_triangles = triangles;
       } else {
         const RankPart<2> part = phases.time("make_rank_part", [&] {
-          return make_rank_part(mesh, t.element_of_cell, t.partition, rank, t.cut_tag, {});
+          return make_rank_part(*mesh, t.element_of_cell, t.partition, rank, t.cut_tag, {});
         });
         phases.time("element_halo",
                     [&] { return hyperbolic::ElementHalo(part.halo).owned_count(); });

@@ -1,10 +1,12 @@
 #include "polydg/mesh/rank_submesh.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <string>
 #include <utility>
 
 #include "polydg/core/error.hpp"
+#include "polydg/mesh/polytopic_mesh.hpp"
 
 namespace polydg {
 
@@ -128,6 +130,24 @@ int unused_boundary_tag(const SimplexMesh<Dim>& fine) {
 
 template int unused_boundary_tag(const SimplexMesh<2>&);
 template int unused_boundary_tag(const SimplexMesh<3>&);
+
+template <int Dim>
+CellPartition partition_cells(std::shared_ptr<const SimplexMesh<Dim>> fine, int parts,
+                              int ghost_layers) {
+  CellPartition cells;
+  cells.element_of_cell.resize(std::size_t(fine->cell_count()));
+  std::iota(cells.element_of_cell.begin(), cells.element_of_cell.end(), Index(0));
+  cells.cut_tag = unused_boundary_tag(*fine);
+  // Degree 1 everywhere: only the weights' ratios matter, and they are all equal.
+  const PolytopicMesh<Dim> elements(std::move(fine), cells.element_of_cell, 1);
+  cells.partition = partition_mesh(elements, parts);
+  if (ghost_layers != 1)
+    cells.partition = with_ghost_layers(cells.partition, elements, ghost_layers);
+  return cells;
+}
+
+template CellPartition partition_cells(std::shared_ptr<const SimplexMesh<2>>, int, int);
+template CellPartition partition_cells(std::shared_ptr<const SimplexMesh<3>>, int, int);
 template class RankSubmeshes<2>;
 template class RankSubmeshes<3>;
 template RankSubmesh<2> rank_submesh(const SimplexMesh<2>&, std::span<const Index>,

@@ -191,6 +191,23 @@ BOOST_AUTO_TEST_CASE(a_parts_slab_splits_its_prisms_as_the_whole_meshs_slab) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(a_cell_partition_makes_every_cell_an_element) {
+  const auto fine = square(12, 30).fine;
+  const CellPartition cells = partition_cells(fine, 3, 2);
+  BOOST_TEST_REQUIRE(Index(cells.element_of_cell.size()) == fine->cell_count());
+  for (Index c = 0; c < fine->cell_count(); ++c)
+    BOOST_TEST(cells.element_of_cell[std::size_t(c)] == c);
+  BOOST_TEST(cells.partition.part_count == 3);
+  BOOST_TEST(Index(cells.partition.part_of_element.size()) == fine->cell_count());
+  BOOST_TEST(cells.partition.ghost_layers == 2);
+  // Equal weights: METIS's balance, up to one element over the mean (mesh_partition.hpp).
+  BOOST_TEST(cells.partition.load_imbalance() <=
+             mesh_partition_imbalance_tolerance + 3.0 / double(fine->cell_count()));
+  const std::vector<int> tags = fine->boundary_tag_values();
+  BOOST_TEST(cells.cut_tag > tags.back());
+  BOOST_TEST(error_names([&] { partition_cells(fine, 3, 0); }, {"with_ghost_layers", "0 ghost"}));
+}
+
 BOOST_AUTO_TEST_CASE(polyhedron_parts_read_back_are_the_rank_submeshes_bit_for_bit) {
   check_round_trip(cube(5, 40), 3, 1);
 }

@@ -53,6 +53,20 @@ RankSubmesh<Dim> rank_submesh(const SimplexMesh<Dim>& fine, std::span<const Inde
 template <int Dim>
 int unused_boundary_tag(const SimplexMesh<Dim>& fine);
 
+/// A mesh's cells split over ranks with each cell its own element (the elements of the
+/// explicit triangle solvers): the element of each cell (the identity), partition_mesh over
+/// `parts` with every cell the same weight (they have the same quadrature cost), its ghosts
+/// widened to `ghost_layers` (with_ghost_layers), and a cut tag (unused_boundary_tag): what
+/// rank_submesh and write_rank_parts take. Throws as partition_mesh and with_ghost_layers.
+struct CellPartition {
+  std::vector<Index> element_of_cell;
+  MeshPartition partition;
+  int cut_tag = 0;
+};
+template <int Dim>
+CellPartition partition_cells(std::shared_ptr<const SimplexMesh<Dim>> fine, int parts,
+                              int ghost_layers = 1);
+
 /// Every rank's RankSubmesh (as rank_submesh's), one at a time, after one pass over the fine
 /// mesh: each part() then costs its own cells, not the whole mesh's (write_rank_parts builds
 /// them all). Holds references to its arguments; throws as rank_submesh.
