@@ -262,6 +262,22 @@ struct SlabSource {
   double operator()(const Point<3>& x) const { return std::sin(x[0] + x[2]) * x[1]; }
 };
 
+// A slab march's boundary: Dirichlet on the sides, the previous slab below, Neumann on top.
+BoundaryConditions slab_march_conditions() {
+  BoundaryConditions conditions(BoundaryKind::dirichlet);
+  conditions.set(slab_bottom_tag, BoundaryKind::previous_slab);
+  conditions.set(slab_top_tag, BoundaryKind::neumann);
+  return conditions;
+}
+
+auto slab_coefficients() {
+  return space_time_coefficients(make_coefficients<2>()
+                                     .with_diffusion(1.0)
+                                     .with_advection(Point<2>{1.0, 0.5})
+                                     .with_reaction(1.0))
+      .with_source(SlabSource{});
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(each_ranks_block_rows_are_the_serial_ones) {
@@ -273,14 +289,8 @@ BOOST_AUTO_TEST_CASE(each_ranks_slab_rows_are_the_serial_ones) {
   // A 2D+1 slab on prism pieces (lateral rectangles also in the ghosts' outer facets), with
   // the previous-slab bottom and the Neumann top of a slab march.
   const PolytopicMesh<3> slab = make_slab_mesh(hp_square_mesh(12, 40));
-  BoundaryConditions conditions(BoundaryKind::dirichlet);
-  conditions.set(slab_bottom_tag, BoundaryKind::previous_slab);
-  conditions.set(slab_top_tag, BoundaryKind::neumann);
-  const auto coefficients = space_time_coefficients(make_coefficients<2>()
-                                                        .with_diffusion(1.0)
-                                                        .with_advection(Point<2>{1.0, 0.5})
-                                                        .with_reaction(1.0))
-                                .with_source(SlabSource{});
+  const BoundaryConditions conditions = slab_march_conditions();
+  const auto coefficients = slab_coefficients();
   check_rank_rows(slab, conditions, slab_assembly_options(), coefficients);
 }
 
@@ -606,14 +616,8 @@ BOOST_AUTO_TEST_CASE(slab_parts_read_from_their_files_assemble_as_the_partition)
   // partition (a spatial partition is the slab's: slab element e is κ_e × I).
   const PolytopicMesh<2> spatial = hp_square_mesh(12, 40);
   const MeshPartition partition = partition_mesh(spatial, world_rank_count());
-  BoundaryConditions conditions(BoundaryKind::dirichlet);
-  conditions.set(slab_bottom_tag, BoundaryKind::previous_slab);
-  conditions.set(slab_top_tag, BoundaryKind::neumann);
-  const auto coefficients = space_time_coefficients(make_coefficients<2>()
-                                                        .with_diffusion(1.0)
-                                                        .with_advection(Point<2>{1.0, 0.5})
-                                                        .with_reaction(1.0))
-                                .with_source(SlabSource{});
+  const BoundaryConditions conditions = slab_march_conditions();
+  const auto coefficients = slab_coefficients();
   const AssemblyOptions options = slab_assembly_options();
   const int rank = world_rank();
 
