@@ -533,10 +533,17 @@ QuadratureMesh<Dim>::QuadratureMesh(const PolytopicMesh<Dim>& mesh,
     // once): the previous_slab facets first, then the others not on top, each in the mesh's
     // order, then the others whose normal is along +e_last (is_last_axis_top) filled from the
     // end (so in reverse mesh order).
-    thread_local std::vector<typename PolytopicMesh<Dim>::BoundaryFacet> facets;
-    facets.clear();
-    for (const auto& facet : mesh.element_boundary_facets(selection.element(Index(e))))
-      if (!selection.is_cut(facet.tag)) facets.push_back(facet);
+    // On a part, without its cut facets (copied only there: a whole mesh's are all kept).
+    using BoundaryFacet = typename PolytopicMesh<Dim>::BoundaryFacet;
+    std::span<const BoundaryFacet> facets =
+        mesh.element_boundary_facets(selection.element(Index(e)));
+    thread_local std::vector<BoundaryFacet> uncut;
+    if (selection.cut_tag) {
+      uncut.clear();
+      for (const BoundaryFacet& facet : facets)
+        if (!selection.is_cut(facet.tag)) uncut.push_back(facet);
+      facets = uncut;
+    }
     thread_local std::vector<Point<Dim>> normals;  // per thread: no allocation per element
     thread_local std::vector<BoundaryKind> kinds;
     thread_local std::vector<char> groups;  // 0 previous slab, 1 other, 2 top
