@@ -80,20 +80,22 @@ void write_file_atomically(const std::filesystem::path& path,
   temporary_file.commit();
 }
 
-std::vector<std::byte> read_whole_file(const std::filesystem::path& path,
-                                       const std::string& where) {
+FileWords read_file_words(const std::filesystem::path& path, const std::string& where) {
+  std::error_code error;
+  const std::uintmax_t size = std::filesystem::file_size(path, error);
+  require(!error, where, ": cannot read its size: ", error.message());
   std::FILE* in = std::fopen(path.c_str(), "rb");
   require(in != nullptr, where, ": cannot open the file: ", std::strerror(errno));
-  std::vector<std::byte> bytes;
-  std::byte chunk[1 << 16];
-  std::size_t got = 0;
-  while ((got = std::fread(chunk, 1, sizeof chunk, in)) > 0)
-    bytes.insert(bytes.end(), chunk, chunk + got);
-  const bool failed = std::ferror(in) != 0;
+  FileWords file;
+  file.bytes = size;
+  file.words.assign(std::size_t((size + 7) / 8), 0);
+  const std::size_t got = std::fread(file.words.data(), 1, std::size_t(size), in);
   const int read_error = errno;
+  const bool failed = std::ferror(in) != 0;
   std::fclose(in);
-  require(!failed, where, ": reading the file failed: ", std::strerror(read_error));
-  return bytes;
+  require(!failed && got == size, where, ": reading the file failed after ", got, " of ", size,
+          " bytes", failed ? ": " : "", failed ? std::strerror(read_error) : "");
+  return file;
 }
 
 }  // namespace polydg::detail

@@ -46,7 +46,13 @@ void write_file_atomically(const std::filesystem::path& path,
                            std::span<const std::span<const std::byte>> pieces,
                            const std::string& where);
 
-/// The whole file's bytes. Throws polydg::Error "<where>: ..." when it cannot be opened or read.
-std::vector<std::byte> read_whole_file(const std::filesystem::path& path, const std::string& where);
+/// A whole file as 64-bit words (the last one padded with zero bytes) and its length in bytes,
+/// read straight into the words. Throws polydg::Error "<where>: ..." when it cannot be opened
+/// or read.
+struct FileWords {
+  std::vector<std::uint64_t> words;
+  std::uint64_t bytes = 0;
+};
+FileWords read_file_words(const std::filesystem::path& path, const std::string& where);
 
 }  // namespace polydg::detail

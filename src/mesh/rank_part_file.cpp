@@ -243,12 +243,12 @@ RankPart<Dim> read_rank_part(const std::filesystem::path& directory, int rank, i
   std::error_code error;
   require(std::filesystem::exists(path, error), where, ": ",
           missing_part_message(directory, part_count));
-  const std::vector<std::byte> bytes = detail::read_whole_file(path, where);
+  const detail::FileWords file = detail::read_file_words(path, where);
+  const std::uint64_t bytes = file.bytes;
 
-  require(bytes.size() >= header_words * 8, where, ": truncated: ", bytes.size(),
-          " bytes, less than the ", header_words * 8, "-byte header");
-  std::array<std::uint64_t, header_words> header;
-  std::memcpy(header.data(), bytes.data(), sizeof header);
+  require(bytes >= header_words * 8, where, ": truncated: ", bytes, " bytes, less than the ",
+          header_words * 8, "-byte header");
+  const std::span<const std::uint64_t> header = std::span(file.words).first(header_words);
   require(header[0] == magic_word(), where,
           ": not a libpolydg rank part file (wrong magic number)");
   require(header[1] == rank_part_format_version, where, ": format version ", header[1],
@@ -256,15 +256,15 @@ RankPart<Dim> read_rank_part(const std::filesystem::path& directory, int rank, i
   require(header[2] == std::uint64_t(Dim), where, ": a part of a ", header[2],
           "-dimensional mesh, read as ", Dim, "-dimensional");
   const std::uint64_t expected_bytes = (header_words + header[3]) * 8;
-  require(header[3] <= bytes.size() / 8 && bytes.size() >= expected_bytes, where,
-          ": truncated: ", bytes.size(), " bytes, its ", header[3], " payload words need ",
-          (header_words + std::min<std::uint64_t>(header[3], bytes.size())) * 8);
-  require(bytes.size() == expected_bytes, where, ": ", bytes.size(), " bytes, ",
-          bytes.size() - expected_bytes, " more than its header and payload (trailing data)");
-  std::vector<std::uint64_t> words(static_cast<std::size_t>(header[3]));
-  std::memcpy(words.data(), bytes.data() + sizeof header, words.size() * 8);
+  require(header[3] <= bytes / 8 && bytes >= expected_bytes, where, ": truncated: ", bytes,
+          " bytes, its ", header[3], " payload words need ",
+          (header_words + std::min<std::uint64_t>(header[3], bytes)) * 8);
+  require(bytes == expected_bytes, where, ": ", bytes, " bytes, ", bytes - expected_bytes,
+          " more than its header and payload (trailing data)");
+  const std::span<const std::uint64_t> words =
+      std::span(file.words).subspan(header_words, static_cast<std::size_t>(header[3]));
   detail::WordHash checksum;
-  checksum.add(std::span<const std::uint64_t>(words));
+  checksum.add(words);
   require(checksum.value() == header[4], where, ": the checksum ", detail::hexadecimal(header[4]),
           " does not match the data's ", detail::hexadecimal(checksum.value()),
           ": the file is corrupted");

@@ -14,10 +14,11 @@
 ///                                            p), p, law);
 ///   DistributedExplicitDG dg(local, halo, part.cut_tag);
 ///
-/// A RankPart is what rank_submesh and part_halo give from the whole mesh and partition, bit for
+/// A RankPart is what rank_submesh and part_halos give from the whole mesh and partition, bit for
 /// bit (the same vertices, cells and their order: the same geometry and basis), plus the whole
 /// mesh's element count and each local element's index in the partition's numbering (owned
-/// elements contiguous from the part's first), which a global numbering of unknowns needs.
+/// elements contiguous from the part's first: where the rank's elements stand among all, e.g.
+/// to order output; the unknowns' numbering needs none of it: petsc::part_block_pattern).
 ///
 /// File `<directory>/part_<rank>_of_<R>.polydg` (rank_part_path), binary in the host's byte
 /// order, which must be little-endian. Every value is a 64-bit word (an integer as int64, a
