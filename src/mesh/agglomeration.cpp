@@ -179,13 +179,16 @@ std::vector<Index> metis_partition(const CellAdjacency& graph, Index part_count,
 }
 
 template <int Dim>
+Point<Dim> cell_centre(const SimplexMesh<Dim>& mesh, Index cell) {
+  Point<Dim> sum{};
+  for (const Point<Dim>& vertex : mesh.cell_points(cell)) sum = sum + vertex;
+  return (1.0 / (Dim + 1)) * sum;
+}
+
+template <int Dim>
 std::vector<Point<Dim>> cell_centres(const SimplexMesh<Dim>& mesh) {
   std::vector<Point<Dim>> centres(std::size_t(mesh.cell_count()));
-  for (Index c = 0; c < mesh.cell_count(); ++c) {
-    Point<Dim> sum{};
-    for (const Point<Dim>& vertex : mesh.cell_points(c)) sum = sum + vertex;
-    centres[c] = (1.0 / (Dim + 1)) * sum;
-  }
+  for (Index c = 0; c < mesh.cell_count(); ++c) centres[c] = cell_centre(mesh, c);
   return centres;
 }
 
@@ -277,6 +280,59 @@ std::vector<Index> greedy_partition(const CellAdjacency& graph, std::span<const 
   return part;
 }
 
+// Cuts every part of more than `factor` × the mean cells (mean: cells / label_count) into about
+// size / mean parts by greedy growth on the part's own cells (its dual graph restricted to it).
+// The first cut keeps the part's label, the others take labels from label_count on. Returns
+// the label count after the cuts; split_parts counts the parts cut.
+template <int Dim>
+Index split_large_parts(const SimplexMesh<Dim>& mesh, const CellAdjacency& graph,
+                        std::vector<Index>& part, Index label_count, double factor,
+                        Index& split_parts) {
+  split_parts = 0;
+  if (factor == 0) return label_count;
+  const Index n_cells = graph.cell_count();
+  const double mean_size = double(n_cells) / double(label_count);
+  std::vector<Index> size(label_count, 0);
+  for (Index c = 0; c < n_cells; ++c) ++size[part[c]];
+  // The cells of each large part, in ascending order (one pass over the mesh).
+  std::vector<Index> large_index(label_count, -1);
+  std::vector<std::vector<Index>> large_cells;
+  for (Index l = 0; l < label_count; ++l)
+    if (double(size[l]) > factor * mean_size) {
+      large_index[l] = Index(large_cells.size());
+      large_cells.emplace_back();
+    }
+  if (large_cells.empty()) return label_count;
+  for (Index c = 0; c < n_cells; ++c)
+    if (large_index[part[c]] >= 0) large_cells[large_index[part[c]]].push_back(c);
+
+  std::vector<Index> local(n_cells, -1);
+  Index next_label = label_count;
+  for (const std::vector<Index>& cells : large_cells) {
+    const Index label = part[cells.front()], count = Index(cells.size());
+    for (Index i = 0; i < count; ++i) local[cells[i]] = i;
+    CellAdjacency part_graph;
+    part_graph.offsets.assign(1, 0);
+    std::vector<Point<Dim>> centres(cells.size());
+    for (Index i = 0; i < count; ++i) {
+      for (Index next : graph.neighbours_of(cells[i]))
+        if (part[next] == label) part_graph.neighbours.push_back(local[next]);
+      part_graph.offsets.push_back(Index(part_graph.neighbours.size()));
+      centres[i] = cell_centre(mesh, cells[i]);
+    }
+    Index merged_parts = 0;
+    const Index pieces = std::max<Index>(2, Index(std::llround(double(count) / mean_size)));
+    const std::vector<Index> piece =
+        greedy_partition<Dim>(part_graph, centres, std::min(pieces, count), merged_parts);
+    const Index piece_count = *std::max_element(piece.begin(), piece.end()) + 1;
+    for (Index i = 0; i < count; ++i)
+      part[cells[i]] = piece[i] == 0 ? label : next_label + piece[i] - 1;
+    next_label += piece_count - 1;
+    if (piece_count > 1) ++split_parts;
+  }
+  return next_label;
+}
+
 // A partition well short of the request is reported: the caller asked for a resolution it did
 // not get, typically by asking for fewer than about two cells per element, where METIS leaves
 // many parts empty (agglomeration.hpp). "Well short" is below 90 % of the request: within a
@@ -348,20 +404,29 @@ Agglomeration agglomerate(const SimplexMesh<Dim>& mesh, Index element_count,
   std::vector<Index> part(n_cells, 0);
   const bool greedy = options.method == PartitionMethod::greedy_growth && element_count > 1 &&
                       element_count < n_cells;
-  Index greedy_merged_parts = 0;
+  require(options.largest_part_factor == 0 ||
+              (std::isfinite(options.largest_part_factor) && options.largest_part_factor >= 1),
+          "agglomerate: largest_part_factor ", options.largest_part_factor,
+          " must be 0 (keep METIS's parts) or a finite number >= 1");
+  Index greedy_merged_parts = 0, split_parts = 0, labels = element_count;
   if (element_count == n_cells)
     std::iota(part.begin(), part.end(), 0);  // no agglomeration: no partitioner needed
   else if (greedy)
     part = greedy_partition<Dim>(graph, cell_centres(mesh), element_count, greedy_merged_parts);
-  else if (element_count > 1)
+  else if (element_count > 1) {
     part = metis_partition(graph, element_count, options);
+    labels = split_large_parts(mesh, graph, part, element_count, options.largest_part_factor,
+                               split_parts);
+  }
   Agglomeration result;
   if (!greedy) {
-    result = repair(graph, part, element_count, options.merge_fraction);
+    result = repair(graph, part, labels, options.merge_fraction);
+    result.requested_count = element_count;
+    result.split_parts = split_parts;
   } else {
     // Greedy growth labels its parts 0..parts−1 (about element_count of them), connected
     // already: the repair only renumbers them.
-    const Index labels = *std::max_element(part.begin(), part.end()) + 1;
+    labels = *std::max_element(part.begin(), part.end()) + 1;
     result = repair(graph, part, labels, options.merge_fraction);
     result.requested_count = element_count;
   }

@@ -174,6 +174,50 @@ BOOST_AUTO_TEST_CASE(same_seed_same_partition) {
   BOOST_CHECK(first.element_of_cell == second.element_of_cell);
 }
 
+BOOST_AUTO_TEST_CASE(parts_above_the_largest_part_factor_are_cut_by_greedy_growth) {
+  // At factor 1 every METIS part above the mean (3 cells) is cut: the parts of 4 on this mesh.
+  const SimplexMesh<2> mesh = unit_square_mesh(32, 0.2);  // 2048 cells, 683 elements asked
+  const Index requested = 683;
+  const double mean = double(mesh.cell_count()) / double(requested);
+  AgglomerationOptions keep, cut;
+  keep.largest_part_factor = 0;
+  keep.merge_fraction = cut.merge_fraction = 0;  // every piece an element: METIS's parts show
+  cut.largest_part_factor = 1;
+  const Agglomeration metis = agglomerate(mesh, requested, keep);
+  const Agglomeration result = agglomerate(mesh, requested, cut);
+  check_valid_partition(mesh, result);
+  BOOST_REQUIRE_EQUAL(metis.disconnected_parts, 0);  // so metis's elements are METIS's parts
+  std::vector<Index> metis_size(metis.element_count, 0), size(result.element_count, 0);
+  for (Index c = 0; c < mesh.cell_count(); ++c) {
+    ++metis_size[metis.element_of_cell[c]];
+    ++size[result.element_of_cell[c]];
+  }
+  const Index above_mean = Index(std::count_if(metis_size.begin(), metis_size.end(),
+                                               [&](Index n) { return double(n) > mean; }));
+  BOOST_REQUIRE_GT(above_mean, 0);  // else nothing is tested
+  BOOST_CHECK_EQUAL(metis.split_parts, 0);
+  BOOST_CHECK_EQUAL(result.split_parts, above_mean);
+  BOOST_CHECK_EQUAL(result.requested_count, requested);
+  BOOST_CHECK_GE(result.element_count, metis.element_count + above_mean);
+  // A cut, not a new partition: every element lies in one of METIS's parts, and the parts at
+  // or below the mean are untouched.
+  std::vector<Index> parent(result.element_count, -1), cells_inside(metis.element_count, 0);
+  for (Index c = 0; c < mesh.cell_count(); ++c) {
+    Index& p = parent[result.element_of_cell[c]];
+    if (p < 0) p = metis.element_of_cell[c];
+    BOOST_REQUIRE_EQUAL(p, metis.element_of_cell[c]);
+  }
+  for (Index e = 0; e < result.element_count; ++e)
+    if (double(metis_size[parent[e]]) <= mean)
+      BOOST_CHECK_EQUAL(size[e], metis_size[parent[e]]);
+    else
+      BOOST_CHECK_LT(size[e], metis_size[parent[e]]);
+  // The default factor (8) leaves this mesh's parts (at most 4 cells) as METIS made them.
+  AgglomerationOptions by_default;
+  by_default.merge_fraction = 0;
+  BOOST_CHECK(agglomerate(mesh, requested, by_default).element_of_cell == metis.element_of_cell);
+}
+
 BOOST_AUTO_TEST_CASE(bad_requests_throw) {
   const SimplexMesh<2> mesh = unit_square_mesh(4);
   const std::string cells = std::to_string(mesh.cell_count());  // 32
@@ -201,6 +245,11 @@ BOOST_AUTO_TEST_CASE(bad_requests_throw) {
   bad.merge_fraction = -1;
   BOOST_TEST(error_names([&] { agglomerate(mesh, 4, bad); },
                          {"agglomeration: merge_fraction -1 must be finite and >= 0"}));
+  AgglomerationOptions below_one;
+  below_one.largest_part_factor = 0.5;
+  BOOST_TEST(error_names([&] { agglomerate(mesh, 4, below_one); },
+                         {"agglomerate: largest_part_factor 0.5 must be 0 (keep METIS's parts) "
+                          "or a finite number >= 1"}));
 }
 
 BOOST_AUTO_TEST_CASE(a_shortfall_of_more_than_a_tenth_is_warned_about) {

@@ -78,6 +78,13 @@ struct AgglomerationOptions {
   /// elements that are not themselves waiting to merge; a larger piece becomes an element of
   /// its own. 0 keeps every piece as an element.
   double merge_fraction = 0.5;
+  /// METIS (k-way or recursive bisection) may leave a few parts far larger than the mean: 2.56 M
+  /// triangles into 853k parts gave one of 2,557 triangles against a mean of 3. A METIS part
+  /// with more than largest_part_factor × (cells / elements requested) cells is cut by greedy
+  /// growth on its own cells into parts of about the mean. Such an element is far from the mesh
+  /// size the error estimates assume, and it bounds a GPU assembly (one thread block per
+  /// element; docs/performance.md, "Distributed assembly"). 0 keeps METIS's parts; else >= 1.
+  double largest_part_factor = 8;
 };
 
 /// A partition of the fine cells into connected elements and what the repair had to do.
@@ -96,6 +103,8 @@ struct Agglomeration {
   Index kept_pieces = 0;
   /// Parts with no cells (METIS may leave some when parts are tiny); removed by renumbering.
   Index empty_parts = 0;
+  /// METIS parts above AgglomerationOptions::largest_part_factor × the mean, cut by greedy growth.
+  Index split_parts = 0;
 };
 
 /// Partitions the mesh into `element_count` connected elements (about that many: the repair
