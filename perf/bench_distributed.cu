@@ -241,13 +241,25 @@ int main(int argc, char** argv) {
 
     // The dense-block MATSHELL of the same rows: its product against the MPIAIJ's, and timed.
     start = Clock::now();
+    // Its set-up in stages, each the slowest rank's seconds: the values copied to the host,
+    // the host dense blocks, their upload, the operator and Mat.
+    std::vector<double> shell_stage_s;
+    auto stage_start = Clock::now();
+    const auto end_stage = [&] {
+      shell_stage_s.push_back(polydg::petsc::max_over_ranks(seconds_since(stage_start)));
+      stage_start = Clock::now();
+    };
     polydg::BlockMatrix<double> host_matrix = assembler->make_host_matrix();
     assembler->copy_to_host(host_matrix);
     assembler.reset();
+    end_stage();
     const polydg::DenseBlockMatrix<double> dense(host_matrix);
+    end_stage();
     const polydg::DeviceDenseBlockMatrix<double> device_dense(dense);
+    end_stage();
     const polydg::petsc::DeviceDenseBlockOperator op(device_dense, host_matrix.shared_pattern());
     polydg::petsc::ShellMatrix shell(op, rows);
+    end_stage();
     const double shell_setup_s = polydg::petsc::max_over_ranks(seconds_since(start));
     const double shell_gib = max_device_gib_in_use();
     polydg::petsc::Vector y_shell(rows, placement);
@@ -309,10 +321,12 @@ int main(int argc, char** argv) {
             "per nonzero); |shell - AIJ| / |AIJ| = %.2e\n",
             type.c_str(), update_s, matmult_s, values * 12 / matmult_s * 1e-9, shell_difference);
       std::printf(
-          "dense-block shell: set-up %.3f s, MatMult %.5f s (%.1f GB/s of values at 8 B "
+          "dense-block shell: set-up %.3f s (values to the host %.3f, dense blocks %.3f, "
+          "upload %.3f, operator and Mat %.3f), MatMult %.5f s (%.1f GB/s of values at 8 B "
           "per nonzero); ghosts gathered first (no overlap) %.5f s; the local product alone "
           "%.5f s\n",
-          shell_setup_s, shell_matmult_s, values * 8 / shell_matmult_s * 1e-9, gathered_matmult_s,
+          shell_setup_s, shell_stage_s[0], shell_stage_s[1], shell_stage_s[2], shell_stage_s[3],
+          shell_matmult_s, values * 8 / shell_matmult_s * 1e-9, gathered_matmult_s,
           local_product_s);
       if (!json_path.empty()) {
         std::ofstream json(json_path);
@@ -334,6 +348,9 @@ int main(int argc, char** argv) {
              << ", \"first_assembly_seconds\": " << first_s
              << ", \"reassembly_seconds\": " << values_s << ", \"total_seconds\": " << total_s
              << ", \"shell_setup_seconds\": " << shell_setup_s
+             << ", \"shell_setup_stage_seconds\": {\"values_to_host\": " << shell_stage_s[0]
+             << ", \"dense_blocks\": " << shell_stage_s[1] << ", \"upload\": " << shell_stage_s[2]
+             << ", \"operator_and_mat\": " << shell_stage_s[3] << "}"
              << ", \"shell_matmult_seconds\": " << shell_matmult_s
              << ", \"shell_gathered_matmult_seconds\": " << gathered_matmult_s
              << ", \"local_product_seconds\": " << local_product_s;
