@@ -87,6 +87,7 @@
 #include "polydg/mesh/rank_submesh.hpp"
 #include "polydg/petsc/session.hpp"
 #include "polydg/petsc/world.hpp"
+#include "rank_part_options.hpp"
 #if POLYDG_CUDA
 #include "polydg/core/device_buffer.hpp"
 #include "polydg/cuda/device_explicit_dg.cuh"
@@ -99,7 +100,7 @@ namespace {
 using namespace polydg;
 using namespace polydg::hyperbolic;
 
-struct Options {
+struct Options : examples::RankPartOptions {
   std::string name = "rotating_hill";
   int p = -1;  ///< -1: the case's default (2; double_mach 1)
   int level = 0;
@@ -112,9 +113,6 @@ struct Options {
   std::string save_restart_path;
   std::string restart_path;
   std::string backend = "cpu";  ///< cpu or gpu
-  std::string write_parts;      ///< a folder: write the mesh's rank parts there and stop
-  int write_parts_ranks = 0;    ///< --ranks: how many parts --write-parts writes
-  std::string read_parts;       ///< a folder: each rank reads its part from there
 };
 
 const char* help_text = R"(Usage: euler [options]
@@ -196,13 +194,7 @@ Options parse_options(int argc, char** argv) {
       o.restart_path = value;
     else if (flag == "--backend")
       o.backend = value;
-    else if (flag == "--write-parts")
-      o.write_parts = value;
-    else if (flag == "--ranks")
-      o.write_parts_ranks = parse_integer(flag, value);
-    else if (flag == "--read-parts")
-      o.read_parts = value;
-    else
+    else if (!o.take_rank_part_option(flag, value))
       raise("unknown option '", flag, "' (see --help)");
   }
   require(o.name == "rotating_hill" || o.name == "supersonic_vortex" || o.name == "double_mach",
@@ -241,16 +233,7 @@ Options parse_options(int argc, char** argv) {
               ": not for supersonic_vortex, whose march to a steady state stops on a residual "
               "test (max |R| against its value at the start, every 20 steps) that a restart "
               "file does not hold");
-  require(o.write_parts.empty() == (o.write_parts_ranks == 0),
-          o.write_parts.empty()
-              ? "--ranks: only with --write-parts DIR"
-              : "--write-parts: needs --ranks R, the rank count of the runs that read them");
-  require(o.write_parts.empty() || o.write_parts_ranks >= 1, "--ranks ", o.write_parts_ranks,
-          ": must be at least 1");
-  require(o.write_parts.empty() || o.read_parts.empty(),
-          "--write-parts and --read-parts: one or the other");
-  require(o.write_parts.empty() || petsc::world_rank_count() == 1,
-          "--write-parts: runs on one rank (it writes every rank's part)");
+  o.check_rank_part_options();
   // Several ranks (mpiexec -n R), or parts read from files: the march of rotating_hill and
   // double_mach, each rank its part of the mesh (march_on_ranks); the rest is one rank's, from
   // the whole mesh, for now.
@@ -689,17 +672,14 @@ struct EulerPart {
 
 EulerPart this_ranks_part(const Options& o) {
   EulerPart r;
-  const int rank = petsc::world_rank(), ranks = petsc::world_rank_count();
   if (!o.read_parts.empty()) {
-    petsc::on_every_rank([&] {
-      r.part = read_rank_part<2>(o.read_parts, rank, ranks);
-      require(r.part.description == parts_description(o), "--read-parts ", o.read_parts,
-              ": holds parts of '", r.part.description, "', not of '", parts_description(o), "'");
-    });
+    r.part = examples::read_this_ranks_part(o.read_parts, parts_description(o));
   } else {
     const auto mesh = case_mesh(o);
-    const CellPartition t = partition_cells(mesh, ranks, ghost_layers_of(o, false));
-    r.part = make_rank_part(*mesh, t.element_of_cell, t.partition, rank, t.cut_tag, {});
+    const CellPartition t =
+        partition_cells(mesh, petsc::world_rank_count(), ghost_layers_of(o, false));
+    r.part =
+        make_rank_part(*mesh, t.element_of_cell, t.partition, petsc::world_rank(), t.cut_tag, {});
   }
   r.halo = std::make_unique<ElementHalo>(r.part.halo);
   return r;

@@ -63,6 +63,7 @@
 #include "polydg/spacetime/slab_solver.hpp"
 #include "polydg/spacetime/slab_trace.hpp"
 #include "polydg/spacetime/space_time_coefficients.hpp"
+#include "rank_part_options.hpp"
 #if POLYDG_CUDA
 #include "polydg/spacetime/device_slab_solver.hpp"
 #endif
@@ -71,7 +72,7 @@ namespace {
 
 constexpr double pi = std::numbers::pi;
 
-struct Options {
+struct Options : polydg::examples::RankPartOptions {
   std::string mesh_file;
   polydg::Index elements = 1000;
   int p = 2;
@@ -87,9 +88,6 @@ struct Options {
   std::string penalty = "element_trace";
   std::string products = "aij";
   std::string backend = "auto";
-  std::string write_parts;  ///< a folder: write the mesh's rank parts there and stop
-  int write_parts_ranks = 0;
-  std::string read_parts;  ///< a folder: each rank reads its part from there
 };
 
 const char* help_text = R"(Usage: heat [options] [PETSc options]
@@ -184,13 +182,7 @@ Options parse_options(int argc, char** argv) {
       o.products = value;
     else if (flag == "--backend")
       o.backend = value;
-    else if (flag == "--write-parts")
-      o.write_parts = value;
-    else if (flag == "--ranks")
-      o.write_parts_ranks = integer();
-    else if (flag == "--read-parts")
-      o.read_parts = value;
-    else
+    else if (!o.take_rank_part_option(flag, value))
       polydg::raise("unknown option '", flag, "' (see --help)");
   }
   polydg::require(o.space == "P" || o.space == "PQ", "--space ", o.space, ": use P or PQ");
@@ -202,17 +194,7 @@ Options parse_options(int argc, char** argv) {
   polydg::require(o.steps >= 1, "--steps ", o.steps, ": must be at least 1");
   polydg::require(o.final_time > 0, "--T ", o.final_time, ": must be positive");
   polydg::require(o.vtk_every >= 1, "--vtk-every ", o.vtk_every, ": must be at least 1");
-  polydg::require(
-      o.write_parts.empty() == (o.write_parts_ranks == 0),
-      o.write_parts.empty()
-          ? "--ranks: only with --write-parts DIR"
-          : "--write-parts: needs --ranks R, the rank count of the runs that read them");
-  polydg::require(o.write_parts.empty() || o.write_parts_ranks >= 1, "--ranks ",
-                  o.write_parts_ranks, ": must be at least 1");
-  polydg::require(o.write_parts.empty() || o.read_parts.empty(),
-                  "--write-parts and --read-parts: one or the other");
-  polydg::require(o.write_parts.empty() || polydg::petsc::world_rank_count() == 1,
-                  "--write-parts: runs on one rank (it writes every rank's part)");
+  o.check_rank_part_options();
   return o;
 }
 
@@ -482,13 +464,7 @@ struct PartOfMesh {
 
 PartOfMesh read_part(const Options& o) {
   PartOfMesh r;
-  const int rank = polydg::petsc::world_rank(), ranks = polydg::petsc::world_rank_count();
-  polydg::petsc::on_every_rank([&] {
-    r.part = polydg::read_rank_part<2>(o.read_parts, rank, ranks);
-    polydg::require(r.part.description == parts_description(o), "--read-parts ", o.read_parts,
-                    ": holds parts of '", r.part.description, "', not of '", parts_description(o),
-                    "'");
-  });
+  r.part = polydg::examples::read_this_ranks_part(o.read_parts, parts_description(o));
   r.halo = std::make_unique<polydg::hyperbolic::ElementHalo>(r.part.halo);
   r.mesh = std::make_unique<polydg::PolytopicMesh<2>>(r.part.submesh.mesh,
                                                       r.part.submesh.element_of_cell, o.p);
