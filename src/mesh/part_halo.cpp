@@ -1,6 +1,5 @@
 #include "polydg/mesh/part_halo.hpp"
 
-#include <algorithm>
 #include <map>
 #include <utility>
 
@@ -30,10 +29,7 @@ std::vector<PartHalo> part_halos(const MeshPartition& partition) {
     const auto& ghosts = partition.ghosts[q];
     for (std::size_t g = 0; g < ghosts.size(); ++g) {
       const Index n = ghosts[g];
-      const int p =
-          int(std::upper_bound(partition.part_begin.begin(), partition.part_begin.end(), n) -
-              partition.part_begin.begin()) -
-          1;
+      const int p = partition.part_of_element[std::size_t(partition.old_from_new[std::size_t(n)])];
       neighbours[q][p].received.push_back(halos[q].owned_count + Index(g));
       neighbours[std::size_t(p)][int(q)].sent.push_back(n - partition.part_begin[std::size_t(p)]);
     }

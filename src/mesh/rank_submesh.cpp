@@ -117,8 +117,6 @@ RankSubmesh<Dim> RankSubmeshes<Dim>::part(int rank) {
 template <int Dim>
 RankSubmesh<Dim> rank_submesh(const SimplexMesh<Dim>& fine, std::span<const Index> element_of_cell,
                               const MeshPartition& partition, int rank, int cut_tag) {
-  require(rank >= 0 && rank < partition.part_count, "rank_submesh: rank ", rank,
-          " is not a part of the partition's ", partition.part_count);
   return RankSubmeshes<Dim>(fine, element_of_cell, partition, cut_tag).part(rank);
 }
 
