@@ -19,7 +19,6 @@
 //  * parts written to their files by rank 0 and read back by each rank (rank_part_file.hpp):
 //    their halo is the partition's, and their march the in-memory part's, bit for bit; parts
 //    of two partitions mixed, and a damaged file on one rank, throw on every rank.
-#include <unistd.h>
 
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
@@ -50,6 +49,7 @@
 #include "polydg/mesh/rank_part_file.hpp"
 #include "polydg/mesh/rank_submesh.hpp"
 #include "polydg/petsc/world.hpp"
+#include "ranks_scratch_folder.hpp"
 #include "unit_square_hill.hpp"
 
 using namespace polydg;
@@ -244,12 +244,10 @@ BOOST_AUTO_TEST_CASE(parts_read_from_their_files_march_as_the_parts_built_in_mem
   const int p = 2, rank = petsc::world_rank(), ranks = petsc::world_rank_count();
   const PolytopicMesh<2> polygons(fine, parts.element_of_cell, p);
   const MeshPartition partition = partition_mesh(polygons, ranks);
-  // Rank 0's folder for the parts: one name on every rank (rank 0's process id).
-  long id = long(getpid());
-  BOOST_TEST_REQUIRE(MPI_Bcast(&id, 1, MPI_LONG, 0, PETSC_COMM_WORLD) == MPI_SUCCESS);
-  const std::filesystem::path folder =
-      std::filesystem::temp_directory_path() / ("polydg_distributed_parts_" + std::to_string(id));
-  const std::filesystem::path other_folder = folder.string() + "_two_layers";
+  // Rank 0 writes the parts, every rank reads its own.
+  const testing::RanksScratchFolder scratch("polydg_distributed_parts"),
+      other_scratch("polydg_distributed_parts_two_layers");
+  const std::filesystem::path &folder = scratch.path(), &other_folder = other_scratch.path();
   petsc::on_every_rank([&] {
     if (rank != 0) return;
     write_rank_parts<2>(folder, *fine, parts.element_of_cell, partition, cut_tag);
@@ -303,9 +301,4 @@ BOOST_AUTO_TEST_CASE(parts_read_from_their_files_march_as_the_parts_built_in_mem
     BOOST_TEST(error_names(damaged, {"part_" + std::to_string(rank), "checksum"}));
   else
     BOOST_TEST(error_names(damaged, {"rank " + std::to_string(ranks - 1) + " failed"}));
-  MPI_Barrier(PETSC_COMM_WORLD);
-  if (rank == 0) {
-    std::filesystem::remove_all(folder);
-    std::filesystem::remove_all(other_folder);
-  }
 }

@@ -9,7 +9,6 @@
 #include <mpi.h>
 #include <petscksp.h>
 #include <petscmat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
@@ -43,6 +42,7 @@
 #include "polydg/spacetime/slab_mesh.hpp"
 #include "polydg/spacetime/space_time_coefficients.hpp"
 #include "polydg/sparse/dense_block_matrix.hpp"
+#include "ranks_scratch_folder.hpp"
 
 using namespace polydg;
 using polydg::testing::error_names;
@@ -489,16 +489,13 @@ BOOST_AUTO_TEST_CASE(more_ranks_than_elements_is_a_clear_error_on_every_rank) {
 
 namespace {
 
-// Rank part files of `mesh` split by `partition`, written by rank 0 into a folder of its own
-// (rank 0's process id: one name on every rank), read back by every rank; removed at the end.
+// Rank part files of `mesh` split by `partition`, written by rank 0 into a folder every rank
+// names alike (RanksScratchFolder), read back by every rank; removed at the end.
 struct PartsOnDisk {
-  std::filesystem::path folder;
+  testing::RanksScratchFolder scratch{"polydg_assembly_parts"};
   RankPart<2> part;
   PartsOnDisk(const PolytopicMesh<2>& mesh, const MeshPartition& partition, int cut_tag) {
-    long id = long(getpid());
-    BOOST_TEST_REQUIRE(MPI_Bcast(&id, 1, MPI_LONG, 0, PETSC_COMM_WORLD) == MPI_SUCCESS);
-    folder =
-        std::filesystem::temp_directory_path() / ("polydg_assembly_parts_" + std::to_string(id));
+    const std::filesystem::path& folder = scratch.path();
     std::vector<Index> element_of_cell(std::size_t(mesh.fine_mesh().cell_count()));
     for (Index c = 0; c < mesh.fine_mesh().cell_count(); ++c)
       element_of_cell[std::size_t(c)] = mesh.element_of_cell(c);
@@ -508,10 +505,6 @@ struct PartsOnDisk {
     });
     petsc::on_every_rank(
         [&] { part = read_rank_part<2>(folder, world_rank(), world_rank_count()); });
-  }
-  ~PartsOnDisk() {
-    MPI_Barrier(PETSC_COMM_WORLD);
-    if (world_rank() == 0) std::filesystem::remove_all(folder);
   }
   /// The part as a polytopic mesh, each local element of degree degree_of(its id).
   template <class DegreeOf>

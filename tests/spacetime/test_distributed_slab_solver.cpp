@@ -9,7 +9,6 @@
 //  * -pc_type mg, which coarsens the whole mesh, is refused by name on a part.
 #include <mpi.h>
 #include <petscsys.h>
-#include <unistd.h>
 
 #include <boost/test/unit_test.hpp>
 #include <cmath>
@@ -31,6 +30,7 @@
 #include "polydg/spacetime/slab_errors.hpp"
 #include "polydg/spacetime/slab_solver.hpp"
 #include "polydg/spacetime/space_time_coefficients.hpp"
+#include "ranks_scratch_folder.hpp"
 
 using namespace polydg;
 using testing::error_names;
@@ -83,20 +83,17 @@ BOOST_AUTO_TEST_CASE(a_march_on_parts_read_from_files_is_the_whole_meshs_march) 
   SlabSolver whole(spatial, BoundaryConditions::all_dirichlet(), data, options);
   const std::vector<double> whole_errors = march(whole);
 
-  // The parts: written by rank 0 into a folder named by its process id, read by every rank.
-  long id = long(getpid());
-  BOOST_TEST_REQUIRE(MPI_Bcast(&id, 1, MPI_LONG, 0, PETSC_COMM_WORLD) == MPI_SUCCESS);
-  const std::filesystem::path folder =
-      std::filesystem::temp_directory_path() / ("polydg_slab_parts_" + std::to_string(id));
-  petsc::on_every_rank([&] {
-    if (rank == 0)
-      write_rank_parts<2>(folder, *fine, agglomeration.element_of_cell,
-                          partition_mesh(spatial, ranks), cut_tag);
-  });
+  // The parts: written by rank 0, read by every rank.
   RankPart<2> part;
-  petsc::on_every_rank([&] { part = read_rank_part<2>(folder, rank, ranks); });
-  MPI_Barrier(PETSC_COMM_WORLD);
-  if (rank == 0) std::filesystem::remove_all(folder);
+  {
+    const testing::RanksScratchFolder folder("polydg_slab_parts");
+    petsc::on_every_rank([&] {
+      if (rank == 0)
+        write_rank_parts<2>(folder.path(), *fine, agglomeration.element_of_cell,
+                            partition_mesh(spatial, ranks), cut_tag);
+    });
+    petsc::on_every_rank([&] { part = read_rank_part<2>(folder.path(), rank, ranks); });
+  }
   const hyperbolic::ElementHalo halo(part.halo);
   const PolytopicMesh<2> piece(part.submesh.mesh, part.submesh.element_of_cell, 2);
   const SpatialPart spatial_part{piece, part.submesh.owned_count, part.cut_tag, halo};
