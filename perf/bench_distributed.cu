@@ -29,7 +29,6 @@
 #include <petscmat.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -62,14 +61,12 @@
 #include "polydg/spacetime/slab_mesh.hpp"
 #include "polydg/sparse/dense_block_matrix.hpp"
 #include "polydg/sparse/device_dense_block_matrix.hpp"
+#include "wall_time.hpp"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using Clock = polydg::bench::WallClock;
+using polydg::bench::seconds_since;
 
 /// Seconds from a barrier until the slowest rank has finished `work` on its device.
 template <class Work>
