@@ -30,7 +30,7 @@ if [ "${TESTS:-1}" = 1 ]; then
     build/bin/tests/test_cuda_dense_block_matrix > "$out/test_cuda_dense_block_matrix.log" 2>&1 || status=1
     compute-sanitizer --tool memcheck --error-exitcode 1 build/bin/tests/test_cuda_dense_block_matrix \
       --run_test=ghost_columns_on_the_device_are_the_hosts > "$out/memcheck_ghost_columns.log" 2>&1 || status=1
-    echo "test_cuda_dense_block_matrix: $(tail -c 200 "$out/test_cuda_dense_block_matrix.log" | tr -d '\033' | grep -o 'No errors detected\|[0-9]* failures\? .*')"
+    echo "test_cuda_dense_block_matrix: $(summary "$out/test_cuda_dense_block_matrix.log")"
     echo "memcheck (ghost columns): $(grep -o 'ERROR SUMMARY: [0-9]* errors' "$out/memcheck_ghost_columns.log")"
   fi
   if [ -x build/bin/heat ]; then
